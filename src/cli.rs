@@ -1,0 +1,191 @@
+//! Command-line definitions (clap). Values are parsed and checked here, so the commands get
+//! typed options; a bad value is one `Error:` line that names the flag.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::engine::{Data, EngineChoice};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "iomark",
+    version,
+    about = "How fast is this disk, SD card, USB stick or SSD, really?",
+    long_about = "How fast is this disk, SD card, USB stick or SSD, really?\n\n\
+        iomark measures a filesystem with direct I/O, the way CrystalDiskMark and KDiskMark do, \
+        and reports MB/s (10^6 bytes per second), IOPS and latency percentiles that agree with \
+        fio. It needs no root and nothing installed.",
+    after_help = "Run `iomark run --help` for the benchmark's options."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Measure the filesystem PATH lives on (default: the current directory)
+    Run(RunArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  iomark run                          the standard table on the current directory (about a minute)
+  iomark run /mnt/usb --profile quick a first look in seconds
+  iomark run --test RND4K_Q1T1 --loops 5 --duration 5s
+  iomark run --json result.json       also write the result document
+  iomark run --print-fio > job.fio    the same tests as a fio job file, to check any figure
+
+The test file is created anew under a unique name (.iomark-PID-RANDOM.tmp), filled with \
+incompressible data, and removed at the end, on error and on Ctrl-C. Nothing else is touched.")]
+pub struct RunArgs {
+    /// Directory on the filesystem to measure [default: .]
+    pub path: Option<PathBuf>,
+
+    /// Which tests: standard (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, each read and
+    /// write; 1 GiB, 3 loops of 2 s) or quick (the same, 64 MiB, one 0.5 s loop)
+    #[arg(long, default_value = "standard", value_parser = clap::builder::PossibleValuesParser::new(crate::suite::PROFILES))]
+    pub profile: String,
+
+    /// Test file size, e.g. 1GiB, 256MiB, 512MB (K/M/G alone mean KiB/MiB/GiB)
+    /// [default: from the profile]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size_arg)]
+    pub size: Option<u64>,
+
+    /// Timed loops per test; the median loop is reported [default: from the profile]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub loops: Option<u32>,
+
+    /// Length of each timed loop, e.g. 2s, 500ms [default: from the profile]
+    #[arg(long, value_name = "DUR", value_parser = parse_positive_duration)]
+    pub duration: Option<Duration>,
+
+    /// Unscored warm-up before each test, e.g. 1s, 0 [default: from the profile]
+    #[arg(long, value_name = "DUR", value_parser = crate::units::parse_duration)]
+    pub warmup: Option<Duration>,
+
+    /// Run only this test (repeatable), e.g. RND4K_Q32T1_read; a row name such as SEQ1M_Q8T1
+    /// selects its read and write tests
+    #[arg(long = "test", value_name = "NAME")]
+    pub tests: Vec<String>,
+
+    /// I/O engine: auto (io_uring where the kernel allows it, else psync), io_uring, psync
+    /// (pread/pwrite, threads for queue depth > 1), or null (no I/O: measures iomark itself)
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
+
+    /// Data written: random (incompressible) or zero (shows what compression gains)
+    #[arg(long, value_enum, default_value_t = DataArg::Random)]
+    pub data: DataArg,
+
+    /// Use buffered I/O instead of direct I/O (measures the page cache as much as the device)
+    #[arg(long)]
+    pub buffered: bool,
+
+    /// Write the result document (JSON) to FILE; `-` writes it to standard output and the table
+    /// to standard error
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// Do not save the result to the local history (history is not kept yet; this flag is
+    /// accepted so that scripts can use it now)
+    #[arg(long)]
+    pub no_save: bool,
+
+    /// A label for this result, e.g. "SanDisk Extreme 64GB in USB 3 reader"
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+
+    /// Print the equivalent fio job file for the chosen profile and options, and exit
+    #[arg(long)]
+    pub print_fio: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    Auto,
+    #[value(name = "io_uring")]
+    IoUring,
+    Psync,
+    Null,
+}
+
+impl From<EngineArg> for EngineChoice {
+    fn from(arg: EngineArg) -> Self {
+        match arg {
+            EngineArg::Auto => EngineChoice::Auto,
+            EngineArg::IoUring => EngineChoice::IoUring,
+            EngineArg::Psync => EngineChoice::Psync,
+            EngineArg::Null => EngineChoice::Null,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DataArg {
+    Random,
+    Zero,
+}
+
+impl From<DataArg> for Data {
+    fn from(arg: DataArg) -> Self {
+        match arg {
+            DataArg::Random => Data::Random,
+            DataArg::Zero => Data::Zero,
+        }
+    }
+}
+
+fn parse_size_arg(text: &str) -> Result<u64, String> {
+    let size = crate::units::parse_size(text)?;
+    if size == 0 {
+        return Err("the size must be larger than zero".into());
+    }
+    Ok(size)
+}
+
+fn parse_positive_duration(text: &str) -> Result<Duration, String> {
+    let duration = crate::units::parse_duration(text)?;
+    if duration < Duration::from_millis(10) {
+        return Err("a loop must last at least 10ms".into());
+    }
+    Ok(duration)
+}
+
+/// Parses the command line; on a usage error returns the one line to print and the exit code
+/// (2), folding clap's multi-line message into one line that names the flag.
+pub fn parse() -> Result<Cli, (String, i32)> {
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(error) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                error.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = error.print();
+                return Err((String::new(), error.exit_code()));
+            }
+            let rendered = error.render().to_string();
+            let mut lines = rendered.lines().map(str::trim).filter(|l| {
+                !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+            });
+            let first = lines.next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let detail: Vec<&str> = lines
+                .filter(|l| l.starts_with('[') || l.starts_with("tip:"))
+                .collect();
+            let line = if detail.is_empty() {
+                first.to_string()
+            } else {
+                format!("{first} {}", detail.join(" "))
+            };
+            Err((line, 2))
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! One module per subcommand: each ties the layers together for one job.
+
+pub mod run;

@@ -1,0 +1,134 @@
+//! `iomark run`: options → plan → suite on the engine → result document → table and JSON.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+use crate::cli::RunArgs;
+use crate::engine::{self, EngineChoice};
+use crate::output::{progress::Progress, table, Style};
+use crate::result::{self, ResultDoc, Settings, Tool};
+use crate::suite::{self, aggregate, Plan};
+
+/// Turns the arguments into a checked plan.
+pub fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
+    let profile = suite::profile(&args.profile)
+        .with_context(|| format!("--profile: unknown profile '{}'", args.profile))?;
+    let mut plan = Plan {
+        profile: profile.name.to_string(),
+        tests: profile.tests,
+        file_size: args.size.unwrap_or(profile.file_size),
+        loops: args.loops.unwrap_or(profile.loops),
+        duration: args.duration.unwrap_or(profile.duration),
+        warmup: args.warmup.unwrap_or(profile.warmup),
+        data: args.data.into(),
+        direct: !args.buffered,
+    };
+    plan.select(&args.tests).map_err(anyhow::Error::msg)?;
+    plan.fit_file_size().map_err(anyhow::Error::msg)?;
+    Ok(plan)
+}
+
+/// Where the test runs: PATH, checked to be an existing directory.
+fn directory(args: &RunArgs) -> anyhow::Result<PathBuf> {
+    let dir = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
+    match std::fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => Ok(dir),
+        Ok(_) => bail!(
+            "{}: not a directory (give the directory to test, on the filesystem to measure)",
+            dir.display()
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            bail!("{}: no such directory", dir.display())
+        }
+        Err(e) => bail!("{}: {e}", dir.display()),
+    }
+}
+
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let dir = directory(&args)?;
+    let plan = plan(&args)?;
+    let choice: EngineChoice = args.engine.into();
+    let (backend, fallback) = engine::select(choice).context("--engine io_uring")?;
+
+    if args.print_fio {
+        let text = suite::fio::job_file(&plan, &dir, backend.name());
+        return write_stdout(text.as_bytes());
+    }
+
+    let json_to_stdout = args.json.as_deref() == Some(Path::new("-"));
+    let host = crate::probe::host::probe(Path::new("/"));
+    let target = crate::probe::target(Path::new("/"), &dir);
+    let started_at = result::now_rfc3339();
+
+    let progress = Progress::new(Style::stderr());
+    let mut warnings = Vec::new();
+    if let Some(reason) = &fallback {
+        let warning = aggregate::engine_fallback(reason);
+        progress.line(&format!("note: {}", warning.message));
+        warnings.push(warning);
+    }
+    if let Some(fs) = target
+        .filesystem
+        .as_deref()
+        .filter(|fs| crate::probe::is_ram_filesystem(fs))
+    {
+        warnings.push(aggregate::ram_filesystem(fs));
+    }
+    let outcome = suite::run(&plan, &dir, backend.as_ref(), &progress)?;
+    drop(progress);
+    warnings.extend(outcome.warnings);
+
+    let doc = ResultDoc {
+        schema: result::SCHEMA.into(),
+        id: result::new_id(),
+        tool: Tool::this(),
+        started_at,
+        finished_at: result::now_rfc3339(),
+        label: args.label.clone(),
+        price_usd: None,
+        host,
+        target,
+        settings: Settings {
+            profile: plan.profile.clone(),
+            file_size_bytes: plan.file_size,
+            loops: plan.loops,
+            duration_s: plan.duration.as_secs_f64(),
+            warmup_s: plan.warmup.as_secs_f64(),
+            engine: backend.name().into(),
+            direct: outcome.direct,
+            data: plan.data.as_str().into(),
+        },
+        tests: outcome.tests,
+        warnings,
+        score: None,
+    };
+
+    let file_path = outcome.file_path.display().to_string();
+    if json_to_stdout {
+        eprint!("{}", table::render(&doc, Some(&file_path), Style::stderr()));
+    } else {
+        write_stdout(table::render(&doc, Some(&file_path), Style::stdout()).as_bytes())?;
+    }
+    if let Some(path) = &args.json {
+        let mut text = serde_json::to_string_pretty(&doc)?;
+        text.push('\n');
+        if json_to_stdout {
+            write_stdout(text.as_bytes())?;
+        } else {
+            std::fs::write(path, text)
+                .with_context(|| format!("--json: cannot write {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes to standard output; a closed pipe (`iomark run | head`) is not an error.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,206 @@
+//! The I/O engine: a [`Job`] (what to do) goes in, a [`Measurement`] (what happened) comes out.
+//!
+//! The engine knows nothing of profiles, terminals or databases. Each backend lives in a file
+//! of its own behind the [`Backend`] trait: `uring` (io_uring, keeps exactly `queue_depth` I/Os
+//! in flight), `psync` (pread/pwrite; a queue depth above one uses that many threads) and `null`
+//! (no I/O at all, to measure what the engine itself costs). The test file's life cycle is in
+//! `target`, timing and latency recording in `clock`, offsets and data in `pattern`.
+
+pub mod buffer;
+pub mod clock;
+pub mod null;
+pub mod pattern;
+pub mod psync;
+pub mod target;
+pub mod uring;
+
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+pub use clock::Measurement;
+pub use target::TestFile;
+
+/// Read or write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Read,
+    Write,
+}
+
+impl Op {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::Write => "write",
+        }
+    }
+}
+
+/// Where the next offset comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// Block after block from the start of the file (or of a thread's stripe), wrapping at its end.
+    Sequential,
+    /// Uniformly distributed, block-aligned offsets over the whole file.
+    Random,
+}
+
+impl Pattern {
+    /// The short name the result document uses: `seq` or `rand`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pattern::Sequential => "seq",
+            Pattern::Random => "rand",
+        }
+    }
+}
+
+/// What written blocks contain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Data {
+    /// Incompressible pseudo-random bytes, re-stamped for every write so no two blocks are equal
+    /// (controllers that compress or deduplicate cannot shortcut the work).
+    Random,
+    /// All zeros: shows how much a controller gains from compressible data.
+    Zero,
+}
+
+impl Data {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Data::Random => "random",
+            Data::Zero => "zero",
+        }
+    }
+}
+
+/// When a job stops issuing new I/Os (those in flight are always waited for and counted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Issue until this much time has passed since the first submission.
+    Time(Duration),
+    /// Issue exactly this many I/Os.
+    Ios(u64),
+}
+
+/// One stretch of I/O against the test file.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub op: Op,
+    pub pattern: Pattern,
+    pub block_size: u64,
+    /// I/Os in flight at once.
+    pub queue_depth: u32,
+    pub data: Data,
+    pub limit: Limit,
+    /// Call `fdatasync` after the last write and count its time: with buffered I/O, a write is
+    /// only done once it reached the device.
+    pub sync_at_end: bool,
+}
+
+/// Counters a job updates while it runs, so that a caller (the progress display) can watch
+/// without the engine printing anything.
+#[derive(Debug, Default)]
+pub struct Live {
+    bytes: AtomicU64,
+}
+
+impl Live {
+    pub fn add(&self, bytes: u64) {
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+}
+
+/// Why a job failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("the filesystem is full (no space left while writing at offset {offset})")]
+    DiskFull { offset: u64 },
+    #[error("{op} of {len} bytes at offset {offset} failed: {source}")]
+    Io {
+        op: &'static str,
+        offset: u64,
+        len: u64,
+        source: io::Error,
+    },
+    #[error("{op} at offset {offset} moved {done} of {len} bytes (short transfer)")]
+    Short {
+        op: &'static str,
+        offset: u64,
+        done: u64,
+        len: u64,
+    },
+    #[error("io_uring: {0}")]
+    Setup(io::Error),
+}
+
+impl EngineError {
+    /// Classifies the result of one read or write: the byte count, or why it failed.
+    pub(crate) fn check(
+        op: Op,
+        offset: u64,
+        len: u64,
+        result: io::Result<usize>,
+    ) -> Result<(), Self> {
+        match result {
+            Ok(done) if done as u64 == len => Ok(()),
+            Ok(done) => Err(EngineError::Short {
+                op: op.as_str(),
+                offset,
+                done: done as u64,
+                len,
+            }),
+            Err(error) if error.raw_os_error() == Some(libc::ENOSPC) => {
+                Err(EngineError::DiskFull { offset })
+            }
+            Err(source) => Err(EngineError::Io {
+                op: op.as_str(),
+                offset,
+                len,
+                source,
+            }),
+        }
+    }
+}
+
+/// An I/O backend: runs one job against an open test file.
+pub trait Backend: Send + Sync {
+    /// The name the result document records (`settings.engine`).
+    fn name(&self) -> &'static str;
+    fn run(&self, file: &TestFile, job: &Job, live: &Live) -> Result<Measurement, EngineError>;
+}
+
+/// Which backend the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// io_uring where the kernel allows it, else psync.
+    Auto,
+    IoUring,
+    Psync,
+    Null,
+}
+
+/// Picks the backend; `Auto` falls back to psync where io_uring cannot be set up (old kernel,
+/// `kernel.io_uring_disabled`, a seccomp filter), and says why in the second value.
+pub fn select(choice: EngineChoice) -> Result<(Box<dyn Backend>, Option<String>), EngineError> {
+    match choice {
+        EngineChoice::Psync => Ok((Box::new(psync::Psync), None)),
+        EngineChoice::Null => Ok((Box::new(null::Null), None)),
+        EngineChoice::IoUring => {
+            uring::available().map_err(EngineError::Setup)?;
+            Ok((Box::new(uring::IoUring), None))
+        }
+        EngineChoice::Auto => match uring::available() {
+            Ok(()) => Ok((Box::new(uring::IoUring), None)),
+            Err(error) => Ok((
+                Box::new(psync::Psync),
+                Some(format!("io_uring is not available ({error}); using psync")),
+            )),
+        },
+    }
+}

@@ -1,0 +1,58 @@
+//! null backend: does no I/O at all.
+//!
+//! It walks the same path as a real backend (offsets drawn, write buffers re-stamped, every
+//! "I/O" timed and recorded) and completes each at once, so its IOPS are the ceiling the engine
+//! itself can reach and its CPU time is the engine's own cost per I/O (as fio's `null` engine).
+
+use std::time::Instant;
+
+use super::buffer::AlignedBuf;
+use super::clock::{Measurement, Recorder};
+use super::pattern::{prepare, restamp, Offsets, Rng};
+use super::{Backend, EngineError, Job, Limit, Live, Op, TestFile};
+
+pub struct Null;
+
+impl Backend for Null {
+    fn name(&self) -> &'static str {
+        "null"
+    }
+
+    fn run(&self, file: &TestFile, job: &Job, live: &Live) -> Result<Measurement, EngineError> {
+        let depth = job.queue_depth.max(1) as usize;
+        let block = job.block_size as usize;
+        let mut rng = Rng::from_entropy();
+        let mut buffer = AlignedBuf::new(block);
+        if job.op == Op::Write {
+            prepare(buffer.as_mut_slice(), job.data, &mut rng);
+        }
+        let mut offsets = Offsets::new(job.pattern, job.block_size, file.size(), 0, 1);
+        let start = Instant::now();
+        let mut recorder = Recorder::new(start);
+        let mut submitted = vec![start; depth];
+        let mut issued = 0u64;
+        let mut now = start;
+        loop {
+            let room = match job.limit {
+                Limit::Time(duration) if now.duration_since(start) < duration => depth as u64,
+                Limit::Ios(count) => (count - issued).min(depth as u64),
+                Limit::Time(_) => 0,
+            };
+            if room == 0 {
+                break;
+            }
+            for slot in submitted.iter_mut().take(room as usize) {
+                let _offset = std::hint::black_box(offsets.next_offset());
+                if job.op == Op::Write {
+                    restamp(&mut buffer.as_mut_slice()[..block], job.data, &mut rng);
+                }
+                recorder.record(*slot, now, job.block_size);
+                *slot = now;
+            }
+            issued += room;
+            live.add(room * job.block_size);
+            now = Instant::now();
+        }
+        Ok(recorder.finish(now))
+    }
+}

@@ -1,0 +1,315 @@
+//! The test file's life cycle: checked, created, probed for direct I/O, removed.
+//!
+//! Safety rules (DESIGN.md, Method): the file gets a unique name (`.iomark-<pid>-<random>.tmp`)
+//! and is created with `O_EXCL`, so iomark never opens an existing file for writing; free space
+//! is checked before anything is written; the file is removed when the [`TestFile`] is dropped
+//! (normal end or error) and, through [`remove_all`], from the signal handler on SIGINT/SIGTERM.
+//! Creation and registration for removal happen under one lock that the signal handler also
+//! takes, so a signal can neither miss a file that exists nor remove one iomark did not create.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::io::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use super::buffer::AlignedBuf;
+use super::pattern::Rng;
+
+/// Files this process created and has not removed yet.
+static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn created() -> MutexGuard<'static, Vec<PathBuf>> {
+    CREATED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Removes every test file this process created and still holds; called from the signal
+/// handler just before the process exits. Returns the paths removed. The lock stays held (the
+/// guard is leaked) so that no new file can be created between this call and the exit.
+pub fn remove_all() -> Vec<PathBuf> {
+    let mut guard = created();
+    let paths: Vec<PathBuf> = guard.drain(..).collect();
+    for path in &paths {
+        let _ = std::fs::remove_file(path);
+    }
+    std::mem::forget(guard);
+    paths
+}
+
+/// Why a test file could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    #[error("{0}: no such directory")]
+    NotFound(PathBuf),
+    #[error("{0}: not a directory (give the directory to test, on the filesystem to measure)")]
+    NotADirectory(PathBuf),
+    #[error("{0}: the filesystem is mounted read-only")]
+    ReadOnly(PathBuf),
+    #[error("{0}: permission denied (choose a directory you can write to)")]
+    PermissionDenied(PathBuf),
+    #[error("{path}: not enough free space: the test needs {need} and {free} is free (use --size to test with a smaller file)")]
+    NoSpace {
+        path: PathBuf,
+        need: String,
+        free: String,
+    },
+    #[error("{path}: cannot create the test file: {source}")]
+    Create { path: PathBuf, source: io::Error },
+}
+
+/// Free bytes (available to this user) and whether the filesystem is mounted read-only.
+pub fn free_space(dir: &Path) -> io::Result<(u64, bool)> {
+    let c_path = std::ffi::CString::new(dir.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))?;
+    // SAFETY: zeroed is a valid statvfs; the path is NUL-terminated.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c_path.as_ptr(), &mut stat) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let free = stat.f_bavail as u64 * stat.f_frsize as u64;
+    Ok((free, stat.f_flag & libc::ST_RDONLY != 0))
+}
+
+/// Space the test leaves free beyond its file, so that iomark never fills a filesystem to the
+/// last block: 1% of the file, at least 16 MiB.
+pub fn headroom(size: u64) -> u64 {
+    (size / 100).max(16 << 20)
+}
+
+/// The open test file.
+#[derive(Debug)]
+pub struct TestFile {
+    path: PathBuf,
+    file: File,
+    size: u64,
+    direct: bool,
+    buffered_reason: Option<String>,
+}
+
+impl TestFile {
+    /// Checks `dir`, then creates a new test file of `size` bytes in it (space reserved, not yet
+    /// written). With `want_direct`, direct I/O is switched on where the filesystem accepts it.
+    pub fn create(dir: &Path, size: u64, want_direct: bool) -> Result<TestFile, TargetError> {
+        let meta = std::fs::metadata(dir).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => TargetError::NotFound(dir.to_path_buf()),
+            io::ErrorKind::PermissionDenied => TargetError::PermissionDenied(dir.to_path_buf()),
+            _ => TargetError::Create {
+                path: dir.to_path_buf(),
+                source: e,
+            },
+        })?;
+        if !meta.is_dir() {
+            return Err(TargetError::NotADirectory(dir.to_path_buf()));
+        }
+        let (free, read_only) = free_space(dir).map_err(|source| TargetError::Create {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        if read_only {
+            return Err(TargetError::ReadOnly(dir.to_path_buf()));
+        }
+        let need = size + headroom(size);
+        if free < need {
+            return Err(TargetError::NoSpace {
+                path: dir.to_path_buf(),
+                need: crate::units::format_size(need),
+                free: crate::units::format_size(free),
+            });
+        }
+
+        let mut rng = Rng::from_entropy();
+        let name = format!(".iomark-{}-{:016x}.tmp", std::process::id(), rng.next_u64());
+        let path = dir.join(name);
+        let file = {
+            let mut registry = created();
+            let file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&path)
+                .map_err(|source| match source.raw_os_error() {
+                    Some(libc::EROFS) => TargetError::ReadOnly(dir.to_path_buf()),
+                    Some(libc::EACCES) | Some(libc::EPERM) => {
+                        TargetError::PermissionDenied(dir.to_path_buf())
+                    }
+                    _ => TargetError::Create {
+                        path: path.clone(),
+                        source,
+                    },
+                })?;
+            registry.push(path.clone());
+            file
+        };
+        // From here on, dropping `test_file` removes the file, whatever fails next.
+        let mut test_file = TestFile {
+            path,
+            file,
+            size,
+            direct: false,
+            buffered_reason: None,
+        };
+        test_file.reserve()?;
+        if want_direct {
+            test_file.enable_direct();
+        } else {
+            test_file.buffered_reason = Some("buffered I/O was requested (--buffered)".into());
+        }
+        Ok(test_file)
+    }
+
+    /// Reserves the blocks up front, so a full filesystem shows now rather than mid-test.
+    fn reserve(&self) -> Result<(), TargetError> {
+        // SAFETY: plain syscall on an fd we own.
+        let rc = unsafe { libc::fallocate(self.fd(), 0, 0, self.size as libc::off_t) };
+        if rc == 0 {
+            return Ok(());
+        }
+        let error = io::Error::last_os_error();
+        match error.raw_os_error() {
+            Some(libc::ENOSPC) => Err(TargetError::NoSpace {
+                path: self.path.clone(),
+                need: crate::units::format_size(self.size),
+                free: "less".into(),
+            }),
+            // Not every filesystem can preallocate (exFAT, some FUSE); the fill writes it anyway.
+            Some(libc::EOPNOTSUPP) | Some(libc::EINVAL) | Some(libc::ENOSYS) => Ok(()),
+            _ => Err(TargetError::Create {
+                path: self.path.clone(),
+                source: error,
+            }),
+        }
+    }
+
+    /// Switches on `O_DIRECT` and proves it with one aligned write; some filesystems accept the
+    /// flag and then refuse the I/O.
+    fn enable_direct(&mut self) {
+        let fd = self.fd();
+        // SAFETY: fcntl on an fd we own.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_DIRECT) } != 0 {
+            self.buffered_reason = Some(format!(
+                "the filesystem does not support direct I/O ({})",
+                io::Error::last_os_error()
+            ));
+            return;
+        }
+        let probe = AlignedBuf::new(super::buffer::ALIGN);
+        match self.file.write_at(probe.as_slice(), 0) {
+            Ok(_) => self.direct = true,
+            Err(error) => {
+                // SAFETY: as above; restore the flags without O_DIRECT.
+                unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_DIRECT) };
+                self.buffered_reason =
+                    Some(format!("the filesystem refused a direct write ({error})"));
+            }
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Whether I/O bypasses the page cache (`O_DIRECT`).
+    pub fn direct(&self) -> bool {
+        self.direct
+    }
+
+    /// Why direct I/O is off, when it is.
+    pub fn buffered_reason(&self) -> Option<&str> {
+        self.buffered_reason.as_deref()
+    }
+
+    pub fn fd(&self) -> RawFd {
+        self.file.as_raw_fd()
+    }
+
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// With buffered I/O, pushes written data to the device and evicts the file from the page
+    /// cache, so that the next read test reads the device (as far as the kernel lets us: it is
+    /// `posix_fadvise(DONTNEED)`, plus `drop_caches` when running as root).
+    pub fn evict_cache(&self) -> io::Result<()> {
+        if self.direct {
+            return Ok(());
+        }
+        self.file.sync_data()?;
+        // SAFETY: plain syscall on an fd we own.
+        unsafe { libc::posix_fadvise(self.fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+        if unsafe { libc::geteuid() } == 0 {
+            let _ = std::fs::write("/proc/sys/vm/drop_caches", "1");
+        }
+        Ok(())
+    }
+}
+
+impl Drop for TestFile {
+    fn drop(&mut self) {
+        let mut registry = created();
+        let _ = std::fs::remove_file(&self.path);
+        registry.retain(|p| p != &self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn created_exclusively_and_removed_on_drop() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = TestFile::create(dir.path(), 1 << 20, true).unwrap();
+        let path = file.path().to_path_buf();
+        assert!(path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with(".iomark-"));
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 1 << 20);
+        assert!(created().contains(&path));
+        drop(file);
+        assert!(!path.exists());
+        assert!(!created().contains(&path));
+    }
+
+    #[test]
+    fn refuses_missing_dirs_files_and_huge_sizes() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope");
+        assert!(matches!(
+            TestFile::create(&missing, 1 << 20, true),
+            Err(TargetError::NotFound(_))
+        ));
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, b"x").unwrap();
+        assert!(matches!(
+            TestFile::create(&plain, 1 << 20, true),
+            Err(TargetError::NotADirectory(_))
+        ));
+        assert!(matches!(
+            TestFile::create(dir.path(), 1 << 60, true),
+            Err(TargetError::NoSpace { .. })
+        ));
+        // Nothing but the plain file is left.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn buffered_on_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = TestFile::create(dir.path(), 1 << 20, false).unwrap();
+        assert!(!file.direct());
+        assert!(file.buffered_reason().unwrap().contains("--buffered"));
+    }
+}

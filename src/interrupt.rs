@@ -1,0 +1,39 @@
+//! SIGINT and SIGTERM: remove the test file, then exit with 130 or 143.
+//!
+//! A dedicated thread waits for the signal (signal-hook), so the removal runs as ordinary
+//! code, not inside a signal handler. It removes every test file this process created (the
+//! registry in `engine::target`), says so, and exits at once: the I/O still in flight dies with
+//! the process, and the removed file's blocks are freed when the kernel closes it.
+
+use std::io::IsTerminal;
+
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+pub fn install() -> std::io::Result<()> {
+    let mut signals = Signals::new([SIGINT, SIGTERM])?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let removed = crate::engine::target::remove_all();
+                if std::io::stderr().is_terminal() {
+                    // A progress bar may be half drawn: end its line and show the cursor.
+                    eprint!("\r\x1b[2K\x1b[?25h");
+                }
+                let name = if signal == SIGINT {
+                    "interrupted"
+                } else {
+                    "terminated"
+                };
+                if removed.is_empty() {
+                    eprintln!("iomark: {name}");
+                }
+                for path in removed {
+                    eprintln!("iomark: {name}; removed the test file {}", path.display());
+                }
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}

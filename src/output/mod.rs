@@ -1,0 +1,70 @@
+//! The terminal: tables, progress, colours, warnings. This is the one place that decides
+//! whether a stream is a terminal and whether to use colour (`NO_COLOR` is honoured); nothing
+//! here does I/O on the test target.
+
+pub mod progress;
+pub mod table;
+
+use std::io::IsTerminal;
+
+/// How to draw on one output stream.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    pub color: bool,
+    /// A terminal that can redraw progress bars.
+    pub interactive: bool,
+}
+
+impl Style {
+    /// For standard error (progress, and the table when standard output carries JSON).
+    pub fn stderr() -> Self {
+        Self::for_terminal(std::io::stderr().is_terminal())
+    }
+
+    pub fn stdout() -> Self {
+        Self::for_terminal(std::io::stdout().is_terminal())
+    }
+
+    fn for_terminal(terminal: bool) -> Self {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Style {
+            color: terminal && !no_color,
+            interactive: terminal,
+        }
+    }
+
+    pub fn plain() -> Self {
+        Style {
+            color: false,
+            interactive: false,
+        }
+    }
+
+    pub fn bold(&self, text: &str) -> String {
+        self.paint(text, "1")
+    }
+
+    pub fn dim(&self, text: &str) -> String {
+        self.paint(text, "2")
+    }
+
+    pub fn yellow(&self, text: &str) -> String {
+        self.paint(text, "33")
+    }
+
+    pub fn red(&self, text: &str) -> String {
+        self.paint(text, "31")
+    }
+
+    pub fn cyan(&self, text: &str) -> String {
+        self.paint(text, "36")
+    }
+
+    fn paint(&self, text: &str, code: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The report: a CrystalDiskMark-style table (one row per test pair, read and write side by
+//! side), the run's settings above it, the warnings and the test file's fate below.
+
+use std::fmt::Write as _;
+
+use super::Style;
+use crate::result::{ResultDoc, TestResult};
+use crate::units::{format_micros, format_size};
+
+/// The whole report for a finished run.
+pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String {
+    let mut out = String::new();
+    let s = &doc.settings;
+    let fs = doc
+        .target
+        .filesystem
+        .as_deref()
+        .unwrap_or("unknown filesystem");
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&format!(
+            "iomark {} · {} profile · {} ({fs})",
+            doc.tool.version, s.profile, doc.target.path
+        ))
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim(&format!(
+            "{} test file · {} of {} after {} warm-up · {} · {} I/O · {} data{}",
+            format_size(s.file_size_bytes),
+            if s.loops == 1 {
+                "1 loop".to_string()
+            } else {
+                format!("{} loops", s.loops)
+            },
+            seconds(s.duration_s),
+            seconds(s.warmup_s),
+            s.engine,
+            if s.direct { "direct" } else { "buffered" },
+            s.data,
+            doc.label
+                .as_ref()
+                .map(|l| format!(" · {l}"))
+                .unwrap_or_default()
+        ))
+    );
+    out.push('\n');
+    out.push_str(&table(&doc.tests, style));
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim("MB/s = 10^6 bytes/s (as fio and CrystalDiskMark) · median loop · p99 = 99th percentile latency · ± = loop-to-loop variation")
+    );
+    for warning in &doc.warnings {
+        let _ = writeln!(out, "{} {}", style.yellow("warning:"), warning.message);
+    }
+    if let Some(path) = test_file {
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim(&format!("Test file: {path} (removed)"))
+        );
+    }
+    out
+}
+
+fn seconds(s: f64) -> String {
+    if s < 1.0 && s > 0.0 {
+        format!("{:.0} ms", s * 1000.0)
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// Rows in the order the tests ran, each with its read and write figures.
+pub fn table(tests: &[TestResult], style: Style) -> String {
+    let mut rows: Vec<String> = Vec::new();
+    for test in tests {
+        let row = test
+            .name
+            .rsplit_once('_')
+            .map_or(test.name.as_str(), |(r, _)| r);
+        if !rows.iter().any(|r| r == row) {
+            rows.push(row.to_string());
+        }
+    }
+    let find = |row: &str, op: &str| tests.iter().find(|t| t.name == format!("{row}_{op}"));
+    let mut out = String::new();
+    let half = |label: &str| format!("{label:<38}");
+    let _ = writeln!(
+        out,
+        "{:<12} {}  {}",
+        "",
+        style.cyan(&half("Read")),
+        style.cyan("Write")
+    );
+    let head = format!("{:>10} {:>10} {:>9} {:>6}", "MB/s", "IOPS", "p99", "±");
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&format!("{:<12} {head}  {head}", "Test"))
+    );
+    for row in rows {
+        let _ = writeln!(
+            out,
+            "{} {}  {}",
+            style.bold(&format!("{:<12}", row.replace('_', " "))),
+            cells(find(&row, "read")),
+            cells(find(&row, "write"))
+        );
+    }
+    out
+}
+
+fn cells(test: Option<&TestResult>) -> String {
+    match test {
+        None => format!("{:>10} {:>10} {:>9} {:>6}", "–", "–", "–", "–"),
+        Some(t) => format!(
+            "{:>10} {:>10} {:>9} {:>6}",
+            format!("{:.2}", t.mb_per_s),
+            if t.iops >= 100.0 {
+                format!("{:.0}", t.iops)
+            } else {
+                format!("{:.1}", t.iops)
+            },
+            format_micros(t.latency_us.p99),
+            format!("{:.1}%", t.cv * 100.0)
+        ),
+    }
+}

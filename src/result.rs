@@ -1,0 +1,203 @@
+//! The result document, schema `iomark.result/1` (DESIGN.md, "Result document").
+//!
+//! Field names are a contract: fields may be added within `/1`, never renamed or dropped.
+//! Every run produces one document; `--json` writes it, the store will keep it, the server
+//! will accept it. Units: `mb_per_s` is 10^6 bytes per second; latencies are microseconds;
+//! sizes are bytes; times are RFC 3339 (UTC).
+
+use serde::{Deserialize, Serialize};
+
+pub const SCHEMA: &str = "iomark.result/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ResultDoc {
+    pub schema: String,
+    /// A ULID: unique, and sorts by creation time.
+    pub id: String,
+    pub tool: Tool,
+    pub started_at: String,
+    pub finished_at: String,
+    pub label: Option<String>,
+    pub price_usd: Option<f64>,
+    pub host: Host,
+    pub target: Target,
+    pub settings: Settings,
+    pub tests: Vec<TestResult>,
+    pub warnings: Vec<Warning>,
+    /// Profile-specific derived figures (the pi score, SD class verdicts…); null for standard.
+    pub score: Option<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+impl Tool {
+    pub fn this() -> Self {
+        Tool {
+            name: "iomark".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Host {
+    pub board: Option<String>,
+    pub cpu_model: Option<String>,
+    pub cpu_cores: Option<u32>,
+    pub memory_bytes: Option<u64>,
+    pub kernel: Option<String>,
+    pub os: Option<String>,
+    pub arch: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Target {
+    pub path: String,
+    pub filesystem: Option<String>,
+    pub mount_options: Option<String>,
+    pub free_bytes: Option<u64>,
+    pub device: Option<Device>,
+}
+
+/// The block device under the target; `null` where there is none (tmpfs, network filesystems).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Device {
+    pub name: Option<String>,
+    pub model: Option<String>,
+    pub vendor: Option<String>,
+    pub serial_hash: Option<String>,
+    pub size_bytes: Option<u64>,
+    /// usb, mmc, nvme, sata, scsi, virtio, loop or other.
+    pub transport: Option<String>,
+    pub rotational: Option<bool>,
+    pub logical_block_size: Option<u64>,
+    pub physical_block_size: Option<u64>,
+    pub usb: Option<serde_json::Value>,
+    pub sd: Option<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Settings {
+    pub profile: String,
+    pub file_size_bytes: u64,
+    pub loops: u32,
+    pub duration_s: f64,
+    pub warmup_s: f64,
+    /// The backend that ran: io_uring, psync or null.
+    pub engine: String,
+    /// Whether I/O bypassed the page cache (O_DIRECT).
+    pub direct: bool,
+    /// random or zero.
+    pub data: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TestResult {
+    /// e.g. `SEQ1M_Q8T1_read`, `RND4K_Q1T1_write`.
+    pub name: String,
+    /// seq or rand.
+    pub kind: String,
+    /// read, write or mixed.
+    pub op: String,
+    pub block_size: u64,
+    pub queue_depth: u32,
+    pub threads: u32,
+    /// Of the reported loop: the median loop by throughput (the lower one of the middle two
+    /// for an even count), so that `mb_per_s == iops * block_size / 10^6` holds exactly.
+    pub mb_per_s: f64,
+    pub iops: f64,
+    /// Over every I/O of every timed loop (warm-up excluded).
+    pub latency_us: Latency,
+    pub loops: Vec<Loop>,
+    /// Coefficient of variation of the loops' MB/s (sample standard deviation / mean).
+    pub cv: f64,
+    /// CPU time of the whole process during the timed loops.
+    pub cpu: Cpu,
+    /// MB/s per second of the timed loops, loop after loop.
+    pub timeline: Vec<TimelineSample>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Latency {
+    /// The fastest I/O (added within /1; a near-zero minimum betrays a cache).
+    pub min: f64,
+    pub mean: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub p99_9: f64,
+    pub max: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Loop {
+    pub mb_per_s: f64,
+    pub iops: f64,
+    pub bytes: u64,
+    pub ios: u64,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cpu {
+    pub user_s: f64,
+    pub sys_s: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimelineSample {
+    /// Seconds since the first timed loop began (loops laid end to end).
+    pub t: f64,
+    pub mb_per_s: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Warning {
+    /// A stable machine name: direct_io_unavailable, engine_fallback, probably_cached,
+    /// high_variation, ram_filesystem.
+    pub kind: String,
+    /// What happened and what to do about it.
+    pub message: String,
+}
+
+/// A new ULID (Crockford base32 of 48 bits of milliseconds and 80 random bits): unique, and
+/// sortable by time, which history listings will use.
+pub fn new_id() -> String {
+    const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    let millis = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0);
+    let mut rng = crate::engine::pattern::Rng::from_entropy();
+    let random = ((rng.next_u64() as u128) << 16) | (rng.next_u64() as u128 & 0xFFFF);
+    let value = (millis & ((1 << 48) - 1)) << 80 | random;
+    (0..26)
+        .rev()
+        .map(|i| ALPHABET[((value >> (i * 5)) & 31) as usize] as char)
+        .collect()
+}
+
+/// Now, as RFC 3339 UTC with seconds.
+pub fn now_rfc3339() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_ulids_and_unique() {
+        let a = new_id();
+        let b = new_id();
+        assert_eq!(a.len(), 26);
+        assert_ne!(a, b);
+        assert!(a
+            .chars()
+            .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase()));
+    }
+}

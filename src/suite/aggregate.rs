@@ -1,0 +1,289 @@
+//! From measurements to reported figures, and the warnings the figures call for.
+//!
+//! The reported loop is the median loop by throughput (the lower of the middle two for an even
+//! count), reported whole, so its MB/s and IOPS come from the same bytes and seconds and
+//! `mb_per_s == iops * block_size / 10^6` holds exactly. Latency percentiles cover every I/O of
+//! every timed loop. The spread between loops is the coefficient of variation of their MB/s.
+
+use crate::engine::Measurement;
+use crate::result::{Cpu, Latency, Loop, TestResult, TimelineSample, Warning};
+use crate::units::{mb_per_s, per_second};
+
+use super::TestSpec;
+
+/// Loops whose MB/s vary by more than this (coefficient of variation) are called noisy.
+pub const HIGH_VARIATION: f64 = 0.10;
+/// A read faster than this many bytes per microsecond (20 GB/s) did not come from a device
+/// through any interface iomark expects, and neither did one under [`CACHED_MIN_LATENCY_US`].
+pub const CACHED_BYTES_PER_US: f64 = 20_000.0;
+pub const CACHED_MIN_LATENCY_US: f64 = 5.0;
+/// A timeline's last second shorter than this is folded into the one before: it holds only the
+/// I/Os drained after the deadline, and on its own would show a rate no device sustained.
+const SHORTEST_SAMPLE_S: f64 = 0.5;
+
+pub fn summarize(spec: &TestSpec, measurements: &[Measurement], cpu: Cpu) -> TestResult {
+    let loops: Vec<Loop> = measurements
+        .iter()
+        .map(|m| {
+            let seconds = m.elapsed.as_secs_f64();
+            Loop {
+                mb_per_s: mb_per_s(m.bytes, seconds),
+                iops: per_second(m.ios, seconds),
+                bytes: m.bytes,
+                ios: m.ios,
+                seconds,
+            }
+        })
+        .collect();
+    let rates: Vec<f64> = loops.iter().map(|l| l.mb_per_s).collect();
+    let reported = loops.get(median_index(&rates)).cloned().unwrap_or(Loop {
+        mb_per_s: 0.0,
+        iops: 0.0,
+        bytes: 0,
+        ios: 0,
+        seconds: 0.0,
+    });
+    TestResult {
+        name: spec.name(),
+        kind: spec.pattern.as_str().into(),
+        op: spec.op.as_str().into(),
+        block_size: spec.block_size,
+        queue_depth: spec.queue_depth,
+        threads: spec.threads,
+        mb_per_s: reported.mb_per_s,
+        iops: reported.iops,
+        latency_us: latency(measurements),
+        cv: coefficient_of_variation(&rates),
+        cpu,
+        timeline: timeline(measurements),
+        loops,
+    }
+}
+
+/// Index of the median value (the lower of the middle two for an even count).
+pub fn median_index(values: &[f64]) -> usize {
+    if values.is_empty() {
+        return 0;
+    }
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    order[(values.len() - 1) / 2]
+}
+
+/// Sample standard deviation over mean; 0 for fewer than two values or a zero mean.
+pub fn coefficient_of_variation(values: &[f64]) -> f64 {
+    if values.len() < 2 {
+        return 0.0;
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    if mean == 0.0 {
+        return 0.0;
+    }
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    variance.sqrt() / mean
+}
+
+fn latency(measurements: &[Measurement]) -> Latency {
+    let mut all = crate::engine::clock::new_histogram();
+    for m in measurements {
+        all.add(&m.latency).expect("same histogram bounds");
+    }
+    if all.is_empty() {
+        return Latency::default();
+    }
+    let us = |ns: u64| ns as f64 / 1000.0;
+    Latency {
+        min: us(all.min()),
+        mean: all.mean() / 1000.0,
+        p50: us(all.value_at_quantile(0.50)),
+        p90: us(all.value_at_quantile(0.90)),
+        p99: us(all.value_at_quantile(0.99)),
+        p99_9: us(all.value_at_quantile(0.999)),
+        max: us(all.max()),
+    }
+}
+
+/// One sample per second of each loop, loops laid end to end.
+fn timeline(measurements: &[Measurement]) -> Vec<TimelineSample> {
+    let mut samples = Vec::new();
+    let mut offset = 0.0;
+    for m in measurements {
+        let elapsed = m.elapsed.as_secs_f64();
+        // (start, length, bytes) of each second; a short last one joins the one before.
+        let mut seconds: Vec<(f64, f64, u64)> = Vec::with_capacity(m.timeline.len());
+        for (i, &bytes) in m.timeline.iter().enumerate() {
+            let start = i as f64;
+            let length = (elapsed - start).clamp(0.0, 1.0);
+            match seconds.last_mut() {
+                Some(last) if length < SHORTEST_SAMPLE_S => {
+                    last.1 += length;
+                    last.2 += bytes;
+                }
+                _ => seconds.push((start, length, bytes)),
+            }
+        }
+        for (start, length, bytes) in seconds {
+            samples.push(TimelineSample {
+                t: offset + start,
+                mb_per_s: mb_per_s(bytes, length),
+            });
+        }
+        offset += elapsed;
+    }
+    samples
+}
+
+/// Direct I/O could not be used.
+pub fn direct_io_unavailable(reason: &str) -> Warning {
+    Warning {
+        kind: "direct_io_unavailable".into(),
+        message: format!(
+            "direct I/O is off: {reason}. Buffered I/O was used, with fsync after writes and the \
+             file evicted from the page cache before reads, but reads may still be served from \
+             memory; compare with a filesystem that supports O_DIRECT"
+        ),
+    }
+}
+
+/// The requested engine could not be used.
+pub fn engine_fallback(reason: &str) -> Warning {
+    Warning {
+        kind: "engine_fallback".into(),
+        message: format!(
+            "{reason}. psync reaches queue depths above 1 with threads, which costs more CPU; \
+             the figures remain valid"
+        ),
+    }
+}
+
+/// The test path is on a filesystem that lives in memory.
+pub fn ram_filesystem(filesystem: &str) -> Warning {
+    Warning {
+        kind: "ram_filesystem".into(),
+        message: format!(
+            "the test path is on {filesystem}, which keeps files in memory: these figures measure \
+             RAM, not storage. Give a path on the disk you want to measure"
+        ),
+    }
+}
+
+/// Warnings the results themselves call for.
+pub fn verdicts(tests: &[TestResult]) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    for test in tests {
+        let cached_floor = CACHED_MIN_LATENCY_US.max(test.block_size as f64 / CACHED_BYTES_PER_US);
+        if test.op == "read" && test.latency_us.min > 0.0 && test.latency_us.min < cached_floor {
+            warnings.push(Warning {
+                kind: "probably_cached".into(),
+                message: format!(
+                    "{}: the fastest read took {:.1} µs, faster than storage answers: these reads \
+                     were probably served from a cache (page cache, RAM disk, or a device cache)",
+                    test.name, test.latency_us.min
+                ),
+            });
+        }
+        if test.cv > HIGH_VARIATION {
+            warnings.push(Warning {
+                kind: "high_variation".into(),
+                message: format!(
+                    "{}: loops differed by {:.0}% (coefficient of variation); close other \
+                     programs using the disk, or use more --loops or a longer --duration",
+                    test.name,
+                    test.cv * 100.0
+                ),
+            });
+        }
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::clock::Recorder;
+    use crate::engine::{Op, Pattern};
+    use std::time::{Duration, Instant};
+
+    /// A measurement of `ios` I/Os of `block` bytes spread evenly over `seconds`.
+    fn measured(ios: u64, block: u64, seconds: f64, latency: Duration) -> Measurement {
+        let start = Instant::now();
+        let mut recorder = Recorder::new(start);
+        for i in 0..ios {
+            let done = start + Duration::from_secs_f64(seconds * (i + 1) as f64 / ios as f64);
+            recorder.record(done - latency, done, block);
+        }
+        recorder.finish(start + Duration::from_secs_f64(seconds))
+    }
+
+    fn spec() -> TestSpec {
+        TestSpec::new(Pattern::Random, 4096, 1, Op::Read)
+    }
+
+    #[test]
+    fn reports_the_median_loop_whole() {
+        let loops = [
+            measured(3000, 4096, 1.0, Duration::from_micros(300)),
+            measured(1000, 4096, 1.0, Duration::from_micros(900)),
+            measured(2000, 4096, 1.0, Duration::from_micros(450)),
+        ];
+        let r = summarize(&spec(), &loops, Cpu::default());
+        assert_eq!(r.iops, 2000.0);
+        assert_eq!(r.mb_per_s, 2000.0 * 4096.0 / 1e6);
+        assert_eq!(r.mb_per_s, r.iops * r.block_size as f64 / 1e6);
+        assert_eq!(r.loops.len(), 3);
+        assert!((r.cv - 0.5).abs() < 1e-9, "{}", r.cv);
+        // Percentiles over all 6000 I/Os: half at 300 µs, a third at 450, a sixth at 900.
+        assert!((r.latency_us.p50 - 300.0).abs() < 1.0, "{:?}", r.latency_us);
+        assert!((r.latency_us.p90 - 900.0).abs() < 1.0, "{:?}", r.latency_us);
+        assert!((r.latency_us.max - 900.0).abs() < 1.0);
+        assert!(
+            (r.latency_us.mean - 450.0).abs() < 1.0,
+            "{:?}",
+            r.latency_us
+        );
+    }
+
+    #[test]
+    fn even_count_takes_the_lower_middle() {
+        assert_eq!(median_index(&[4.0, 1.0, 3.0, 2.0]), 3);
+        assert_eq!(median_index(&[5.0]), 0);
+        assert_eq!(coefficient_of_variation(&[5.0]), 0.0);
+        assert_eq!(coefficient_of_variation(&[2.0, 2.0, 2.0]), 0.0);
+    }
+
+    #[test]
+    fn timeline_per_second_with_the_drain_folded_in() {
+        // 2.2 s at 1000 I/Os per second: two whole seconds, then 0.2 s folded into the second.
+        let m = measured(2200, 1_000_000, 2.2, Duration::from_micros(10));
+        let r = summarize(&spec(), &[m.clone(), m], Cpu::default());
+        assert_eq!(r.timeline.len(), 4);
+        assert_eq!(r.timeline[0].t, 0.0);
+        assert!((r.timeline[2].t - 2.2).abs() < 1e-9);
+        for sample in &r.timeline {
+            assert!((sample.mb_per_s - 1000.0).abs() < 10.0, "{sample:?}");
+        }
+    }
+
+    #[test]
+    fn warns_about_caches_and_noise() {
+        let fast = measured(1000, 4096, 0.001, Duration::from_nanos(800));
+        let slow = measured(1000, 4096, 0.5, Duration::from_micros(80));
+        let cached = summarize(&spec(), &[fast.clone(), fast], Cpu::default());
+        let noisy = summarize(
+            &spec(),
+            &[
+                slow.clone(),
+                measured(1000, 4096, 1.0, Duration::from_micros(80)),
+            ],
+            Cpu::default(),
+        );
+        let kinds: Vec<String> = verdicts(&[cached, noisy])
+            .into_iter()
+            .map(|w| w.kind)
+            .collect();
+        assert_eq!(kinds, ["probably_cached", "high_variation"]);
+        let steady = summarize(&spec(), &[slow.clone(), slow], Cpu::default());
+        assert!(verdicts(&[steady]).is_empty());
+    }
+}

@@ -1,0 +1,131 @@
+//! The fio job file equivalent to a plan (`iomark run --print-fio`), so that anyone can
+//! reproduce a figure with fio, and so that `bench/vs-fio` compares the two on identical terms.
+//!
+//! Correspondences: iomark's warm-up is fio's `ramp_time`; its loops, laid end to end, are one
+//! fio stretch of `runtime` (fio reports the mean over it, iomark the median loop); io_uring
+//! queue depth is fio's `iodepth`; psync queue depth is fio's `numjobs` with one I/O each, and
+//! a sequential psync test gives each thread its own stripe (`offset_increment`), as iomark does.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::{Plan, TestSpec};
+use crate::engine::{Data, Op, Pattern};
+
+/// A fio job file for `plan` on `dir`, using the fio engine named `engine` (io_uring or psync).
+pub fn job_file(plan: &Plan, dir: &Path, engine: &str) -> String {
+    let fio_engine = if engine == "io_uring" {
+        "io_uring"
+    } else {
+        "psync"
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "; fio equivalent of `iomark run --profile {}` ({} {}), engine {fio_engine}",
+        plan.profile,
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_PKG_VERSION")
+    );
+    let _ = writeln!(
+        out,
+        "; run: fio THIS_FILE --output-format=json; fio's bw_bytes / 10^6 is iomark's MB/s.\n\
+         ; The last job removes the test file (unlink)."
+    );
+    let _ = writeln!(out, "\n[global]");
+    let _ = writeln!(out, "ioengine={fio_engine}");
+    let _ = writeln!(out, "direct={}", u8::from(plan.direct));
+    let _ = writeln!(out, "filename={}", dir.join("iomark-fio.test").display());
+    let _ = writeln!(out, "size={}", plan.file_size);
+    let _ = writeln!(out, "time_based=1");
+    let _ = writeln!(
+        out,
+        "runtime={}ms",
+        (plan.duration * plan.loops).as_millis()
+    );
+    let _ = writeln!(out, "ramp_time={}ms", plan.warmup.as_millis());
+    let _ = writeln!(out, "norandommap=1\nrandrepeat=0");
+    if plan.data == Data::Zero {
+        let _ = writeln!(out, "zero_buffers=1");
+    }
+    if !plan.direct {
+        let _ = writeln!(out, "end_fsync=1\ninvalidate=1");
+    }
+    let _ = writeln!(out, "thread=1\ngroup_reporting=1");
+    for (index, spec) in plan.tests.iter().enumerate() {
+        let last = index + 1 == plan.tests.len();
+        job(&mut out, spec, plan.file_size, fio_engine, last);
+    }
+    out
+}
+
+fn job(out: &mut String, spec: &TestSpec, file_size: u64, fio_engine: &str, last: bool) {
+    let rw = match (spec.pattern, spec.op) {
+        (Pattern::Sequential, Op::Read) => "read",
+        (Pattern::Sequential, Op::Write) => "write",
+        (Pattern::Random, Op::Read) => "randread",
+        (Pattern::Random, Op::Write) => "randwrite",
+    };
+    let _ = writeln!(
+        out,
+        "\n[{}]\nstonewall\nrw={rw}\nbs={}",
+        spec.name(),
+        spec.block_size
+    );
+    if fio_engine == "io_uring" {
+        let _ = writeln!(out, "iodepth={}", spec.queue_depth);
+    } else if spec.queue_depth > 1 {
+        let _ = writeln!(out, "numjobs={}", spec.queue_depth);
+        if spec.pattern == Pattern::Sequential {
+            let stripe =
+                (file_size / u64::from(spec.queue_depth)) / spec.block_size * spec.block_size;
+            let _ = writeln!(out, "size={stripe}\noffset_increment={stripe}");
+        }
+    }
+    if last {
+        let _ = writeln!(out, "unlink=1");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn plan() -> Plan {
+        let profile = super::super::standard::standard();
+        Plan {
+            profile: profile.name.into(),
+            tests: profile.tests,
+            file_size: 1 << 30,
+            loops: 3,
+            duration: Duration::from_secs(2),
+            warmup: Duration::from_secs(1),
+            data: Data::Random,
+            direct: true,
+        }
+    }
+
+    #[test]
+    fn io_uring_jobs_match_the_plan() {
+        let text = job_file(&plan(), Path::new("/mnt/disk"), "io_uring");
+        assert!(text.contains(
+            "ioengine=io_uring\ndirect=1\nfilename=/mnt/disk/iomark-fio.test\nsize=1073741824\n"
+        ));
+        assert!(text.contains("runtime=6000ms\nramp_time=1000ms\n"));
+        assert!(text.contains("[SEQ1M_Q8T1_read]\nstonewall\nrw=read\nbs=1048576\niodepth=8\n"));
+        assert!(
+            text.contains("[RND4K_Q32T1_write]\nstonewall\nrw=randwrite\nbs=4096\niodepth=32\n")
+        );
+        assert_eq!(text.matches("stonewall").count(), 8);
+        assert!(text.trim_end().ends_with("unlink=1"));
+    }
+
+    #[test]
+    fn psync_depth_becomes_threads_with_stripes() {
+        let text = job_file(&plan(), Path::new("/d"), "psync");
+        assert!(text.contains("[SEQ1M_Q8T1_read]\nstonewall\nrw=read\nbs=1048576\nnumjobs=8\nsize=134217728\noffset_increment=134217728\n"));
+        assert!(text.contains("[RND4K_Q32T1_read]\nstonewall\nrw=randread\nbs=4096\nnumjobs=32\n"));
+        assert!(!text.contains("iodepth"));
+    }
+}

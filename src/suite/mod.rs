@@ -1,0 +1,366 @@
+//! Profiles: lists of jobs, how their loops are combined, and what is concluded from them.
+//!
+//! A profile is data ([`Profile`]); the user's options turn it into a [`Plan`]; [`run`] carries
+//! the plan out on the engine: it creates and fills the test file, runs each test (an unscored
+//! warm-up, then timed loops), and hands each measurement to `aggregate` to become a
+//! [`TestResult`]. Progress goes to an [`Observer`]; the suite itself never prints.
+
+pub mod aggregate;
+pub mod fio;
+pub mod standard;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::engine::{self, Backend, Data, EngineError, Job, Limit, Live, Op, Pattern, TestFile};
+use crate::result::{TestResult, Warning};
+use crate::units::block_label;
+
+/// One test of a profile: a row of the table in one direction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestSpec {
+    pub pattern: Pattern,
+    pub op: Op,
+    pub block_size: u64,
+    pub queue_depth: u32,
+    pub threads: u32,
+}
+
+impl TestSpec {
+    pub fn new(pattern: Pattern, block_size: u64, queue_depth: u32, op: Op) -> Self {
+        TestSpec {
+            pattern,
+            op,
+            block_size,
+            queue_depth,
+            threads: 1,
+        }
+    }
+
+    /// The row's name, as CrystalDiskMark spells it: `SEQ1M_Q8T1`, `RND4K_Q32T1`.
+    pub fn row(&self) -> String {
+        let kind = match self.pattern {
+            Pattern::Sequential => "SEQ",
+            Pattern::Random => "RND",
+        };
+        format!(
+            "{kind}{}_Q{}T{}",
+            block_label(self.block_size),
+            self.queue_depth,
+            self.threads
+        )
+    }
+
+    /// The test's name: `SEQ1M_Q8T1_read`.
+    pub fn name(&self) -> String {
+        format!("{}_{}", self.row(), self.op.as_str())
+    }
+}
+
+/// A named list of tests with its default sizes and times.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub name: &'static str,
+    pub tests: Vec<TestSpec>,
+    pub file_size: u64,
+    pub loops: u32,
+    pub duration: Duration,
+    pub warmup: Duration,
+}
+
+/// The profiles `--profile` accepts.
+pub const PROFILES: [&str; 2] = ["standard", "quick"];
+
+pub fn profile(name: &str) -> Option<Profile> {
+    match name {
+        "standard" => Some(standard::standard()),
+        "quick" => Some(standard::quick()),
+        _ => None,
+    }
+}
+
+/// What exactly will run: a profile with the user's choices applied and checked.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub profile: String,
+    pub tests: Vec<TestSpec>,
+    pub file_size: u64,
+    pub loops: u32,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub data: Data,
+    /// Whether to ask for direct I/O (it may still be unavailable).
+    pub direct: bool,
+}
+
+impl Plan {
+    /// Keeps only the tests named in `names` (case-insensitive); a row name such as
+    /// `SEQ1M_Q8T1` selects both its read and its write test.
+    pub fn select(&mut self, names: &[String]) -> Result<(), String> {
+        if names.is_empty() {
+            return Ok(());
+        }
+        for wanted in names {
+            let known = self.tests.iter().any(|t| {
+                t.name().eq_ignore_ascii_case(wanted) || t.row().eq_ignore_ascii_case(wanted)
+            });
+            if !known {
+                let all: Vec<String> = self.tests.iter().map(TestSpec::name).collect();
+                return Err(format!(
+                    "--test: no test '{wanted}' in profile {} (tests: {})",
+                    self.profile,
+                    all.join(", ")
+                ));
+            }
+        }
+        self.tests.retain(|t| {
+            names
+                .iter()
+                .any(|n| t.name().eq_ignore_ascii_case(n) || t.row().eq_ignore_ascii_case(n))
+        });
+        Ok(())
+    }
+
+    /// The largest block any selected test uses; the file must hold at least one.
+    pub fn largest_block(&self) -> u64 {
+        self.tests
+            .iter()
+            .map(|t| t.block_size)
+            .max()
+            .unwrap_or(4096)
+    }
+
+    /// Rounds the file size down to whole largest blocks, so sequential tests cover it evenly.
+    pub fn fit_file_size(&mut self) -> Result<(), String> {
+        let block = self.largest_block();
+        if self.file_size < block {
+            return Err(format!(
+                "--size: {} is smaller than one {} block of the selected tests",
+                crate::units::format_size(self.file_size),
+                crate::units::format_size(block)
+            ));
+        }
+        self.file_size -= self.file_size % block;
+        Ok(())
+    }
+
+    /// How long one test is expected to take.
+    pub fn test_time(&self) -> Duration {
+        self.warmup + self.duration * self.loops
+    }
+}
+
+/// What the suite is doing now, for a progress display.
+pub enum Phase<'a> {
+    /// Writing the whole test file before any test.
+    Fill { bytes: u64 },
+    Test {
+        spec: &'a TestSpec,
+        index: usize,
+        count: usize,
+        expected: Duration,
+    },
+}
+
+/// Watches a run. `live` counts bytes completed in the phase while it runs.
+pub trait Observer {
+    fn started(&self, phase: &Phase, live: Arc<Live>);
+    fn finished(&self, result: Option<&TestResult>);
+}
+
+/// What a run produced.
+pub struct Outcome {
+    pub tests: Vec<TestResult>,
+    /// Whether direct I/O was in force.
+    pub direct: bool,
+    pub warnings: Vec<Warning>,
+    /// Where the test file lived (it is gone now).
+    pub file_path: PathBuf,
+}
+
+/// The write job that fills the file before any test: sequential 1 MiB blocks at queue depth
+/// one, so every block is written exactly once by any backend.
+fn fill_job(file_size: u64, data: Data, direct: bool) -> Job {
+    let block = (1 << 20).min(file_size);
+    Job {
+        op: Op::Write,
+        pattern: Pattern::Sequential,
+        block_size: block,
+        queue_depth: 1,
+        data,
+        limit: Limit::Ios(file_size / block),
+        sync_at_end: !direct,
+    }
+}
+
+/// Carries out a plan in `dir`.
+pub fn run(
+    plan: &Plan,
+    dir: &Path,
+    backend: &dyn Backend,
+    observer: &dyn Observer,
+) -> anyhow::Result<Outcome> {
+    let file = TestFile::create(dir, plan.file_size, plan.direct)?;
+    let mut warnings = Vec::new();
+    if let Some(reason) = file.buffered_reason() {
+        warnings.push(aggregate::direct_io_unavailable(reason));
+    }
+
+    let live = Arc::new(Live::default());
+    observer.started(
+        &Phase::Fill {
+            bytes: plan.file_size,
+        },
+        live.clone(),
+    );
+    backend
+        .run(
+            &file,
+            &fill_job(plan.file_size, plan.data, file.direct()),
+            &live,
+        )
+        .map_err(|e| fill_error(e, &file))?;
+    observer.finished(None);
+
+    let mut tests = Vec::with_capacity(plan.tests.len());
+    for (index, spec) in plan.tests.iter().enumerate() {
+        let live = Arc::new(Live::default());
+        observer.started(
+            &Phase::Test {
+                spec,
+                index,
+                count: plan.tests.len(),
+                expected: plan.test_time(),
+            },
+            live.clone(),
+        );
+        let result = run_test(plan, spec, &file, backend, &live)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", spec.name()))?;
+        observer.finished(Some(&result));
+        tests.push(result);
+    }
+    warnings.extend(aggregate::verdicts(&tests));
+    Ok(Outcome {
+        tests,
+        direct: file.direct(),
+        warnings,
+        file_path: file.path().to_path_buf(),
+    })
+}
+
+fn fill_error(error: EngineError, file: &TestFile) -> anyhow::Error {
+    anyhow::anyhow!("writing the test file {}: {error}", file.path().display())
+}
+
+fn run_test(
+    plan: &Plan,
+    spec: &TestSpec,
+    file: &TestFile,
+    backend: &dyn Backend,
+    live: &Live,
+) -> anyhow::Result<TestResult> {
+    let job = |limit| Job {
+        op: spec.op,
+        pattern: spec.pattern,
+        block_size: spec.block_size,
+        queue_depth: spec.queue_depth,
+        data: plan.data,
+        limit,
+        sync_at_end: spec.op == Op::Write && !file.direct(),
+    };
+    // With buffered I/O, each read stretch starts from an evicted cache (as far as the kernel
+    // allows); with direct I/O this does nothing.
+    let ready = || -> anyhow::Result<()> {
+        if spec.op == Op::Read {
+            file.evict_cache()?;
+        }
+        Ok(())
+    };
+    if !plan.warmup.is_zero() {
+        ready()?;
+        backend.run(file, &job(Limit::Time(plan.warmup)), live)?;
+    }
+    let mut loops = Vec::with_capacity(plan.loops as usize);
+    let mut cpu = crate::result::Cpu::default();
+    for _ in 0..plan.loops {
+        ready()?;
+        let (user_before, sys_before) = engine::clock::cpu_time();
+        let measurement = backend.run(file, &job(Limit::Time(plan.duration)), live)?;
+        let (user_after, sys_after) = engine::clock::cpu_time();
+        cpu.user_s += (user_after - user_before).as_secs_f64();
+        cpu.sys_s += (sys_after - sys_before).as_secs_f64();
+        loops.push(measurement);
+    }
+    Ok(aggregate::summarize(spec, &loops, cpu))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> Plan {
+        let profile = standard::standard();
+        Plan {
+            profile: profile.name.into(),
+            tests: profile.tests,
+            file_size: profile.file_size,
+            loops: 1,
+            duration: Duration::from_secs(1),
+            warmup: Duration::ZERO,
+            data: Data::Random,
+            direct: true,
+        }
+    }
+
+    #[test]
+    fn standard_names_match_crystaldiskmark() {
+        let names: Vec<String> = plan().tests.iter().map(TestSpec::name).collect();
+        assert_eq!(
+            names,
+            [
+                "SEQ1M_Q8T1_read",
+                "SEQ1M_Q1T1_read",
+                "RND4K_Q32T1_read",
+                "RND4K_Q1T1_read",
+                "SEQ1M_Q8T1_write",
+                "SEQ1M_Q1T1_write",
+                "RND4K_Q32T1_write",
+                "RND4K_Q1T1_write"
+            ]
+        );
+    }
+
+    #[test]
+    fn select_by_test_or_row_name() {
+        let mut p = plan();
+        p.select(&["rnd4k_q32t1_read".into(), "SEQ1M_Q1T1".into()])
+            .unwrap();
+        let names: Vec<String> = p.tests.iter().map(TestSpec::name).collect();
+        assert_eq!(
+            names,
+            ["SEQ1M_Q1T1_read", "RND4K_Q32T1_read", "SEQ1M_Q1T1_write"]
+        );
+        let error = plan().select(&["RND8K_Q1T1_read".into()]).unwrap_err();
+        assert!(
+            error.starts_with("--test: no test 'RND8K_Q1T1_read'"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn file_size_fits_whole_blocks() {
+        let mut p = plan();
+        p.file_size = (3 << 20) + 5;
+        p.fit_file_size().unwrap();
+        assert_eq!(p.file_size, 3 << 20);
+        p.file_size = 4096;
+        assert!(p
+            .fit_file_size()
+            .unwrap_err()
+            .contains("smaller than one 1 MiB block"));
+        p.select(&["RND4K_Q1T1_read".into()]).unwrap();
+        p.fit_file_size().unwrap();
+        assert_eq!(p.file_size, 4096);
+    }
+}

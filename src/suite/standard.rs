@@ -1,0 +1,51 @@
+//! The standard (CrystalDiskMark / KDiskMark) table and its quick variant.
+//!
+//! CrystalDiskMark 8's default preset: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, each
+//! read and write, on a 1 GiB file. Its default of 5 loops of 5 s is cut here to 3 loops of
+//! 2 s after a 1 s warm-up, so the whole table takes about a minute; `--loops` and
+//! `--duration` restore the longer method.
+
+use std::time::Duration;
+
+use super::{Profile, TestSpec};
+use crate::engine::{Op, Pattern};
+
+/// The four rows of the table, each with a read and a write test (reads first, as in
+/// CrystalDiskMark's "All" run).
+fn table_tests() -> Vec<TestSpec> {
+    let rows = [
+        (Pattern::Sequential, 1 << 20, 8),
+        (Pattern::Sequential, 1 << 20, 1),
+        (Pattern::Random, 4096, 32),
+        (Pattern::Random, 4096, 1),
+    ];
+    [Op::Read, Op::Write]
+        .into_iter()
+        .flat_map(|op| {
+            rows.iter()
+                .map(move |&(pattern, block, depth)| TestSpec::new(pattern, block, depth, op))
+        })
+        .collect()
+}
+
+pub fn standard() -> Profile {
+    Profile {
+        name: "standard",
+        tests: table_tests(),
+        file_size: 1 << 30,
+        loops: 3,
+        duration: Duration::from_secs(2),
+        warmup: Duration::from_secs(1),
+    }
+}
+
+pub fn quick() -> Profile {
+    Profile {
+        name: "quick",
+        tests: table_tests(),
+        file_size: 64 << 20,
+        loops: 1,
+        duration: Duration::from_millis(500),
+        warmup: Duration::from_millis(100),
+    }
+}

@@ -1,0 +1,178 @@
+//! Sizes, durations and rates as users type and read them.
+//!
+//! Rates are always decimal (MB/s = 10^6 bytes per second, as fio's `bw_bytes` and
+//! CrystalDiskMark report them). Sizes accept both families and never mix them silently:
+//! `KiB/MiB/GiB/TiB` are powers of 1024, `KB/MB/GB/TB` powers of 1000, and the bare
+//! letters `K/M/G/T` mean the binary units, as they do in fio and dd.
+
+use std::time::Duration;
+
+/// Parses a byte size such as `1GiB`, `512MB`, `64k` or `4096`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let split = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(split);
+    if number.is_empty() {
+        return Err(format!(
+            "'{text}' is not a size (examples: 1GiB, 512MB, 64KiB)"
+        ));
+    }
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size (examples: 1GiB, 512MB, 64KiB)"))?;
+    let multiplier: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        "t" | "tib" => 1 << 40,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        "tb" => 1_000_000_000_000,
+        other => {
+            return Err(format!(
+                "'{text}': unknown unit '{other}' (use KiB, MiB, GiB, TiB or KB, MB, GB, TB)"
+            ))
+        }
+    };
+    let bytes = value * multiplier as f64;
+    if !bytes.is_finite() || bytes > u64::MAX as f64 / 2.0 {
+        return Err(format!("'{text}' is too large"));
+    }
+    if bytes.fract() != 0.0 {
+        return Err(format!("'{text}' is not a whole number of bytes"));
+    }
+    Ok(bytes as u64)
+}
+
+/// Parses a duration such as `2s`, `500ms` or `1m`; a bare number means seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let trimmed = text.trim();
+    if let Ok(seconds) = trimmed.parse::<f64>() {
+        if (0.0..1e9).contains(&seconds) {
+            return Ok(Duration::from_secs_f64(seconds));
+        }
+        return Err(format!(
+            "'{text}' is not a duration (examples: 2s, 500ms, 1m)"
+        ));
+    }
+    humantime::parse_duration(trimmed)
+        .map_err(|_| format!("'{text}' is not a duration (examples: 2s, 500ms, 1m)"))
+}
+
+/// A size in the largest binary unit that keeps it readable: `1 GiB`, `1.5 MiB`, `4 KiB`.
+pub fn format_size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if value.fract() == 0.0 {
+        format!("{} {}", value as u64, UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// A block size as benchmark names spell it: `4K`, `1M`, `512` (binary units).
+pub fn block_label(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{}M", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
+        format!("{}K", bytes >> 10)
+    } else {
+        bytes.to_string()
+    }
+}
+
+/// MB/s with the decimal megabyte: bytes / seconds / 10^6.
+pub fn mb_per_s(bytes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        bytes as f64 / seconds / 1e6
+    } else {
+        0.0
+    }
+}
+
+/// Operations per second.
+pub fn per_second(count: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        count as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+/// A duration in microseconds, readable: `85 µs`, `1.25 ms`, `2.0 s`.
+pub fn format_micros(us: f64) -> String {
+    if us < 1_000.0 {
+        format!("{us:.0} µs")
+    } else if us < 1_000_000.0 {
+        format!("{:.2} ms", us / 1_000.0)
+    } else {
+        format!("{:.2} s", us / 1_000_000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_in_both_families() {
+        assert_eq!(parse_size("4096").unwrap(), 4096);
+        assert_eq!(parse_size("1GiB").unwrap(), 1 << 30);
+        assert_eq!(parse_size("1G").unwrap(), 1 << 30);
+        assert_eq!(parse_size("1GB").unwrap(), 1_000_000_000);
+        assert_eq!(parse_size("64k").unwrap(), 65_536);
+        assert_eq!(parse_size("64KB").unwrap(), 64_000);
+        assert_eq!(parse_size("1.5MiB").unwrap(), 1_572_864);
+        assert_eq!(parse_size(" 2 MiB ").unwrap(), 2 << 20);
+    }
+
+    #[test]
+    fn bad_sizes_are_refused_with_a_reason() {
+        assert!(parse_size("").unwrap_err().contains("not a size"));
+        assert!(parse_size("GiB").unwrap_err().contains("not a size"));
+        assert!(parse_size("12XB").unwrap_err().contains("unknown unit"));
+        assert!(parse_size("1.2.3M").is_err());
+        assert!(parse_size("0.3").unwrap_err().contains("whole number"));
+        assert!(parse_size("99999999999TiB")
+            .unwrap_err()
+            .contains("too large"));
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("2s").unwrap(), Duration::from_secs(2));
+        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(parse_duration("1.5").unwrap(), Duration::from_millis(1500));
+        assert_eq!(parse_duration("1m").unwrap(), Duration::from_secs(60));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("-1").is_err());
+    }
+
+    #[test]
+    fn rates_are_decimal_megabytes() {
+        assert_eq!(mb_per_s(2_000_000, 2.0), 1.0);
+        assert_eq!(mb_per_s(1 << 20, 1.0), 1.048576);
+        assert_eq!(mb_per_s(10, 0.0), 0.0);
+        assert_eq!(per_second(300, 1.5), 200.0);
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(block_label(4096), "4K");
+        assert_eq!(block_label(1 << 20), "1M");
+        assert_eq!(block_label(512), "512");
+        assert_eq!(format_size(1 << 30), "1 GiB");
+        assert_eq!(format_size(1536 * 1024), "1.5 MiB");
+        assert_eq!(format_micros(85.2), "85 µs");
+        assert_eq!(format_micros(1250.0), "1.25 ms");
+    }
+}

@@ -1,0 +1,185 @@
+//! The backends against real files: what they write is really on disk, what they read is really
+//! read, and io_uring and psync agree on the same file.
+
+use std::os::unix::fs::FileExt;
+use std::time::Duration;
+
+use iomark::engine::{self, Backend, Data, Job, Limit, Live, Op, Pattern, TestFile};
+
+const BLOCK: u64 = 64 * 1024;
+const FILE: u64 = 4 << 20;
+
+fn job(op: Op, pattern: Pattern, queue_depth: u32, limit: Limit) -> Job {
+    Job {
+        op,
+        pattern,
+        block_size: BLOCK,
+        queue_depth,
+        data: Data::Random,
+        limit,
+        sync_at_end: false,
+    }
+}
+
+fn backends() -> Vec<Box<dyn Backend>> {
+    let mut list: Vec<Box<dyn Backend>> = vec![Box::new(engine::psync::Psync)];
+    if engine::uring::available().is_ok() {
+        list.push(Box::new(engine::uring::IoUring));
+    } else {
+        eprintln!("io_uring is not available here; testing psync only");
+    }
+    list
+}
+
+/// Reads the file through an independent descriptor and checks that every 4 KiB block holds
+/// written (non-zero, varied) data.
+fn assert_fully_written(file: &TestFile) {
+    let reader = std::fs::File::open(file.path()).unwrap();
+    let mut buf = vec![0u8; BLOCK as usize];
+    let mut offset = 0;
+    while offset < file.size() {
+        reader.read_exact_at(&mut buf, offset).unwrap();
+        for (i, chunk) in buf.chunks(4096).enumerate() {
+            let zeros = chunk.iter().filter(|&&b| b == 0).count();
+            assert!(
+                zeros < 256,
+                "block at {} looks unwritten ({zeros} zero bytes)",
+                offset + i as u64 * 4096
+            );
+        }
+        offset += BLOCK;
+    }
+}
+
+#[test]
+fn sequential_write_covers_the_file_exactly_once() {
+    for backend in backends() {
+        for depth in [1u32, 4] {
+            let dir = tempfile::tempdir().unwrap();
+            let file = TestFile::create(dir.path(), FILE, true).unwrap();
+            let live = Live::default();
+            // psync with several threads stripes the file; one stream covers it in order.
+            let depth = if backend.name() == "psync" { 1 } else { depth };
+            let ios = FILE / BLOCK;
+            let m = backend
+                .run(
+                    &file,
+                    &job(Op::Write, Pattern::Sequential, depth, Limit::Ios(ios)),
+                    &live,
+                )
+                .unwrap();
+            assert_eq!(m.ios, ios, "{}", backend.name());
+            assert_eq!(m.bytes, FILE);
+            assert_eq!(live.bytes(), FILE);
+            assert_eq!(m.latency.len(), ios);
+            assert_eq!(m.timeline.iter().sum::<u64>(), FILE);
+            assert_fully_written(&file);
+        }
+    }
+}
+
+#[test]
+fn timed_random_reads_and_writes_at_depth() {
+    for backend in backends() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = TestFile::create(dir.path(), FILE, true).unwrap();
+        let live = Live::default();
+        backend
+            .run(
+                &file,
+                &job(Op::Write, Pattern::Sequential, 1, Limit::Ios(FILE / BLOCK)),
+                &live,
+            )
+            .unwrap();
+        for op in [Op::Read, Op::Write] {
+            let m = backend
+                .run(
+                    &file,
+                    &job(
+                        op,
+                        Pattern::Random,
+                        8,
+                        Limit::Time(Duration::from_millis(200)),
+                    ),
+                    &live,
+                )
+                .unwrap();
+            assert!(m.ios > 0);
+            assert_eq!(m.bytes, m.ios * BLOCK);
+            assert!(m.elapsed >= Duration::from_millis(200), "{:?}", m.elapsed);
+            assert!(m.elapsed < Duration::from_secs(5), "{:?}", m.elapsed);
+        }
+        assert_fully_written(&file);
+    }
+}
+
+#[test]
+fn io_uring_and_psync_agree_on_the_same_file() {
+    if engine::uring::available().is_err() {
+        eprintln!("io_uring is not available here; nothing to compare");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = TestFile::create(dir.path(), FILE, true).unwrap();
+    let live = Live::default();
+    engine::psync::Psync
+        .run(
+            &file,
+            &job(Op::Write, Pattern::Sequential, 1, Limit::Ios(FILE / BLOCK)),
+            &live,
+        )
+        .unwrap();
+    let count = 2000;
+    let read = job(Op::Read, Pattern::Random, 1, Limit::Ios(count));
+    let mut rates = Vec::new();
+    for backend in backends() {
+        let m = backend.run(&file, &read, &live).unwrap();
+        assert_eq!(m.ios, count, "{}", backend.name());
+        assert_eq!(m.bytes, count * BLOCK);
+        rates.push(m.ios as f64 / m.elapsed.as_secs_f64());
+    }
+    // The same device, the same queue depth: the two must be of one order. (The bench
+    // compares them closely; a test on a shared machine can only catch gross disagreement.)
+    let ratio = rates[0] / rates[1];
+    assert!(
+        (0.2..5.0).contains(&ratio),
+        "psync/io_uring IOPS ratio {ratio:.2}: {rates:?}"
+    );
+}
+
+#[test]
+fn null_backend_does_no_io() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = TestFile::create(dir.path(), FILE, true).unwrap();
+    let m = engine::null::Null
+        .run(
+            &file,
+            &job(Op::Write, Pattern::Random, 32, Limit::Ios(100_000)),
+            &Live::default(),
+        )
+        .unwrap();
+    assert_eq!(m.ios, 100_000);
+    let reader = std::fs::File::open(file.path()).unwrap();
+    let mut buf = vec![1u8; BLOCK as usize];
+    reader.read_exact_at(&mut buf, BLOCK).unwrap();
+    assert!(
+        buf.iter().all(|&b| b == 0),
+        "the null backend wrote to the file"
+    );
+}
+
+#[test]
+fn short_transfer_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = TestFile::create(dir.path(), FILE, true).unwrap();
+    let bad = Job {
+        block_size: BLOCK,
+        ..job(Op::Read, Pattern::Sequential, 1, Limit::Ios(1))
+    };
+    // Reading a truncated file gives a short transfer, which must come back as an error.
+    file.file().set_len(BLOCK / 2).unwrap();
+    let error = engine::psync::Psync
+        .run(&file, &bad, &Live::default())
+        .unwrap_err();
+    assert!(error.to_string().contains("short transfer"), "{error}");
+}
