@@ -51,6 +51,8 @@ pub fn job_file(plan: &Plan, dir: &Path, engine: &str) -> String {
     if !plan.direct {
         let _ = writeln!(out, "end_fsync=1\ninvalidate=1");
     }
+    // iomark times each I/O from submission to completion: fio's `lat`, not its `clat`.
+    let _ = writeln!(out, "lat_percentiles=1");
     let _ = writeln!(out, "thread=1\ngroup_reporting=1");
     for (index, spec) in plan.tests.iter().enumerate() {
         let last = index + 1 == plan.tests.len();
