@@ -137,6 +137,8 @@ pub enum EngineError {
     },
     #[error("io_uring: {0}")]
     Setup(io::Error),
+    #[error("cannot allocate I/O buffers: {0}")]
+    Memory(io::Error),
 }
 
 impl EngineError {

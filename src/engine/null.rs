@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::buffer::AlignedBuf;
+use super::buffer::Buffers;
 use super::clock::{Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
 use super::{Backend, EngineError, Job, Limit, Live, Op, TestFile};
@@ -22,9 +22,9 @@ impl Backend for Null {
         let depth = job.queue_depth.max(1) as usize;
         let block = job.block_size as usize;
         let mut rng = Rng::from_entropy();
-        let mut buffer = AlignedBuf::new(block);
+        let mut buffer = Buffers::new(1, block).map_err(EngineError::Memory)?;
         if job.op == Op::Write {
-            prepare(buffer.as_mut_slice(), job.data, &mut rng);
+            prepare(buffer.get_mut(0), job.data, &mut rng);
         }
         let mut offsets = Offsets::new(job.pattern, job.block_size, file.size(), 0, 1);
         let start = Instant::now();
@@ -44,7 +44,7 @@ impl Backend for Null {
             for slot in submitted.iter_mut().take(room as usize) {
                 let _offset = std::hint::black_box(offsets.next_offset());
                 if job.op == Op::Write {
-                    restamp(&mut buffer.as_mut_slice()[..block], job.data, &mut rng);
+                    restamp(buffer.get_mut(0), job.data, &mut rng);
                 }
                 recorder.record(*slot, now, job.block_size);
                 *slot = now;

@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::buffer::AlignedBuf;
+use super::buffer::Buffers;
 use super::clock::{Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
 use super::{Backend, EngineError, Job, Limit, Live, Op, TestFile};
@@ -100,11 +100,13 @@ impl Shared<'_> {
 
     fn stream(&self, index: u64) -> Result<Measurement, EngineError> {
         let job = self.job;
-        let block = job.block_size as usize;
         let mut rng = Rng::from_entropy();
-        let mut buffer = AlignedBuf::new(block);
+        let mut buffer = Buffers::new(1, job.block_size as usize).map_err(|e| {
+            self.failed.store(true, Ordering::Relaxed);
+            EngineError::Memory(e)
+        })?;
         if job.op == Op::Write {
-            prepare(buffer.as_mut_slice(), job.data, &mut rng);
+            prepare(buffer.get_mut(0), job.data, &mut rng);
         }
         let mut offsets = Offsets::new(
             job.pattern,
@@ -119,7 +121,7 @@ impl Shared<'_> {
         let mut last_done = now;
         while !self.failed.load(Ordering::Relaxed) && self.take_one(now) {
             let offset = offsets.next_offset();
-            let slice = &mut buffer.as_mut_slice()[..block];
+            let slice = buffer.get_mut(0);
             let result = match job.op {
                 Op::Read => std::os::unix::fs::FileExt::read_at(self.file.file(), slice, offset),
                 Op::Write => {

@@ -15,7 +15,7 @@ use std::os::unix::io::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use super::buffer::AlignedBuf;
+use super::buffer::Buffers;
 use super::pattern::Rng;
 
 /// Files this process created and has not removed yet.
@@ -198,8 +198,14 @@ impl TestFile {
             ));
             return;
         }
-        let probe = AlignedBuf::new(super::buffer::ALIGN);
-        match self.file.write_at(probe.as_slice(), 0) {
+        let probe = match Buffers::new(1, 4096) {
+            Ok(probe) => probe,
+            Err(error) => {
+                self.buffered_reason = Some(format!("no memory for a direct-I/O probe ({error})"));
+                return;
+            }
+        };
+        match self.file.write_at(probe.get(0), 0) {
             Ok(_) => self.direct = true,
             Err(error) => {
                 // SAFETY: as above; restore the flags without O_DIRECT.

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use io_uring::{opcode, squeue, types};
 
-use super::buffer::AlignedBuf;
+use super::buffer::Buffers;
 use super::clock::{Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
 use super::{Backend, EngineError, Job, Limit, Live, Op, TestFile};
@@ -39,21 +39,13 @@ impl Backend for IoUring {
         let fixed_file = ring.submitter().register_files(&[file.fd()]).is_ok();
 
         let mut rng = Rng::from_entropy();
-        let mut buffers: Vec<AlignedBuf> = (0..depth)
-            .map(|_| AlignedBuf::new(block as usize))
-            .collect();
+        let mut buffers = Buffers::new(depth, block as usize).map_err(EngineError::Memory)?;
         if job.op == Op::Write {
-            for buffer in &mut buffers {
-                prepare(buffer.as_mut_slice(), job.data, &mut rng);
+            for slot in 0..depth {
+                prepare(buffers.get_mut(slot), job.data, &mut rng);
             }
         }
-        let iovecs: Vec<libc::iovec> = buffers
-            .iter_mut()
-            .map(|b| libc::iovec {
-                iov_base: b.as_mut_ptr().cast(),
-                iov_len: b.len(),
-            })
-            .collect();
+        let iovecs = buffers.iovecs();
         // SAFETY: the buffers outlive the ring's use of them (the ring is dropped first, below,
         // and only after every submitted I/O has completed).
         let fixed_buffers = unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
@@ -166,7 +158,7 @@ struct Stream<'a> {
     fixed_buffers: bool,
     offsets: Offsets,
     rng: Rng,
-    buffers: Vec<AlignedBuf>,
+    buffers: Buffers,
     slots: Vec<(Instant, u64)>,
 }
 
@@ -175,19 +167,14 @@ impl Stream<'_> {
     fn issue(&mut self, slot: usize, now: Instant, ring: &mut io_uring::IoUring) {
         let offset = self.offsets.next_offset();
         self.slots[slot] = (now, offset);
-        let buffer = &mut self.buffers[slot];
         if self.job.op == Op::Write {
-            restamp(
-                &mut buffer.as_mut_slice()[..self.block as usize],
-                self.job.data,
-                &mut self.rng,
-            );
+            restamp(self.buffers.get_mut(slot), self.job.data, &mut self.rng);
         }
         let entry = entry(
             self.job.op,
             self.target,
             self.fixed_buffers,
-            buffer,
+            self.buffers.ptr(slot),
             slot,
             self.block,
             offset,
@@ -231,12 +218,11 @@ fn entry(
     op: Op,
     target: Target,
     fixed_buffers: bool,
-    buffer: &mut AlignedBuf,
+    ptr: *mut u8,
     slot: usize,
     len: u64,
     offset: u64,
 ) -> squeue::Entry {
-    let ptr = buffer.as_mut_ptr();
     let len = len as u32;
     let index = slot as u16;
     macro_rules! build {

@@ -1,0 +1,560 @@
+//! `iomark run` as a user runs it: the real binary on a fresh temporary directory, with tiny
+//! sizes and short loops, checked through its JSON, its exit status and what it leaves behind.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn iomark() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_iomark"))
+}
+
+/// Fast settings: a 4 MiB file, one 150 ms loop per test, no warm-up.
+const FAST: [&str; 8] = [
+    "--size",
+    "4MiB",
+    "--loops",
+    "1",
+    "--duration",
+    "150ms",
+    "--warmup",
+    "0",
+];
+
+fn run_ok(args: &[&str]) -> Output {
+    let output = iomark().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "iomark {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+#[test]
+fn standard_tests_produce_a_complete_result_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("result.json");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let output = run_ok(
+        &[
+            &[
+                "run",
+                work.to_str().unwrap(),
+                "--json",
+                json.to_str().unwrap(),
+                "--label",
+                "tiny test",
+            ][..],
+            &FAST[..],
+        ]
+        .concat(),
+    );
+    let table = String::from_utf8_lossy(&output.stdout);
+    for row in [
+        "SEQ1M Q8T1",
+        "SEQ1M Q1T1",
+        "RND4K Q32T1",
+        "RND4K Q1T1",
+        "MB/s",
+        "IOPS",
+        "removed",
+    ] {
+        assert!(table.contains(row), "table lacks {row}:\n{table}");
+    }
+    assert!(
+        entries(&work).is_empty(),
+        "left behind: {:?}",
+        entries(&work)
+    );
+
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["schema"], "iomark.result/1");
+    assert_eq!(doc["id"].as_str().unwrap().len(), 26);
+    assert_eq!(doc["tool"]["name"], "iomark");
+    assert_eq!(doc["label"], "tiny test");
+    assert!(doc["started_at"].as_str().unwrap().ends_with('Z'));
+    assert!(doc["host"]["arch"].is_string());
+    assert!(doc["host"]["cpu_cores"].as_u64().unwrap() >= 1);
+    assert_eq!(
+        doc["target"]["path"],
+        std::fs::canonicalize(&work).unwrap().to_str().unwrap()
+    );
+    assert!(doc["target"]["filesystem"].is_string());
+    let settings = &doc["settings"];
+    assert_eq!(settings["profile"], "standard");
+    assert_eq!(settings["file_size_bytes"], 4 << 20);
+    assert_eq!(settings["loops"], 1);
+    assert_eq!(settings["duration_s"], 0.15);
+    assert_eq!(settings["data"], "random");
+    assert!(["io_uring", "psync"].contains(&settings["engine"].as_str().unwrap()));
+    assert!(settings["direct"].is_boolean());
+
+    let tests = doc["tests"].as_array().unwrap();
+    let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "SEQ1M_Q8T1_read",
+            "SEQ1M_Q1T1_read",
+            "RND4K_Q32T1_read",
+            "RND4K_Q1T1_read",
+            "SEQ1M_Q8T1_write",
+            "SEQ1M_Q1T1_write",
+            "RND4K_Q32T1_write",
+            "RND4K_Q1T1_write"
+        ]
+    );
+    for test in tests {
+        let name = test["name"].as_str().unwrap();
+        let block = test["block_size"].as_f64().unwrap();
+        let (mb, iops) = (
+            test["mb_per_s"].as_f64().unwrap(),
+            test["iops"].as_f64().unwrap(),
+        );
+        assert!(mb > 0.0 && iops > 0.0, "{name}: {mb} MB/s, {iops} IOPS");
+        assert!(
+            close(mb, iops * block / 1e6),
+            "{name}: {mb} MB/s vs {iops} IOPS × {block}"
+        );
+        let only = &test["loops"][0];
+        let (bytes, seconds) = (
+            only["bytes"].as_f64().unwrap(),
+            only["seconds"].as_f64().unwrap(),
+        );
+        assert!(
+            close(mb, bytes / seconds / 1e6),
+            "{name}: MB/s is not bytes / seconds / 10^6"
+        );
+        assert_eq!(
+            only["bytes"].as_u64().unwrap(),
+            only["ios"].as_u64().unwrap() * block as u64
+        );
+        assert!(
+            seconds >= 0.15,
+            "{name}: loop of {seconds} s, shorter than --duration"
+        );
+        let lat = &test["latency_us"];
+        let ordered: Vec<f64> = ["min", "p50", "p90", "p99", "p99_9", "max"]
+            .iter()
+            .map(|k| lat[k].as_f64().unwrap())
+            .collect();
+        assert!(
+            ordered.windows(2).all(|w| w[0] <= w[1]),
+            "{name}: percentiles out of order {ordered:?}"
+        );
+        assert!(ordered[0] > 0.0);
+        assert!(!test["timeline"].as_array().unwrap().is_empty());
+        assert!(test["cpu"]["user_s"].as_f64().unwrap() >= 0.0);
+        assert_eq!(test["threads"], 1);
+        let kind = if name.starts_with("SEQ") {
+            "seq"
+        } else {
+            "rand"
+        };
+        assert_eq!(test["kind"], kind);
+        assert_eq!(test["op"], name.rsplit('_').next().unwrap());
+    }
+    assert!(doc["warnings"].is_array());
+    assert!(doc["score"].is_null());
+}
+
+#[test]
+fn json_to_stdout_moves_the_table_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(
+        &[
+            &[
+                "run",
+                dir.path().to_str().unwrap(),
+                "--json",
+                "-",
+                "--test",
+                "RND4K_Q1T1_read",
+            ][..],
+            &FAST[..],
+        ]
+        .concat(),
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("stdout is one JSON document");
+    assert_eq!(doc["tests"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["tests"][0]["name"], "RND4K_Q1T1_read");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("RND4K Q1T1"));
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn test_selection_by_name_and_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(
+        &[
+            &[
+                "run",
+                dir.path().to_str().unwrap(),
+                "--json",
+                "-",
+                "--test",
+                "seq1m_q1t1",
+                "--test",
+                "RND4K_Q32T1_write",
+            ][..],
+            &FAST[..],
+        ]
+        .concat(),
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = doc["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["SEQ1M_Q1T1_read", "SEQ1M_Q1T1_write", "RND4K_Q32T1_write"]
+    );
+}
+
+#[test]
+fn every_engine_runs_and_is_recorded() {
+    for engine in ["psync", "io_uring", "null"] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = iomark()
+            .args(
+                [
+                    &[
+                        "run",
+                        dir.path().to_str().unwrap(),
+                        "--json",
+                        "-",
+                        "--engine",
+                        engine,
+                        "--test",
+                        "RND4K_Q32T1_read",
+                    ][..],
+                    &FAST[..],
+                ]
+                .concat(),
+            )
+            .output()
+            .unwrap();
+        if engine == "io_uring" && !output.status.success() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.starts_with("Error: --engine io_uring"), "{stderr}");
+            eprintln!("io_uring unavailable here: {stderr}");
+            continue;
+        }
+        assert!(
+            output.status.success(),
+            "{engine}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(doc["settings"]["engine"], engine);
+        assert!(doc["tests"][0]["iops"].as_f64().unwrap() > 0.0);
+        assert!(entries(dir.path()).is_empty());
+    }
+}
+
+#[test]
+fn zero_data_and_buffered_io_are_recorded_and_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(
+        &[
+            &[
+                "run",
+                dir.path().to_str().unwrap(),
+                "--json",
+                "-",
+                "--data",
+                "zero",
+                "--buffered",
+                "--test",
+                "SEQ1M_Q1T1",
+            ][..],
+            &FAST[..],
+        ]
+        .concat(),
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["settings"]["data"], "zero");
+    assert_eq!(doc["settings"]["direct"], false);
+    let kinds: Vec<&str> = doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"direct_io_unavailable"), "{kinds:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("warning: direct I/O is off"));
+}
+
+#[test]
+fn quick_profile_defaults() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--profile",
+        "quick",
+        "--json",
+        "-",
+        "--test",
+        "RND4K_Q1T1_write",
+    ]);
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["settings"]["profile"], "quick");
+    assert_eq!(doc["settings"]["file_size_bytes"], 64 << 20);
+    assert_eq!(doc["settings"]["loops"], 1);
+}
+
+#[test]
+fn print_fio_writes_a_job_file_and_touches_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--print-fio",
+        "--size",
+        "256MiB",
+        "--engine",
+        "psync",
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("[global]\nioengine=psync\ndirect=1\n"),
+        "{text}"
+    );
+    assert!(text.contains("size=268435456"));
+    assert_eq!(text.matches("stonewall").count(), 8);
+    assert!(entries(dir.path()).is_empty());
+}
+
+/// A refused run: non-zero exit, one line on stderr that starts with `Error:` and contains
+/// `needle`, no panic, nothing left in `dir`.
+fn assert_refused(args: &[&str], needle: &str, dir: &Path) {
+    let output = iomark().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{args:?} succeeded");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "{args:?}: not one line: {stderr}"
+    );
+    assert!(stderr.starts_with("Error: "), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: '{needle}' not in {stderr}"
+    );
+    let left: Vec<String> = entries(dir)
+        .into_iter()
+        .filter(|n| n.starts_with(".iomark-"))
+        .collect();
+    assert!(left.is_empty(), "{args:?} left {left:?}");
+}
+
+#[test]
+fn bad_input_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let missing = dir.path().join("missing");
+    let plain = dir.path().join("plain.txt");
+    std::fs::write(&plain, "x").unwrap();
+    assert_refused(
+        &["run", missing.to_str().unwrap()],
+        "no such directory",
+        dir.path(),
+    );
+    assert_refused(
+        &["run", plain.to_str().unwrap()],
+        "not a directory",
+        dir.path(),
+    );
+    assert_refused(&["run", d, "--size", "12XB"], "--size", dir.path());
+    assert_refused(&["run", d, "--size", "lots"], "--size", dir.path());
+    assert_refused(
+        &["run", d, "--size", "1KiB"],
+        "--size: 1 KiB is smaller than one 1 MiB block",
+        dir.path(),
+    );
+    assert_refused(&["run", d, "--size", "0"], "--size", dir.path());
+    assert_refused(
+        &["run", d, "--size", "1000TiB"],
+        "not enough free space",
+        dir.path(),
+    );
+    assert_refused(&["run", d, "--profile", "fastest"], "--profile", dir.path());
+    assert_refused(
+        &["run", d, "--test", "RND8K_Q1T1_read"],
+        "--test: no test 'RND8K_Q1T1_read'",
+        dir.path(),
+    );
+    assert_refused(&["run", d, "--loops", "0"], "--loops", dir.path());
+    assert_refused(&["run", d, "--duration", "soon"], "--duration", dir.path());
+    assert_refused(&["run", d, "--engine", "aio"], "--engine", dir.path());
+    assert_refused(&["run", d, "--bogus"], "--bogus", dir.path());
+    assert_eq!(entries(dir.path()), ["plain.txt"]);
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[test]
+fn no_permission_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let locked = dir.path().join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let mut command = if is_root() {
+        // Root may write anywhere: run as the unprivileged `nobody` instead, from a copy of the
+        // binary in a directory it can reach (temp dirs are created 0700).
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let copy = dir.path().join("iomark");
+        std::fs::copy(env!("CARGO_BIN_EXE_iomark"), &copy).unwrap();
+        let mut command = Command::new(copy);
+        command.uid(65534).gid(65534);
+        command
+    } else {
+        iomark()
+    };
+    command.args(["run", locked.to_str().unwrap()]);
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.starts_with("Error: ") && stderr.contains("permission denied"),
+        "{stderr}"
+    );
+    assert!(entries(&locked).is_empty());
+}
+
+#[test]
+fn read_only_filesystem_is_refused() {
+    if !is_root() {
+        eprintln!("skipped: a read-only mount needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("source");
+    let ro = dir.path().join("ro");
+    std::fs::create_dir_all(&source).unwrap();
+    std::fs::create_dir_all(&ro).unwrap();
+    let mount = |args: &[&str]| {
+        Command::new("mount")
+            .args(args)
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
+    };
+    if !mount(&["--bind", source.to_str().unwrap(), ro.to_str().unwrap()]) {
+        eprintln!("skipped: mount --bind failed");
+        return;
+    }
+    let remounted = mount(&["-o", "remount,ro,bind", ro.to_str().unwrap()]);
+    let output = iomark()
+        .args(["run", ro.to_str().unwrap()])
+        .output()
+        .unwrap();
+    Command::new("umount").arg(&ro).status().unwrap();
+    assert!(remounted, "remount read-only failed");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.starts_with("Error: ") && stderr.contains("read-only"),
+        "{stderr}"
+    );
+    assert!(entries(&source).is_empty());
+}
+
+/// Starts a long run, waits until its test file exists and it is past the fill, sends
+/// `signal`, and checks the exit status and that nothing is left.
+fn interrupt_mid_run(signal: i32, expected_status: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = iomark()
+        .args([
+            "run",
+            dir.path().to_str().unwrap(),
+            "--size",
+            "16MiB",
+            "--loops",
+            "5",
+            "--duration",
+            "2s",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !entries(dir.path())
+        .iter()
+        .any(|n| n.starts_with(".iomark-") && n.ends_with(".tmp"))
+    {
+        assert!(Instant::now() < deadline, "the test file never appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Into the timed tests, with I/O in flight.
+    std::thread::sleep(Duration::from_millis(800));
+    // SAFETY: sending a signal to our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(expected_status), "{stderr}");
+    assert!(stderr.contains("removed the test file"), "{stderr}");
+    assert!(
+        entries(dir.path()).is_empty(),
+        "left behind: {:?}",
+        entries(dir.path())
+    );
+}
+
+#[test]
+fn sigint_mid_run_removes_the_test_file() {
+    interrupt_mid_run(libc::SIGINT, 130);
+}
+
+#[test]
+fn sigterm_mid_run_removes_the_test_file() {
+    interrupt_mid_run(libc::SIGTERM, 143);
+}
+
+#[test]
+fn help_names_the_options() {
+    let output = run_ok(&["run", "--help"]);
+    let help = String::from_utf8_lossy(&output.stdout);
+    for option in [
+        "--profile",
+        "--size",
+        "--loops",
+        "--duration",
+        "--warmup",
+        "--test",
+        "--engine",
+        "--data",
+        "--json",
+        "--no-save",
+        "--label",
+        "--print-fio",
+    ] {
+        assert!(help.contains(option), "--help lacks {option}");
+    }
+}
