@@ -489,7 +489,7 @@ fn read_only_filesystem_is_refused() {
 /// `signal`, and checks the exit status and that nothing is left.
 fn interrupt_mid_run(signal: i32, expected_status: i32) {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = iomark()
+    let child = iomark()
         .args([
             "run",
             dir.path().to_str().unwrap(),
