@@ -17,7 +17,8 @@ use crate::engine::{Data, EngineChoice};
         iomark measures a filesystem with direct I/O, the way CrystalDiskMark and KDiskMark do, \
         and reports MB/s (10^6 bytes per second), IOPS and latency percentiles that agree with \
         fio. It needs no root and nothing installed.",
-    after_help = "Run `iomark run --help` for the benchmark's options."
+    after_help = "Run `iomark run --help` for the benchmark's options.",
+    arg_required_else_help = true
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -558,3 +558,109 @@ fn help_names_the_options() {
         assert!(help.contains(option), "--help lacks {option}");
     }
 }
+
+/// A small tmpfs mounted for one test, unmounted when dropped.
+struct SmallFs {
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+}
+
+impl SmallFs {
+    fn mount(size: &str) -> Option<SmallFs> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("small");
+        std::fs::create_dir(&path).unwrap();
+        let ok = Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size}"),
+                "tmpfs",
+                path.to_str().unwrap(),
+            ])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        ok.then_some(SmallFs { _dir: dir, path })
+    }
+}
+
+impl Drop for SmallFs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.path).status();
+    }
+}
+
+#[test]
+fn filesystem_filling_up_mid_run_is_survived_and_space_is_checked_first() {
+    if !is_root() {
+        eprintln!("skipped: mounting a small filesystem needs root");
+        return;
+    }
+    let Some(fs) = SmallFs::mount("48m") else {
+        eprintln!("skipped: cannot mount tmpfs here");
+        return;
+    };
+    // 40 MiB + 16 MiB headroom is more than 48 MiB: refused before anything is written.
+    assert_refused(
+        &["run", fs.path.to_str().unwrap(), "--size", "40MiB"],
+        "not enough free space",
+        &fs.path,
+    );
+
+    let child = iomark()
+        .args([
+            "run",
+            fs.path.to_str().unwrap(),
+            "--size",
+            "16MiB",
+            "--loops",
+            "2",
+            "--duration",
+            "700ms",
+            "--warmup",
+            "0",
+            "--json",
+            "-",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !entries(&fs.path).iter().any(|n| n.starts_with(".iomark-")) {
+        assert!(Instant::now() < deadline, "the test file never appeared");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Someone else fills the filesystem to the last block while the run goes on.
+    let filler_path = fs.path.join("filler");
+    let mut filler = std::fs::File::create(&filler_path).unwrap();
+    let chunk = vec![7u8; 1 << 20];
+    let full = loop {
+        if let Err(error) = std::io::Write::write_all(&mut filler, &chunk) {
+            break error;
+        }
+    };
+    assert_eq!(full.raw_os_error(), Some(libc::ENOSPC), "{full}");
+    let output = child.wait_with_output().unwrap();
+    drop(filler);
+    std::fs::remove_file(&filler_path).unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // The test file's blocks were reserved up front, so the run completes.
+    assert!(output.status.success(), "{stderr}");
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["tests"].as_array().unwrap().len(), 8);
+    let kinds: Vec<&str> = doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"ram_filesystem"), "{kinds:?}");
+    assert!(
+        entries(&fs.path).is_empty(),
+        "left behind: {:?}",
+        entries(&fs.path)
+    );
+}

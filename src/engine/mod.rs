@@ -206,3 +206,35 @@ pub fn select(choice: EngineChoice) -> Result<(Box<dyn Backend>, Option<String>)
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_outcomes_are_classified() {
+        assert!(EngineError::check(Op::Read, 0, 4096, Ok(4096)).is_ok());
+        let short = EngineError::check(Op::Read, 8192, 4096, Ok(100)).unwrap_err();
+        assert_eq!(
+            short.to_string(),
+            "read at offset 8192 moved 100 of 4096 bytes (short transfer)"
+        );
+        let full = EngineError::check(
+            Op::Write,
+            4096,
+            4096,
+            Err(io::Error::from_raw_os_error(libc::ENOSPC)),
+        );
+        assert!(matches!(full, Err(EngineError::DiskFull { offset: 4096 })));
+        let other = EngineError::check(
+            Op::Write,
+            0,
+            4096,
+            Err(io::Error::from_raw_os_error(libc::EIO)),
+        );
+        assert!(other
+            .unwrap_err()
+            .to_string()
+            .starts_with("write of 4096 bytes at offset 0 failed"));
+    }
+}

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use super::buffer::Buffers;
-use super::pattern::Rng;
+use super::pattern::{prepare, restamp, Rng};
+use super::{Data, EngineError, Live, Op};
 
 /// Files this process created and has not removed yet.
 static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -171,11 +172,15 @@ impl TestFile {
         }
         let error = io::Error::last_os_error();
         match error.raw_os_error() {
-            Some(libc::ENOSPC) => Err(TargetError::NoSpace {
-                path: self.path.clone(),
-                need: crate::units::format_size(self.size),
-                free: "less".into(),
-            }),
+            Some(libc::ENOSPC) => {
+                let dir = self.path.parent().unwrap_or(Path::new("."));
+                let free = free_space(dir).map(|(free, _)| free).unwrap_or(0);
+                Err(TargetError::NoSpace {
+                    path: dir.to_path_buf(),
+                    need: crate::units::format_size(self.size),
+                    free: crate::units::format_size(free),
+                })
+            }
             // Not every filesystem can preallocate (exFAT, some FUSE); the fill writes it anyway.
             Some(libc::EOPNOTSUPP) | Some(libc::EINVAL) | Some(libc::ENOSYS) => Ok(()),
             _ => Err(TargetError::Create {
@@ -240,6 +245,50 @@ impl TestFile {
 
     pub fn file(&self) -> &File {
         &self.file
+    }
+
+    /// Writes the whole file once, front to back, with incompressible (or zero) data, as fio
+    /// lays out its files: through the page cache, then `fdatasync`, then evicted from the cache.
+    ///
+    /// How a file was written changes how fast it is rewritten. On this project's virtio VM, fio's
+    /// own RND4K Q32T1 write ran at 415-477 MB/s on a file written with direct I/O and 220-320
+    /// MB/s on one written through the page cache; fio lays out through the page cache, and so
+    /// do the programs that write most files. Filling the same way keeps iomark's write figures
+    /// comparable with fio's and with what programs get.
+    pub fn fill(&self, data: Data, live: &Live) -> Result<(), EngineError> {
+        const CHUNK: u64 = 1 << 20;
+        let fd = self.fd();
+        // SAFETY: fcntl on an fd we own; direct I/O is switched off for the fill only.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        if self.direct {
+            unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_DIRECT) };
+        }
+        let result = (|| {
+            let mut rng = Rng::from_entropy();
+            let mut buffer = Buffers::new(1, CHUNK as usize).map_err(EngineError::Memory)?;
+            prepare(buffer.get_mut(0), data, &mut rng);
+            let mut offset = 0;
+            while offset < self.size {
+                let len = CHUNK.min(self.size - offset);
+                restamp(buffer.get_mut(0), data, &mut rng);
+                let written = self
+                    .file
+                    .write_all_at(&buffer.get(0)[..len as usize], offset)
+                    .map(|()| len as usize);
+                EngineError::check(Op::Write, offset, len, written)?;
+                live.add(len);
+                offset += len;
+            }
+            EngineError::check(Op::Write, 0, 0, self.file.sync_data().map(|()| 0))?;
+            // SAFETY: plain syscall on an fd we own.
+            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
+            Ok(())
+        })();
+        if self.direct {
+            // SAFETY: as above; restores the flags read before the fill.
+            unsafe { libc::fcntl(fd, libc::F_SETFL, flags) };
+        }
+        result
     }
 
     /// With buffered I/O, pushes written data to the device and evicts the file from the page
@@ -309,6 +358,41 @@ mod tests {
         ));
         // Nothing but the plain file is left.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn fill_writes_every_block_and_keeps_direct_io() {
+        let dir = tempfile::tempdir().unwrap();
+        let size = (3 << 20) + 8192;
+        let file = TestFile::create(dir.path(), size, true).unwrap();
+        let direct = file.direct();
+        let live = Live::default();
+        file.fill(Data::Random, &live).unwrap();
+        assert_eq!(live.bytes(), size);
+        assert_eq!(file.direct(), direct);
+        if direct {
+            // SAFETY: fcntl on an fd the file owns.
+            let flags = unsafe { libc::fcntl(file.fd(), libc::F_GETFL) };
+            assert_ne!(
+                flags & libc::O_DIRECT,
+                0,
+                "O_DIRECT not restored after the fill"
+            );
+        }
+        let bytes = std::fs::read(file.path()).unwrap();
+        assert_eq!(bytes.len() as u64, size);
+        for (i, block) in bytes.chunks(4096).enumerate() {
+            let zeros = block.iter().filter(|&&b| b == 0).count();
+            assert!(zeros < 256, "block {i} looks unwritten");
+        }
+        let mut distinct: Vec<&[u8]> = bytes.chunks(512).collect();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(
+            distinct.len(),
+            bytes.len() / 512,
+            "repeated 512-byte sectors"
+        );
     }
 
     #[test]

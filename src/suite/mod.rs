@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::engine::{self, Backend, Data, EngineError, Job, Limit, Live, Op, Pattern, TestFile};
+use crate::engine::{self, Backend, Data, Job, Limit, Live, Op, Pattern, TestFile};
 use crate::result::{TestResult, Warning};
 use crate::units::block_label;
 
@@ -179,21 +179,6 @@ pub struct Outcome {
     pub file_path: PathBuf,
 }
 
-/// The write job that fills the file before any test: sequential 1 MiB blocks at queue depth
-/// one, so every block is written exactly once by any backend.
-fn fill_job(file_size: u64, data: Data, direct: bool) -> Job {
-    let block = (1 << 20).min(file_size);
-    Job {
-        op: Op::Write,
-        pattern: Pattern::Sequential,
-        block_size: block,
-        queue_depth: 1,
-        data,
-        limit: Limit::Ios(file_size / block),
-        sync_at_end: !direct,
-    }
-}
-
 /// Carries out a plan in `dir`.
 pub fn run(
     plan: &Plan,
@@ -214,13 +199,8 @@ pub fn run(
         },
         live.clone(),
     );
-    backend
-        .run(
-            &file,
-            &fill_job(plan.file_size, plan.data, file.direct()),
-            &live,
-        )
-        .map_err(|e| fill_error(e, &file))?;
+    file.fill(plan.data, &live)
+        .map_err(|e| anyhow::anyhow!("writing the test file {}: {e}", file.path().display()))?;
     observer.finished(None);
 
     let mut tests = Vec::with_capacity(plan.tests.len());
@@ -247,10 +227,6 @@ pub fn run(
         warnings,
         file_path: file.path().to_path_buf(),
     })
-}
-
-fn fill_error(error: EngineError, file: &TestFile) -> anyhow::Error {
-    anyhow::anyhow!("writing the test file {}: {error}", file.path().display())
 }
 
 fn run_test(
