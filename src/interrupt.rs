@@ -1,4 +1,6 @@
-//! SIGINT and SIGTERM: remove the test file, then exit with 130 or 143.
+//! SIGINT, SIGTERM, SIGHUP and SIGQUIT: remove the test file, then exit with 128 + the signal
+//! (130, 143, 129, 131). SIGHUP matters as much as Ctrl-C: it is what a closed terminal or a
+//! dropped SSH session sends.
 //!
 //! A dedicated thread waits for the signal (signal-hook), so the removal runs as ordinary
 //! code, not inside a signal handler. It removes every test file this process created (the
@@ -7,11 +9,11 @@
 
 use std::io::IsTerminal;
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 pub fn install() -> std::io::Result<()> {
-    let mut signals = Signals::new([SIGINT, SIGTERM])?;
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
@@ -21,10 +23,10 @@ pub fn install() -> std::io::Result<()> {
                     // A progress bar may be half drawn: end its line and show the cursor.
                     eprint!("\r\x1b[2K\x1b[?25h");
                 }
-                let name = if signal == SIGINT {
-                    "interrupted"
-                } else {
-                    "terminated"
+                let name = match signal {
+                    SIGINT => "interrupted",
+                    SIGHUP => "hung up",
+                    _ => "terminated",
                 };
                 if removed.is_empty() {
                     eprintln!("iomark: {name}");

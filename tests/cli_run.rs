@@ -537,6 +537,12 @@ fn sigterm_mid_run_removes_the_test_file() {
     interrupt_mid_run(libc::SIGTERM, 143);
 }
 
+/// A closed terminal or a dropped SSH session (found when a tmux session was killed mid-run).
+#[test]
+fn sighup_mid_run_removes_the_test_file() {
+    interrupt_mid_run(libc::SIGHUP, 129);
+}
+
 #[test]
 fn help_names_the_options() {
     let output = run_ok(&["run", "--help"]);

@@ -30,11 +30,12 @@ pub fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
     Ok(plan)
 }
 
-/// Where the test runs: PATH, checked to be an existing directory.
+/// Where the test runs: PATH, checked to be an existing directory, made absolute so that every
+/// report names it unambiguously.
 fn directory(args: &RunArgs) -> anyhow::Result<PathBuf> {
     let dir = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
     match std::fs::metadata(&dir) {
-        Ok(meta) if meta.is_dir() => Ok(dir),
+        Ok(meta) if meta.is_dir() => Ok(std::fs::canonicalize(&dir).unwrap_or(dir)),
         Ok(_) => bail!(
             "{}: not a directory (give the directory to test, on the filesystem to measure)",
             dir.display()
