@@ -403,6 +403,40 @@ fn no_permission_is_refused() {
 }
 
 #[test]
+fn a_full_run_needs_no_root() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    if !is_root() {
+        // Every other test here already runs without root.
+        return;
+    }
+    // As root, prove it by running as `nobody`, from a copy of the binary it can reach.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let copy = dir.path().join("iomark");
+    std::fs::copy(env!("CARGO_BIN_EXE_iomark"), &copy).unwrap();
+    let mut args = vec!["run", work.to_str().unwrap(), "--json", "-"];
+    args.extend_from_slice(&FAST);
+    let output = Command::new(copy)
+        .args(&args)
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "as nobody: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(names(&doc).len(), 8);
+    assert!(entries(&work).is_empty());
+}
+
+#[test]
 fn read_only_filesystem_is_refused() {
     if !is_root() {
         eprintln!("skipped: a read-only mount needs root");
