@@ -29,6 +29,18 @@ pub struct Cli {
 pub enum Command {
     /// Measure the filesystem PATH lives on (default: the current directory)
     Run(RunArgs),
+    /// Show the machine and the storage PATH lives on, and warn about bottlenecks
+    Info(InfoArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// A path on the storage to describe [default: .]
+    pub path: Option<PathBuf>,
+
+    /// Print the `host` and `target` objects of the result document (and the warnings) as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -20,6 +20,7 @@ fn main() {
     }
     let outcome = match cli.command {
         Command::Run(args) => iomark::commands::run::run(args),
+        Command::Info(args) => iomark::commands::info::run(args),
     };
     // Everything the command created (the test file above all) has been dropped by now.
     if let Err(error) = outcome {

@@ -52,6 +52,13 @@ pub struct Host {
     pub kernel: Option<String>,
     pub os: Option<String>,
     pub arch: String,
+    /// cpufreq governor of CPU 0 (added within /1).
+    pub cpu_governor: Option<String>,
+    /// The CPU's maximum frequency in MHz (added within /1).
+    pub cpu_max_mhz: Option<u64>,
+    /// Raspberry Pi firmware's throttling word (`get_throttled`): under-voltage and throttling,
+    /// now and since boot (added within /1).
+    pub throttled: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -64,11 +71,15 @@ pub struct Target {
 }
 
 /// The block device under the target; `null` where there is none (tmpfs, network filesystems).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Device {
+    /// The disk's kernel name (`sda`, `mmcblk0`, `nvme0n1`), below any partition, device-mapper
+    /// or md layer.
     pub name: Option<String>,
     pub model: Option<String>,
     pub vendor: Option<String>,
+    /// A salted SHA-256 of the serial number, so that results from one device can be matched
+    /// without the serial itself ever being stored or sent.
     pub serial_hash: Option<String>,
     pub size_bytes: Option<u64>,
     /// usb, mmc, nvme, sata, scsi, virtio, loop or other.
@@ -76,8 +87,65 @@ pub struct Device {
     pub rotational: Option<bool>,
     pub logical_block_size: Option<u64>,
     pub physical_block_size: Option<u64>,
-    pub usb: Option<serde_json::Value>,
-    pub sd: Option<serde_json::Value>,
+    /// The I/O scheduler in use (added within /1).
+    pub scheduler: Option<String>,
+    /// The layers between the filesystem and the disk, top first, e.g. `["dm-0 (LUKS)",
+    /// "sda2 (partition)"]` (added within /1).
+    pub stack: Vec<String>,
+    /// For a loop device: the file behind it (added within /1).
+    pub backing_file: Option<String>,
+    pub usb: Option<Usb>,
+    pub sd: Option<Sd>,
+    /// For an NVMe drive (added within /1).
+    pub nvme: Option<Nvme>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usb {
+    /// The negotiated link: 1.5, 12, 480 (USB 2.0), 5000, 10000 or 20000 Mbps.
+    pub speed_mbps: Option<f64>,
+    /// `uas` or `usb-storage`.
+    pub driver: Option<String>,
+    pub vendor_id: Option<String>,
+    pub product_id: Option<String>,
+    pub product: Option<String>,
+    pub manufacturer: Option<String>,
+    /// The USB-to-SATA/NVMe bridge chip, where its ids are known.
+    pub bridge: Option<String>,
+}
+
+/// An SD card or eMMC, decoded from the registers the kernel exposes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sd {
+    /// SD or MMC.
+    pub kind: Option<String>,
+    pub manufacturer: Option<String>,
+    pub manfid: Option<String>,
+    pub oemid: Option<String>,
+    pub product: Option<String>,
+    pub revision: Option<String>,
+    /// Manufacturing month, `YYYY-MM`.
+    pub date: Option<String>,
+    /// SDSC, SDHC, SDXC or SDUC, from the CSD and the size.
+    pub capacity_class: Option<String>,
+    /// Physical layer specification version, from the SCR.
+    pub spec_version: Option<String>,
+    /// The classes the card claims in its SD Status register: C2…C10, U1/U3, V6…V90, A1/A2.
+    pub claimed_classes: Vec<String>,
+    /// Bus timing and clock, from debugfs (root only).
+    pub bus_timing: Option<String>,
+    pub bus_clock_hz: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Nvme {
+    pub model: Option<String>,
+    pub firmware: Option<String>,
+    /// e.g. `8.0 GT/s PCIe`.
+    pub link_speed: Option<String>,
+    pub link_width: Option<u32>,
+    pub max_link_speed: Option<String>,
+    pub max_link_width: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

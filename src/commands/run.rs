@@ -60,7 +60,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
 
     let json_to_stdout = args.json.as_deref() == Some(Path::new("-"));
     let host = crate::probe::host::probe(Path::new("/"));
-    let target = crate::probe::target(Path::new("/"), &dir);
+    let target = crate::probe::local_target(&dir);
     let started_at = result::now_rfc3339();
 
     let progress = Progress::new(Style::stderr());
@@ -70,13 +70,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         progress.line(&format!("note: {}", warning.message));
         warnings.push(warning);
     }
-    if let Some(fs) = target
-        .filesystem
-        .as_deref()
-        .filter(|fs| crate::probe::is_ram_filesystem(fs))
-    {
-        warnings.push(aggregate::ram_filesystem(fs));
-    }
+    warnings.extend(crate::probe::bottleneck::warnings(&host, &target));
     let outcome = suite::run(&plan, &dir, backend.as_ref(), &progress)?;
     drop(progress);
     warnings.extend(outcome.warnings);
@@ -126,7 +120,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
 }
 
 /// Writes to standard output; a closed pipe (`iomark run | head`) is not an error.
-fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),

@@ -2,6 +2,7 @@
 //! whether a stream is a terminal and whether to use colour (`NO_COLOR` is honoured); nothing
 //! here does I/O on the test target.
 
+pub mod info;
 pub mod progress;
 pub mod table;
 

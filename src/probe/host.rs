@@ -4,11 +4,10 @@ use std::path::Path;
 
 use crate::result::Host;
 
-fn read_trimmed(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
-    (!text.is_empty()).then(|| text.to_string())
-}
+use super::sysfs::{read as read_trimmed, read_u64};
+
+/// Where Raspberry Pi kernels expose the firmware's throttling word.
+const PI_THROTTLED: &str = "sys/devices/platform/soc/soc:firmware/get_throttled";
 
 /// Reads `proc/cpuinfo`, `proc/meminfo`, `proc/sys/kernel/osrelease`, `etc/os-release` and the
 /// board name (device tree on ARM boards, DMI elsewhere) under `root`.
@@ -48,15 +47,66 @@ pub fn probe(root: &Path) -> Host {
     Host {
         board,
         // x86 says "model name"; ARM kernels say "Model" (the board) or only "Hardware".
-        cpu_model: field("model name")
-            .or_else(|| field("Hardware"))
-            .or_else(|| field("Model")),
+        // ARM cores by their part number (more telling than "ARMv7 Processor rev 4"); x86 says
+        // "model name"; some ARM kernels give only "Hardware" (the SoC family).
+        cpu_model: arm_core(field("CPU implementer"), field("CPU part"))
+            .or_else(|| field("model name"))
+            .or_else(|| field("Hardware")),
         cpu_cores: (cores > 0).then_some(cores),
         memory_bytes,
         kernel: read_trimmed(&root.join("proc/sys/kernel/osrelease")),
         os,
-        arch: std::env::consts::ARCH.to_string(),
+        // The kernel's own word (Linux 6.1+), else the architecture this binary was built for.
+        arch: read_trimmed(&root.join("proc/sys/kernel/arch"))
+            .unwrap_or_else(|| std::env::consts::ARCH.to_string()),
+        cpu_governor: read_trimmed(
+            &root.join("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        ),
+        cpu_max_mhz: read_u64(&root.join("sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"))
+            .map(|khz| khz / 1000),
+        throttled: read_trimmed(&root.join(PI_THROTTLED))
+            .map(|t| format!("0x{t}").replace("0x0x", "0x")),
     }
+}
+
+/// Arm Ltd's own cores (implementer 0x41) by part number, from Arm's technical reference
+/// manuals: the cores of every Raspberry Pi and most other boards.
+fn arm_core(implementer: Option<String>, part: Option<String>) -> Option<String> {
+    if implementer.as_deref() != Some("0x41") {
+        return None;
+    }
+    let name = match part?.as_str() {
+        "0xb76" => "ARM1176JZF-S",
+        "0xc07" => "Cortex-A7",
+        "0xd03" => "Cortex-A53",
+        "0xd04" => "Cortex-A35",
+        "0xd05" => "Cortex-A55",
+        "0xd07" => "Cortex-A57",
+        "0xd08" => "Cortex-A72",
+        "0xd09" => "Cortex-A73",
+        "0xd0b" => "Cortex-A76",
+        _ => return None,
+    };
+    Some(format!("ARM {name}"))
+}
+
+/// The throttling word's bits (Raspberry Pi firmware documentation, `vcgencmd get_throttled`).
+pub fn throttling_events(word: &str) -> Vec<&'static str> {
+    let value = u64::from_str_radix(word.trim_start_matches("0x"), 16).unwrap_or(0);
+    const BITS: [(u32, &str); 8] = [
+        (0, "under-voltage now"),
+        (1, "ARM frequency capped now"),
+        (2, "throttled now"),
+        (3, "soft temperature limit now"),
+        (16, "under-voltage has occurred"),
+        (17, "ARM frequency capping has occurred"),
+        (18, "throttling has occurred"),
+        (19, "soft temperature limit has occurred"),
+    ];
+    BITS.iter()
+        .filter(|(bit, _)| value >> bit & 1 == 1)
+        .map(|(_, name)| *name)
+        .collect()
 }
 
 #[cfg(test)]

@@ -157,17 +157,6 @@ pub fn engine_fallback(reason: &str) -> Warning {
     }
 }
 
-/// The test path is on a filesystem that lives in memory.
-pub fn ram_filesystem(filesystem: &str) -> Warning {
-    Warning {
-        kind: "ram_filesystem".into(),
-        message: format!(
-            "the test path is on {filesystem}, which keeps files in memory: these figures measure \
-             RAM, not storage. Give a path on the disk you want to measure"
-        ),
-    }
-}
-
 /// Warnings the results themselves call for.
 pub fn verdicts(tests: &[TestResult]) -> Vec<Warning> {
     let mut warnings = Vec::new();

@@ -1,0 +1,44 @@
+//! `iomark info`: the host and the storage under a path, and the bottlenecks found.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use serde::Serialize;
+
+use crate::cli::InfoArgs;
+use crate::output::{info, Style};
+use crate::result::{Host, Target, Warning};
+
+/// What `iomark info --json` prints: the result document's `host` and `target`, and warnings.
+#[derive(Serialize)]
+pub struct Info {
+    pub host: Host,
+    pub target: Target,
+    pub warnings: Vec<Warning>,
+}
+
+pub fn run(args: InfoArgs) -> anyhow::Result<()> {
+    let path = args.path.unwrap_or_else(|| PathBuf::from("."));
+    if let Err(error) = std::fs::metadata(&path) {
+        if error.kind() == std::io::ErrorKind::NotFound {
+            bail!("{}: no such file or directory", path.display());
+        }
+        bail!("{}: {error}", path.display());
+    }
+    let host = crate::probe::host::probe(std::path::Path::new("/"));
+    let target = crate::probe::local_target(&path);
+    let warnings = crate::probe::bottleneck::warnings(&host, &target);
+    let report = Info {
+        host,
+        target,
+        warnings,
+    };
+    let text = if args.json {
+        let mut text = serde_json::to_string_pretty(&report)?;
+        text.push('\n');
+        text
+    } else {
+        info::render(&report, Style::stdout())
+    };
+    super::run::write_stdout(text.as_bytes())
+}

@@ -1,0 +1,149 @@
+//! `probe/` on captured machines: each `tests/fixtures/*.tree` describes a sysfs/procfs tree
+//! (files and symlinks), which is built in a temporary directory and probed as a root; the
+//! result must equal the reviewed `*.json` beside it. `tests/fixtures/README.md` says where
+//! each value comes from.
+//!
+//! Tree format, one entry a line: `path = value` writes a file (`\n` and `\t` are escapes),
+//! `path -> target` makes a symlink (`\0` is a NUL too), `# probe: /some/path` names the path to probe, `#` starts
+//! a comment. To rewrite the JSON after a reviewed change: `IOMARK_BLESS=1 cargo test --test
+//! probe_fixtures`, then read the diff.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Builds the tree under `root`; returns the path to probe.
+fn materialize(tree: &str, root: &Path) -> PathBuf {
+    let mut probe = PathBuf::from("/");
+    for (number, line) in tree.lines().enumerate() {
+        let line = line.trim_end();
+        if let Some(path) = line.strip_prefix("# probe:") {
+            probe = PathBuf::from(path.trim());
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some((path, target)) = line.split_once(" -> ") {
+            let link = root.join(path.trim());
+            std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(target.trim(), &link).unwrap();
+        } else if let Some((path, value)) = line.split_once(" = ") {
+            let file = root.join(path.trim());
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            let value = value
+                .replace("\\n", "\n")
+                .replace("\\t", "\t")
+                .replace("\\0", "\0");
+            std::fs::write(file, value).unwrap();
+        } else if let Some(path) = line.strip_suffix("/") {
+            std::fs::create_dir_all(root.join(path.trim())).unwrap();
+        } else {
+            panic!("line {}: not a file, link or directory: {line}", number + 1);
+        }
+    }
+    probe
+}
+
+fn probe(name: &str) -> Value {
+    let tree = std::fs::read_to_string(fixtures().join(format!("{name}.tree"))).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = materialize(&tree, dir.path());
+    let mut host = iomark::probe::host::probe(dir.path());
+    if !tree.contains("proc/sys/kernel/arch =") {
+        // Kernels before 6.1 do not say; the probe then names the binary's own architecture,
+        // which depends on the machine running this test.
+        assert_eq!(host.arch, std::env::consts::ARCH);
+        host.arch = "(this binary's)".into();
+    }
+    let target = iomark::probe::target(dir.path(), &path, None);
+    let warnings: Vec<String> = iomark::probe::bottleneck::warnings(&host, &target)
+        .into_iter()
+        .map(|w| w.kind)
+        .collect();
+    json!({ "host": host, "target": target, "warnings": warnings })
+}
+
+fn check(name: &str) {
+    let actual = probe(name);
+    let expected_path = fixtures().join(format!("{name}.json"));
+    if std::env::var_os("IOMARK_BLESS").is_some() {
+        let mut text = serde_json::to_string_pretty(&actual).unwrap();
+        text.push('\n');
+        std::fs::write(&expected_path, text).unwrap();
+        return;
+    }
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap()).unwrap();
+    assert_eq!(
+        actual,
+        expected,
+        "{name}: probe differs from {}:\n{}",
+        expected_path.display(),
+        serde_json::to_string_pretty(&actual).unwrap()
+    );
+}
+
+#[test]
+fn raspberry_pi_4_with_a_microsd_card() {
+    check("pi4-microsd");
+}
+
+#[test]
+fn raspberry_pi_4_with_a_usb3_ssd_on_uas() {
+    check("pi4-usb3-ssd-uas");
+}
+
+#[test]
+fn raspberry_pi_3_with_a_usb_flash_drive_at_480_mbps() {
+    check("pi3-usb2-flash");
+}
+
+#[test]
+fn nvme_behind_pcie_on_btrfs() {
+    check("nvme-btrfs");
+}
+
+#[test]
+fn luks_volume_on_usb() {
+    check("luks-usb");
+}
+
+#[test]
+fn loop_device() {
+    check("loop");
+}
+
+#[test]
+fn virtio_vm() {
+    check("virtio-vm");
+}
+
+#[test]
+fn a_path_without_a_block_device() {
+    let dir = tempfile::tempdir().unwrap();
+    materialize(
+        "proc/self/mountinfo = 22 1 0:26 / /run rw - tmpfs tmpfs rw\\n",
+        dir.path(),
+    );
+    let target = iomark::probe::target(dir.path(), Path::new("/run/x"), None);
+    assert_eq!(target.filesystem.as_deref(), Some("tmpfs"));
+    assert!(target.device.is_none());
+    let host = iomark::probe::host::probe(dir.path());
+    let kinds: Vec<String> = iomark::probe::bottleneck::warnings(&host, &target)
+        .into_iter()
+        .map(|w| w.kind)
+        .collect();
+    assert_eq!(kinds, ["ram_filesystem"]);
+}
+
+#[test]
+fn an_empty_tree_is_all_nulls() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = iomark::probe::target(dir.path(), Path::new("/"), None);
+    assert!(target.filesystem.is_none() && target.device.is_none());
+}
