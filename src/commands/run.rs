@@ -74,6 +74,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let outcome = suite::run(&plan, &dir, backend.as_ref(), &progress)?;
     drop(progress);
     warnings.extend(outcome.warnings);
+    let link = target
+        .device
+        .as_ref()
+        .and_then(|d| d.usb.as_ref())
+        .and_then(|u| u.speed_mbps);
+    if let Some(link_mbps) = link {
+        warnings.extend(aggregate::beyond_link(&outcome.tests, link_mbps));
+    }
 
     let doc = ResultDoc {
         schema: result::SCHEMA.into(),

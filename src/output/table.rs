@@ -24,6 +24,32 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             doc.tool.version, s.profile, doc.target.path
         ))
     );
+    if let Some(device) = &doc.target.device {
+        let mut parts: Vec<String> = Vec::new();
+        let identity: Vec<&str> = [device.vendor.as_deref(), device.model.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        parts.push(
+            format!(
+                "{} {}",
+                device.name.as_deref().unwrap_or("?"),
+                identity.join(" ")
+            )
+            .trim()
+            .to_string(),
+        );
+        parts.extend(device.transport.clone());
+        if let Some(speed) = device.usb.as_ref().and_then(|u| u.speed_mbps) {
+            parts.push(format!("{speed} Mbps"));
+        }
+        parts.extend(device.size_bytes.map(format_size));
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim(&format!("device {}", parts.join(" · ")))
+        );
+    }
     let _ = writeln!(
         out,
         "{}",

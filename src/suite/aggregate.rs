@@ -157,6 +157,25 @@ pub fn engine_fallback(reason: &str) -> Warning {
     }
 }
 
+/// Figures the link to the device cannot carry: a USB link of `link_mbps` megabits per second
+/// moves at most `link_mbps / 8` MB/s (before its own encoding overhead), so anything faster
+/// came from a cache on this side of the link.
+pub fn beyond_link(tests: &[TestResult], link_mbps: f64) -> Vec<Warning> {
+    let ceiling = link_mbps / 8.0;
+    tests
+        .iter()
+        .filter(|t| t.mb_per_s > ceiling)
+        .map(|t| Warning {
+            kind: "probably_cached".into(),
+            message: format!(
+                "{}: {:.1} MB/s is more than the {link_mbps} Mbps USB link can carry ({ceiling:.0} MB/s): \
+                 this figure came from a cache, not from the device",
+                t.name, t.mb_per_s
+            ),
+        })
+        .collect()
+}
+
 /// Warnings the results themselves call for.
 pub fn verdicts(tests: &[TestResult]) -> Vec<Warning> {
     let mut warnings = Vec::new();
@@ -252,6 +271,31 @@ mod tests {
         for sample in &r.timeline {
             assert!((sample.mb_per_s - 1000.0).abs() < 10.0, "{sample:?}");
         }
+    }
+
+    #[test]
+    fn faster_than_the_link_is_a_cache() {
+        let fast = summarize(
+            &spec(),
+            &[measured(20_000, 4096, 1.0, Duration::from_micros(50))],
+            Cpu::default(),
+        );
+        let slow = summarize(
+            &spec(),
+            &[measured(2_000, 4096, 1.0, Duration::from_micros(500))],
+            Cpu::default(),
+        );
+        // 81.9 MB/s through a 480 Mbps (60 MB/s) link; 8.2 MB/s is fine.
+        let warnings = beyond_link(&[fast.clone(), slow.clone()], 480.0);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0]
+                .message
+                .contains("81.9 MB/s is more than the 480 Mbps USB link"),
+            "{}",
+            warnings[0].message
+        );
+        assert!(beyond_link(&[fast, slow], 5000.0).is_empty());
     }
 
     #[test]
