@@ -147,3 +147,30 @@ fn an_empty_tree_is_all_nulls() {
     let target = iomark::probe::target(dir.path(), Path::new("/"), None);
     assert!(target.filesystem.is_none() && target.device.is_none());
 }
+
+#[test]
+fn md_raid1_over_sata_partitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let sata = "sys/devices/pci0000:00/0000:00:1f.2";
+    let tree = format!(
+        "proc/self/mountinfo = 30 1 9:0 / /srv rw,relatime - ext4 /dev/md0 rw\\n
+sys/dev/block/9:0 -> ../../devices/virtual/block/md0
+sys/devices/virtual/block/md0/md/level = raid1\\n
+sys/devices/virtual/block/md0/slaves/sdb1 -> ../../../../pci0000:00/0000:00:1f.2/ata2/host1/target1:0:0/1:0:0:0/block/sdb/sdb1
+sys/devices/virtual/block/md0/slaves/sda1 -> ../../../../pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/block/sda/sda1
+{sata}/ata1/host0/target0:0:0/0:0:0:0/block/sda/sda1/partition = 1\\n
+{sata}/ata1/host0/target0:0:0/0:0:0:0/block/sda/queue/rotational = 1\\n
+{sata}/ata1/host0/target0:0:0/0:0:0:0/model = WDC WD40EFRX-68N\\n
+{sata}/ata1/host0/target0:0:0/0:0:0:0/block/sda/device -> ../../../0:0:0:0
+{sata}/ata2/host1/target1:0:0/1:0:0:0/block/sdb/sdb1/partition = 1\\n
+"
+    );
+    materialize(&tree, dir.path());
+    let target = iomark::probe::target(dir.path(), Path::new("/srv/data"), None);
+    let device = target.device.expect("a device under md0");
+    assert_eq!(device.stack, ["md0 (raid1)", "sda1 (partition)"]);
+    assert_eq!(device.name.as_deref(), Some("sda"));
+    assert_eq!(device.transport.as_deref(), Some("sata"));
+    assert_eq!(device.rotational, Some(true));
+    assert_eq!(device.model.as_deref(), Some("WDC WD40EFRX-68N"));
+}
