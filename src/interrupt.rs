@@ -7,7 +7,7 @@
 //! registry in `engine::target`), says so, and exits at once: the I/O still in flight dies with
 //! the process, and the removed file's blocks are freed when the kernel closes it.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -19,9 +19,13 @@ pub fn install() -> std::io::Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 let removed = crate::engine::target::remove_all();
-                if std::io::stderr().is_terminal() {
+                // Say so if anyone is listening, but never let a failed write stop the exit:
+                // after a hang-up stderr is gone, and `eprintln!` would panic, killing this
+                // thread while it holds the registry lock the main thread then waits on forever.
+                let mut stderr = std::io::stderr();
+                if stderr.is_terminal() {
                     // A progress bar may be half drawn: end its line and show the cursor.
-                    eprint!("\r\x1b[2K\x1b[?25h");
+                    let _ = write!(stderr, "\r\x1b[2K\x1b[?25h");
                 }
                 let name = match signal {
                     SIGINT => "interrupted",
@@ -29,10 +33,14 @@ pub fn install() -> std::io::Result<()> {
                     _ => "terminated",
                 };
                 if removed.is_empty() {
-                    eprintln!("iomark: {name}");
+                    let _ = writeln!(stderr, "iomark: {name}");
                 }
                 for path in removed {
-                    eprintln!("iomark: {name}; removed the test file {}", path.display());
+                    let _ = writeln!(
+                        stderr,
+                        "iomark: {name}; removed the test file {}",
+                        path.display()
+                    );
                 }
                 std::process::exit(128 + signal);
             }

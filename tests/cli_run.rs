@@ -532,6 +532,58 @@ fn sighup_mid_run_removes_the_test_file() {
     interrupt_mid_run(libc::SIGHUP, 129);
 }
 
+/// After a hang-up nobody reads stderr any more. Killing a tmux session left iomark hung: the
+/// signal thread panicked writing its message and never exited, holding the file registry's
+/// lock. With stderr closed before the signal, the run must still remove its file and exit.
+#[test]
+fn sighup_with_stderr_gone_still_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = iomark()
+        .args([
+            "run",
+            dir.path().to_str().unwrap(),
+            "--size",
+            "16MiB",
+            "--loops",
+            "5",
+            "--duration",
+            "2s",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !entries(dir.path())
+        .iter()
+        .any(|n| n.starts_with(".iomark-"))
+    {
+        assert!(Instant::now() < deadline, "the test file never appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    drop(child.stderr.take());
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGHUP) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("iomark did not exit within 10 s of SIGHUP with stderr closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(129));
+    assert!(
+        entries(dir.path()).is_empty(),
+        "left behind: {:?}",
+        entries(dir.path())
+    );
+}
+
 #[test]
 fn help_names_the_options() {
     let output = run_ok(&["run", "--help"]);
