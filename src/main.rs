@@ -36,5 +36,5 @@ fn print_error(message: &str) {
     } else {
         "Error:"
     };
-    eprintln!("{label} {message}");
+    iomark::output::to_stderr(&format!("{label} {message}\n"));
 }

@@ -585,6 +585,33 @@ fn sighup_with_stderr_gone_still_exits() {
 }
 
 #[test]
+fn a_closed_stderr_is_no_reason_to_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "run",
+        dir.path().to_str().unwrap(),
+        "--json",
+        "-",
+        "--test",
+        "RND4K_Q1T1_read",
+    ];
+    args.extend_from_slice(&FAST);
+    // The child's stderr is a pipe whose reading end is closed before it starts writing.
+    let mut child = iomark()
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "exit {:?}", output.status);
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(names(&doc), ["RND4K_Q1T1_read"]);
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
 fn help_names_the_options() {
     let output = run_ok(&["run", "--help"]);
     let help = String::from_utf8_lossy(&output.stdout);

@@ -110,7 +110,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
 
     let file_path = outcome.file_path.display().to_string();
     if json_to_stdout {
-        eprint!("{}", table::render(&doc, Some(&file_path), Style::stderr()));
+        crate::output::to_stderr(&table::render(&doc, Some(&file_path), Style::stderr()));
     } else {
         write_stdout(table::render(&doc, Some(&file_path), Style::stdout()).as_bytes())?;
     }

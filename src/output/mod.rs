@@ -6,7 +6,14 @@ pub mod info;
 pub mod progress;
 pub mod table;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
+
+/// Writes to standard error, ignoring failure: with stderr closed or its terminal gone,
+/// progress and reports are lost, but the run (and its clean-up) must go on, where
+/// `eprintln!` would panic.
+pub fn to_stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
 
 /// How to draw on one output stream.
 #[derive(Clone, Copy, Debug)]

@@ -40,7 +40,7 @@ impl Progress {
     pub fn line(&self, text: &str) {
         match self.current.lock().unwrap().as_ref() {
             Some(ticker) => ticker.bar.println(text),
-            None => eprintln!("{text}"),
+            None => super::to_stderr(&format!("{text}\n")),
         }
     }
 }
@@ -129,11 +129,11 @@ impl Observer for Progress {
                 mb_per_s(ticker.live.bytes(), seconds)
             ),
         };
-        eprintln!(
-            "{} {}",
+        super::to_stderr(&format!(
+            "{} {}\n",
             self.style.dim(&format!("{:<24}", ticker.label)),
             summary
-        );
+        ));
     }
 }
 
