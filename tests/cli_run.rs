@@ -474,14 +474,13 @@ fn read_only_filesystem_is_refused() {
     assert!(entries(&source).is_empty());
 }
 
-/// Starts a long run, waits until its test file exists and it is past the fill, sends
-/// `signal`, and checks the exit status and that nothing is left.
-fn interrupt_mid_run(signal: i32, expected_status: i32) {
-    let dir = tempfile::tempdir().unwrap();
+/// Starts a long run in `dir` (stderr piped) and returns once its test file exists and it is
+/// past the fill, into the timed tests with I/O in flight.
+fn start_long_run(dir: &Path) -> std::process::Child {
     let child = iomark()
         .args([
             "run",
-            dir.path().to_str().unwrap(),
+            dir.to_str().unwrap(),
             "--size",
             "16MiB",
             "--loops",
@@ -493,16 +492,27 @@ fn interrupt_mid_run(signal: i32, expected_status: i32) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    wait_for_test_file(dir);
+    std::thread::sleep(Duration::from_millis(800));
+    child
+}
+
+/// Waits (up to 20 s) until an iomark test file exists in `dir`.
+fn wait_for_test_file(dir: &Path) {
     let deadline = Instant::now() + Duration::from_secs(20);
-    while !entries(dir.path())
+    while !entries(dir)
         .iter()
         .any(|n| n.starts_with(".iomark-") && n.ends_with(".tmp"))
     {
         assert!(Instant::now() < deadline, "the test file never appeared");
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(10));
     }
-    // Into the timed tests, with I/O in flight.
-    std::thread::sleep(Duration::from_millis(800));
+}
+
+/// Sends `signal` to a long run and checks the exit status and that nothing is left.
+fn interrupt_mid_run(signal: i32, expected_status: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let child = start_long_run(dir.path());
     // SAFETY: sending a signal to our own child.
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
     let output = child.wait_with_output().unwrap();
@@ -538,30 +548,7 @@ fn sighup_mid_run_removes_the_test_file() {
 #[test]
 fn sighup_with_stderr_gone_still_exits() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = iomark()
-        .args([
-            "run",
-            dir.path().to_str().unwrap(),
-            "--size",
-            "16MiB",
-            "--loops",
-            "5",
-            "--duration",
-            "2s",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !entries(dir.path())
-        .iter()
-        .any(|n| n.starts_with(".iomark-"))
-    {
-        assert!(Instant::now() < deadline, "the test file never appeared");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(500));
+    let mut child = start_long_run(dir.path());
     drop(child.stderr.take());
     // SAFETY: signalling our own child.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGHUP) }, 0);
@@ -702,11 +689,7 @@ fn filesystem_filling_up_mid_run_is_survived_and_space_is_checked_first() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !entries(&fs.path).iter().any(|n| n.starts_with(".iomark-")) {
-        assert!(Instant::now() < deadline, "the test file never appeared");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_test_file(&fs.path);
     // Someone else fills the filesystem to the last block while the run goes on.
     let filler_path = fs.path.join("filler");
     let mut filler = std::fs::File::create(&filler_path).unwrap();
