@@ -59,7 +59,9 @@ pub struct RunArgs {
     pub path: Option<PathBuf>,
 
     /// Which tests: standard (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, each read and
-    /// write; 1 GiB, 3 loops of 2 s) or quick (the same, 64 MiB, one 0.5 s loop)
+    /// write; 1 GiB, 3 loops of 2 s); quick (the same, 64 MiB, one 0.5 s loop); latency (1000
+    /// single 4 KiB random reads, like ioping); sweep (sequential read and write, 4 KiB to 16 MiB
+    /// blocks, and where throughput saturates)
     #[arg(long, default_value = "standard", value_parser = clap::builder::PossibleValuesParser::new(crate::suite::PROFILES))]
     pub profile: String,
 
@@ -79,6 +81,14 @@ pub struct RunArgs {
     /// Unscored warm-up before each test, e.g. 1s, 0 [default: from the profile]
     #[arg(long, value_name = "DUR", value_parser = crate::units::parse_duration)]
     pub warmup: Option<Duration>,
+
+    /// Latency profile: how many samples to take [default: 1000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub count: Option<u64>,
+
+    /// Print each I/O's latency as it completes (for the latency profile)
+    #[arg(long)]
+    pub live: bool,
 
     /// Run only this test (repeatable), e.g. RND4K_Q32T1_read; a row name such as SEQ1M_Q8T1
     /// selects its read and write tests

@@ -161,6 +161,9 @@ pub struct Settings {
     pub direct: bool,
     /// random or zero.
     pub data: String,
+    /// For profiles that count I/Os instead of timing them (latency): I/Os per loop (added
+    /// within /1).
+    pub count: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -199,6 +202,8 @@ pub struct Latency {
     pub p99: f64,
     pub p99_9: f64,
     pub max: f64,
+    /// Standard deviation (added within /1).
+    pub stddev: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

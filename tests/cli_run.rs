@@ -363,6 +363,11 @@ fn bad_input_is_refused_in_one_line() {
     assert_refused(&["run", d, "--duration", "soon"], "--duration", dir.path());
     assert_refused(&["run", d, "--engine", "aio"], "--engine", dir.path());
     assert_refused(&["run", d, "--bogus"], "--bogus", dir.path());
+    assert_refused(
+        &["run", d, "--count", "10"],
+        "--count: the standard profile runs its tests for a time",
+        dir.path(),
+    );
     assert_eq!(entries(dir.path()), ["plain.txt"]);
 }
 
@@ -596,6 +601,88 @@ fn a_closed_stderr_is_no_reason_to_panic() {
     let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(names(&doc), ["RND4K_Q1T1_read"]);
     assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn latency_profile_takes_exactly_count_samples_and_shows_them_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--profile",
+        "latency",
+        "--count",
+        "50",
+        "--live",
+        "--size",
+        "4MiB",
+        "--json",
+        "-",
+    ]);
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["settings"]["profile"], "latency");
+    assert_eq!(doc["settings"]["count"], 50);
+    assert_eq!(names(&doc), ["RND4K_Q1T1_read"]);
+    let test = &doc["tests"][0];
+    assert_eq!(test["loops"][0]["ios"], 50);
+    assert_eq!(test["queue_depth"], 1);
+    assert!(test["latency_us"]["stddev"].as_f64().unwrap() >= 0.0);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.trim_start().starts_with("request"))
+        .collect();
+    assert_eq!(lines.len(), 50, "{stderr}");
+    assert!(
+        lines[49].contains("request     50:") && lines[49].ends_with("µs"),
+        "{}",
+        lines[49]
+    );
+    assert!(stderr.contains("50 samples: min"), "{stderr}");
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn sweep_profile_covers_every_block_size_and_finds_saturation() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--profile",
+        "sweep",
+        "--size",
+        "16MiB",
+        "--duration",
+        "100ms",
+        "--warmup",
+        "0",
+        "--json",
+        "-",
+    ]);
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let tests = doc["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 14);
+    let sizes = [4096u64, 16384, 65536, 262144, 1048576, 4194304, 16777216];
+    for op in ["read", "write"] {
+        let blocks: Vec<u64> = tests
+            .iter()
+            .filter(|t| t["op"] == op)
+            .map(|t| t["block_size"].as_u64().unwrap())
+            .collect();
+        assert_eq!(blocks, sizes);
+        let entry = &doc["score"]["sweep"][op];
+        assert!(
+            sizes.contains(&entry["saturated_at_block_size"].as_u64().unwrap()),
+            "{entry}"
+        );
+        let best = tests
+            .iter()
+            .filter(|t| t["op"] == op)
+            .map(|t| t["mb_per_s"].as_f64().unwrap())
+            .fold(0.0, f64::max);
+        assert_eq!(entry["max_mb_per_s"].as_f64().unwrap(), best);
+    }
+    assert!(String::from_utf8_lossy(&output.stderr).contains("saturates at"));
 }
 
 #[test]

@@ -24,8 +24,13 @@ pub fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
         warmup: args.warmup.unwrap_or(profile.warmup),
         data: args.data.into(),
         direct: !args.buffered,
+        live: args.live,
+        score: profile.score,
     };
     plan.select(&args.tests).map_err(anyhow::Error::msg)?;
+    if let Some(count) = args.count {
+        plan.set_count(count).map_err(anyhow::Error::msg)?;
+    }
     plan.fit_file_size().map_err(anyhow::Error::msg)?;
     Ok(plan)
 }
@@ -102,10 +107,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             engine: backend.name().into(),
             direct: outcome.direct,
             data: plan.data.as_str().into(),
+            count: plan.tests.iter().find_map(|t| t.ios),
         },
         tests: outcome.tests,
         warnings,
-        score: None,
+        score: outcome.score,
     };
 
     let file_path = outcome.file_path.display().to_string();

@@ -5,6 +5,7 @@
 //! I/O of the batch against that instant: on a busy queue this halves the clock reads without
 //! changing any latency by more than the time it takes to walk the batch.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
@@ -47,15 +48,16 @@ impl Measurement {
 }
 
 /// Collects completions for one stream of I/O.
-pub struct Recorder {
+pub struct Recorder<'a> {
     start: Instant,
     latency: Histogram<u64>,
     timeline: Vec<u64>,
     bytes: u64,
     ios: u64,
+    sink: Option<&'a Mutex<Vec<u64>>>,
 }
 
-impl Recorder {
+impl<'a> Recorder<'a> {
     pub fn new(start: Instant) -> Self {
         Recorder {
             start,
@@ -63,7 +65,14 @@ impl Recorder {
             timeline: Vec::with_capacity(16),
             bytes: 0,
             ios: 0,
+            sink: None,
         }
+    }
+
+    /// Also hands every latency to `sink` (for `--live`; one uncontended lock per I/O).
+    pub fn with_sink(mut self, sink: Option<&'a Mutex<Vec<u64>>>) -> Self {
+        self.sink = sink;
+        self
     }
 
     /// One I/O of `bytes` bytes, submitted at `submitted`, completed at `done`.
@@ -71,6 +80,9 @@ impl Recorder {
     pub fn record(&mut self, submitted: Instant, done: Instant, bytes: u64) {
         let nanos = done.saturating_duration_since(submitted).as_nanos() as u64;
         self.latency.saturating_record(nanos.max(1));
+        if let Some(sink) = self.sink {
+            sink.lock().unwrap_or_else(|p| p.into_inner()).push(nanos);
+        }
         let second = done.saturating_duration_since(self.start).as_secs() as usize;
         if second >= self.timeline.len() {
             self.timeline.resize(second + 1, 0);

@@ -104,9 +104,34 @@ pub struct Job {
 #[derive(Debug, Default)]
 pub struct Live {
     bytes: AtomicU64,
+    /// Per-I/O latencies in nanoseconds, kept only when asked for (`--live`).
+    samples: Option<std::sync::Mutex<Vec<u64>>>,
 }
 
 impl Live {
+    /// Counters that also keep every I/O's latency for the watcher to take.
+    pub fn sampling() -> Self {
+        Live {
+            bytes: AtomicU64::new(0),
+            samples: Some(std::sync::Mutex::new(Vec::new())),
+        }
+    }
+
+    /// Where a recorder puts each latency, if samples are wanted.
+    pub fn sample_sink(&self) -> Option<&std::sync::Mutex<Vec<u64>>> {
+        self.samples.as_ref()
+    }
+
+    /// The latencies recorded since the last call, oldest first.
+    pub fn take_samples(&self) -> Vec<u64> {
+        match &self.samples {
+            Some(samples) => {
+                std::mem::take(&mut *samples.lock().unwrap_or_else(|p| p.into_inner()))
+            }
+            None => Vec::new(),
+        }
+    }
+
     pub fn add(&self, bytes: u64) {
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
     }

@@ -28,7 +28,7 @@ impl Backend for Null {
         }
         let mut offsets = Offsets::new(job.pattern, job.block_size, file.size(), 0, 1);
         let start = Instant::now();
-        let mut recorder = Recorder::new(start);
+        let mut recorder = Recorder::new(start).with_sink(live.sample_sink());
         let mut submitted = vec![start; depth];
         let mut issued = 0u64;
         let mut now = start;

@@ -115,7 +115,7 @@ impl Shared<'_> {
             index,
             self.streams,
         );
-        let mut recorder = Recorder::new(self.start);
+        let mut recorder = Recorder::new(self.start).with_sink(self.live.sample_sink());
         let mut unpublished = 0u64;
         let mut now = Instant::now();
         let mut last_done = now;

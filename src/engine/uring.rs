@@ -66,7 +66,7 @@ impl Backend for IoUring {
         };
         let start = Instant::now();
         stream.slots = vec![(start, 0u64); depth];
-        let mut recorder = Recorder::new(start);
+        let mut recorder = Recorder::new(start).with_sink(live.sample_sink());
         let mut issued = 0u64;
         let mut in_flight = 0usize;
         let mut last_done = start;

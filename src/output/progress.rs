@@ -84,10 +84,13 @@ impl Observer for Progress {
         let started = Instant::now();
         let thread = {
             let (bar, stop, live) = (bar.clone(), stop.clone(), live.clone());
+            let interactive = self.style.interactive;
             std::thread::spawn(move || {
                 let mut last = (started, 0u64);
+                let mut printed = 0u64;
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(100));
+                    print_samples(&bar, interactive, &live, &mut printed);
                     let now = Instant::now();
                     let bytes = live.bytes();
                     let window = now.duration_since(last.0).as_secs_f64();
@@ -120,6 +123,14 @@ impl Observer for Progress {
         };
         ticker.stop.store(true, Ordering::Relaxed);
         let _ = ticker.thread.join();
+        // Samples that arrived after the ticker's last look.
+        let mut printed = result.map_or(0, |t| t.loops.iter().map(|l| l.ios).sum::<u64>());
+        let left = ticker.live.take_samples();
+        printed = printed.saturating_sub(left.len() as u64);
+        for ns in left {
+            printed += 1;
+            super::to_stderr(&sample_line(printed, ns));
+        }
         ticker.bar.finish_and_clear();
         let seconds = ticker.started.elapsed().as_secs_f64();
         let summary = match result {
@@ -134,6 +145,23 @@ impl Observer for Progress {
             self.style.dim(&format!("{:<24}", ticker.label)),
             summary
         ));
+    }
+}
+
+/// One `--live` line, as ioping prints them: which request, how long it took.
+fn sample_line(number: u64, nanos: u64) -> String {
+    format!("  request {number:>6}: {:>9.1} µs\n", nanos as f64 / 1000.0)
+}
+
+fn print_samples(bar: &ProgressBar, interactive: bool, live: &Live, printed: &mut u64) {
+    for ns in live.take_samples() {
+        *printed += 1;
+        let line = sample_line(*printed, ns);
+        if interactive {
+            bar.println(line.trim_end());
+        } else {
+            super::to_stderr(&line);
+        }
     }
 }
 

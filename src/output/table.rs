@@ -61,7 +61,10 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             } else {
                 format!("{} loops", s.loops)
             },
-            seconds(s.duration_s),
+            match s.count {
+                Some(count) => format!("{count} I/Os"),
+                None => seconds(s.duration_s),
+            },
             seconds(s.warmup_s),
             s.engine,
             if s.direct { "direct" } else { "buffered" },
@@ -80,6 +83,7 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
         "{}",
         style.dim("MB/s = 10^6 bytes/s (as fio and CrystalDiskMark) · median loop · p99 = 99th percentile latency · ± = loop-to-loop variation")
     );
+    out.push_str(&details(doc, style));
     for warning in &doc.warnings {
         let _ = writeln!(out, "{} {}", style.yellow("warning:"), warning.message);
     }
@@ -89,6 +93,47 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             "{}",
             style.dim(&format!("Test file: {path} (removed)"))
         );
+    }
+    out
+}
+
+/// What a profile adds below the table: the latency distribution, the sweep's saturation point.
+fn details(doc: &ResultDoc, style: Style) -> String {
+    let mut out = String::new();
+    if doc.settings.profile == "latency" {
+        for t in &doc.tests {
+            let l = &t.latency_us;
+            let samples: u64 = t.loops.iter().map(|l| l.ios).sum();
+            let _ = writeln!(
+                out,
+                "{} {samples} samples: min {}, mean {}, max {}, stddev {}; p50 {}, p90 {}, p99 {}, p99.9 {}",
+                style.bold(&format!("{} latency:", t.name)),
+                format_micros(l.min),
+                format_micros(l.mean),
+                format_micros(l.max),
+                format_micros(l.stddev),
+                format_micros(l.p50),
+                format_micros(l.p90),
+                format_micros(l.p99),
+                format_micros(l.p99_9)
+            );
+        }
+    }
+    if let Some(sweep) = doc.score.as_ref().and_then(|s| s.get("sweep")) {
+        for op in ["read", "write"] {
+            let Some(entry) = sweep.get(op) else { continue };
+            if let (Some(block), Some(best)) = (
+                entry["saturated_at_block_size"].as_u64(),
+                entry["max_mb_per_s"].as_f64(),
+            ) {
+                let _ = writeln!(
+                    out,
+                    "{} saturates at {} blocks: within 90% of its best, {best:.1} MB/s",
+                    style.bold(&format!("Sequential {op}")),
+                    crate::units::format_size(block)
+                );
+            }
+        }
     }
     out
 }

@@ -101,6 +101,7 @@ fn latency(measurements: &[Measurement]) -> Latency {
         p99: us(all.value_at_quantile(0.99)),
         p99_9: us(all.value_at_quantile(0.999)),
         max: us(all.max()),
+        stddev: all.stdev() / 1000.0,
     }
 }
 

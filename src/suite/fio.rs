@@ -105,6 +105,8 @@ mod tests {
             warmup: Duration::from_secs(1),
             data: Data::Random,
             direct: true,
+            live: false,
+            score: None,
         }
     }
 

@@ -7,7 +7,9 @@
 
 pub mod aggregate;
 pub mod fio;
+pub mod latency;
 pub mod standard;
+pub mod sweep;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +27,8 @@ pub struct TestSpec {
     pub block_size: u64,
     pub queue_depth: u32,
     pub threads: u32,
+    /// Stop each loop after this many I/Os instead of after the plan's duration.
+    pub ios: Option<u64>,
 }
 
 impl TestSpec {
@@ -35,7 +39,14 @@ impl TestSpec {
             block_size,
             queue_depth,
             threads: 1,
+            ios: None,
         }
+    }
+
+    /// The same test, counted in I/Os rather than timed.
+    pub fn with_ios(mut self, ios: u64) -> Self {
+        self.ios = Some(ios);
+        self
     }
 
     /// The row's name, as CrystalDiskMark spells it: `SEQ1M_Q8T1`, `RND4K_Q32T1`.
@@ -67,15 +78,19 @@ pub struct Profile {
     pub loops: u32,
     pub duration: Duration,
     pub warmup: Duration,
+    /// Derives the profile's `score` from its results, where it has one.
+    pub score: Option<fn(&[TestResult]) -> serde_json::Value>,
 }
 
 /// The profiles `--profile` accepts.
-pub const PROFILES: [&str; 2] = ["standard", "quick"];
+pub const PROFILES: [&str; 4] = ["standard", "quick", "latency", "sweep"];
 
 pub fn profile(name: &str) -> Option<Profile> {
     match name {
         "standard" => Some(standard::standard()),
         "quick" => Some(standard::quick()),
+        "latency" => Some(latency::latency()),
+        "sweep" => Some(sweep::sweep()),
         _ => None,
     }
 }
@@ -92,6 +107,9 @@ pub struct Plan {
     pub data: Data,
     /// Whether to ask for direct I/O (it may still be unavailable).
     pub direct: bool,
+    /// Keep every I/O's latency for the watcher, to show as it comes (`--live`).
+    pub live: bool,
+    pub score: Option<fn(&[TestResult]) -> serde_json::Value>,
 }
 
 impl Plan {
@@ -145,7 +163,22 @@ impl Plan {
         Ok(())
     }
 
-    /// How long one test is expected to take.
+    /// Sets the I/O count of the tests that are counted rather than timed.
+    pub fn set_count(&mut self, count: u64) -> Result<(), String> {
+        let mut counted = self.tests.iter_mut().filter(|t| t.ios.is_some()).peekable();
+        if counted.peek().is_none() {
+            return Err(format!(
+                "--count: the {} profile runs its tests for a time; use --duration",
+                self.profile
+            ));
+        }
+        for test in counted {
+            test.ios = Some(count);
+        }
+        Ok(())
+    }
+
+    /// How long one test is expected to take (counted tests: until they are done).
     pub fn test_time(&self) -> Duration {
         self.warmup + self.duration * self.loops
     }
@@ -177,6 +210,8 @@ pub struct Outcome {
     pub warnings: Vec<Warning>,
     /// Where the test file lived (it is gone now).
     pub file_path: PathBuf,
+    /// The profile's derived figures, if it has any.
+    pub score: Option<serde_json::Value>,
 }
 
 /// Carries out a plan in `dir`.
@@ -205,7 +240,11 @@ pub fn run(
 
     let mut tests = Vec::with_capacity(plan.tests.len());
     for (index, spec) in plan.tests.iter().enumerate() {
-        let live = Arc::new(Live::default());
+        let live = Arc::new(if plan.live {
+            Live::sampling()
+        } else {
+            Live::default()
+        });
         observer.started(
             &Phase::Test {
                 spec,
@@ -222,6 +261,7 @@ pub fn run(
     }
     warnings.extend(aggregate::verdicts(&tests));
     Ok(Outcome {
+        score: plan.score.map(|score| score(&tests)),
         tests,
         direct: file.direct(),
         warnings,
@@ -262,7 +302,11 @@ fn run_test(
     for _ in 0..plan.loops {
         ready()?;
         let (user_before, sys_before) = engine::clock::cpu_time();
-        let measurement = backend.run(file, &job(Limit::Time(plan.duration)), live)?;
+        let limit = match spec.ios {
+            Some(count) => Limit::Ios(count),
+            None => Limit::Time(plan.duration),
+        };
+        let measurement = backend.run(file, &job(limit), live)?;
         let (user_after, sys_after) = engine::clock::cpu_time();
         cpu.user_s += (user_after - user_before).as_secs_f64();
         cpu.sys_s += (sys_after - sys_before).as_secs_f64();
@@ -286,6 +330,8 @@ mod tests {
             warmup: Duration::ZERO,
             data: Data::Random,
             direct: true,
+            live: false,
+            score: None,
         }
     }
 

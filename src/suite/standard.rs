@@ -36,6 +36,7 @@ pub fn standard() -> Profile {
         loops: 3,
         duration: Duration::from_secs(2),
         warmup: Duration::from_secs(1),
+        score: None,
     }
 }
 
@@ -47,5 +48,6 @@ pub fn quick() -> Profile {
         loops: 1,
         duration: Duration::from_millis(500),
         warmup: Duration::from_millis(100),
+        score: None,
     }
 }

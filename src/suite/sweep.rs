@@ -1,0 +1,109 @@
+//! The sweep profile: sequential reads and writes at queue depth 1 for block sizes from 4 KiB to
+//! 16 MiB (the dd block-size experiment), and where throughput stops growing with block size.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::{Profile, TestSpec};
+use crate::engine::{Op, Pattern};
+use crate::result::TestResult;
+
+pub const BLOCK_SIZES: [u64; 7] = [
+    4 << 10,
+    16 << 10,
+    64 << 10,
+    256 << 10,
+    1 << 20,
+    4 << 20,
+    16 << 20,
+];
+
+/// A block size reaches saturation when its MB/s is within this share of the best.
+pub const SATURATED: f64 = 0.9;
+
+pub fn sweep() -> Profile {
+    let tests = [Op::Read, Op::Write]
+        .into_iter()
+        .flat_map(|op| BLOCK_SIZES.map(|block| TestSpec::new(Pattern::Sequential, block, 1, op)))
+        .collect();
+    Profile {
+        name: "sweep",
+        tests,
+        file_size: 256 << 20,
+        loops: 1,
+        duration: Duration::from_secs(1),
+        warmup: Duration::from_millis(200),
+        score: Some(score),
+    }
+}
+
+/// Per direction: the best MB/s, and the smallest block size within 90% of it.
+pub fn score(tests: &[TestResult]) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for op in ["read", "write"] {
+        let mut runs: Vec<&TestResult> = tests.iter().filter(|t| t.op == op).collect();
+        if runs.is_empty() {
+            continue;
+        }
+        runs.sort_by_key(|t| t.block_size);
+        let best = runs.iter().map(|t| t.mb_per_s).fold(0.0, f64::max);
+        let saturated = runs
+            .iter()
+            .find(|t| t.mb_per_s >= SATURATED * best)
+            .map(|t| t.block_size);
+        out.insert(
+            op.into(),
+            json!({ "max_mb_per_s": best, "saturated_at_block_size": saturated }),
+        );
+    }
+    json!({ "sweep": out })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::{Cpu, Latency};
+
+    fn result(op: &str, block_size: u64, mb_per_s: f64) -> TestResult {
+        TestResult {
+            name: format!("SEQ_{op}"),
+            kind: "seq".into(),
+            op: op.into(),
+            block_size,
+            queue_depth: 1,
+            threads: 1,
+            mb_per_s,
+            iops: mb_per_s * 1e6 / block_size as f64,
+            latency_us: Latency::default(),
+            loops: vec![],
+            cv: 0.0,
+            cpu: Cpu::default(),
+            timeline: vec![],
+        }
+    }
+
+    #[test]
+    fn saturation_is_the_smallest_block_near_the_best() {
+        let tests = [
+            result("read", 4096, 40.0),
+            result("read", 65536, 180.0),
+            result("read", 1 << 20, 195.0),
+            result("read", 16 << 20, 200.0),
+            result("write", 4096, 10.0),
+            result("write", 1 << 20, 90.0),
+        ];
+        let score = score(&tests);
+        assert_eq!(score["sweep"]["read"]["saturated_at_block_size"], 65536);
+        assert_eq!(score["sweep"]["read"]["max_mb_per_s"], 200.0);
+        assert_eq!(score["sweep"]["write"]["saturated_at_block_size"], 1 << 20);
+    }
+
+    #[test]
+    fn sweep_names_its_rows_by_block_size() {
+        let names: Vec<String> = sweep().tests.iter().map(TestSpec::name).collect();
+        assert_eq!(names.first().unwrap(), "SEQ4K_Q1T1_read");
+        assert_eq!(names.last().unwrap(), "SEQ16M_Q1T1_write");
+        assert_eq!(names.len(), 14);
+    }
+}
