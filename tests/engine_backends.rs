@@ -64,7 +64,7 @@ fn sequential_write_covers_the_file_exactly_once() {
             let m = backend
                 .run(
                     &file,
-                    &job(Op::Write, Pattern::Sequential, depth, Limit::Ios(ios)),
+                    &job(Op::Write, Pattern::Sequential, depth, Limit::ios(ios)),
                     &live,
                 )
                 .unwrap();
@@ -87,7 +87,7 @@ fn timed_random_reads_and_writes_at_depth() {
         backend
             .run(
                 &file,
-                &job(Op::Write, Pattern::Sequential, 1, Limit::Ios(FILE / BLOCK)),
+                &job(Op::Write, Pattern::Sequential, 1, Limit::ios(FILE / BLOCK)),
                 &live,
             )
             .unwrap();
@@ -99,7 +99,7 @@ fn timed_random_reads_and_writes_at_depth() {
                         op,
                         Pattern::Random,
                         8,
-                        Limit::Time(Duration::from_millis(200)),
+                        Limit::time(Duration::from_millis(200)),
                     ),
                     &live,
                 )
@@ -125,12 +125,12 @@ fn io_uring_and_psync_agree_on_the_same_file() {
     engine::psync::Psync
         .run(
             &file,
-            &job(Op::Write, Pattern::Sequential, 1, Limit::Ios(FILE / BLOCK)),
+            &job(Op::Write, Pattern::Sequential, 1, Limit::ios(FILE / BLOCK)),
             &live,
         )
         .unwrap();
     let count = 2000;
-    let read = job(Op::Read, Pattern::Random, 1, Limit::Ios(count));
+    let read = job(Op::Read, Pattern::Random, 1, Limit::ios(count));
     let mut rates = Vec::new();
     for backend in backends() {
         let m = backend.run(&file, &read, &live).unwrap();
@@ -154,7 +154,7 @@ fn null_backend_does_no_io() {
     let m = engine::null::Null
         .run(
             &file,
-            &job(Op::Write, Pattern::Random, 32, Limit::Ios(100_000)),
+            &job(Op::Write, Pattern::Random, 32, Limit::ios(100_000)),
             &Live::default(),
         )
         .unwrap();
@@ -174,7 +174,7 @@ fn short_transfer_is_an_error_not_a_panic() {
     let file = TestFile::create(dir.path(), FILE, true).unwrap();
     let bad = Job {
         block_size: BLOCK,
-        ..job(Op::Read, Pattern::Sequential, 1, Limit::Ios(1))
+        ..job(Op::Read, Pattern::Sequential, 1, Limit::ios(1))
     };
     // Reading a truncated file gives a short transfer, which must come back as an error.
     file.file().set_len(BLOCK / 2).unwrap();
@@ -182,4 +182,30 @@ fn short_transfer_is_an_error_not_a_panic() {
         .run(&file, &bad, &Live::default())
         .unwrap_err();
     assert!(error.to_string().contains("short transfer"), "{error}");
+}
+
+#[test]
+fn a_count_bounded_in_time_stops_at_whichever_comes_first() {
+    for backend in backends() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = TestFile::create(dir.path(), FILE, true).unwrap();
+        let live = Live::default();
+        // Far more I/Os than 150 ms allows: the time ends it.
+        let timed = Limit::ios_within(u64::MAX / 2, Duration::from_millis(150));
+        let m = backend
+            .run(&file, &job(Op::Write, Pattern::Sequential, 4, timed), &live)
+            .unwrap();
+        assert!(
+            m.elapsed >= Duration::from_millis(150) && m.elapsed < Duration::from_secs(5),
+            "{}: {:?}",
+            backend.name(),
+            m.elapsed
+        );
+        // Few I/Os and a long time: the count ends it, exactly.
+        let counted = Limit::ios_within(10, Duration::from_secs(60));
+        let m = backend
+            .run(&file, &job(Op::Read, Pattern::Random, 4, counted), &live)
+            .unwrap();
+        assert_eq!(m.ios, 10, "{}", backend.name());
+    }
 }

@@ -75,13 +75,44 @@ impl Data {
     }
 }
 
-/// When a job stops issuing new I/Os (those in flight are always waited for and counted).
+/// When a job stops issuing new I/Os (those in flight are always waited for and counted): after
+/// this many I/Os, or this much time since the first submission, whichever comes first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// Issue until this much time has passed since the first submission.
-    Time(Duration),
+pub struct Limit {
+    pub ios: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+impl Limit {
+    /// Issue until this much time has passed.
+    pub fn time(duration: Duration) -> Self {
+        Limit {
+            ios: None,
+            time: Some(duration),
+        }
+    }
+
     /// Issue exactly this many I/Os.
-    Ios(u64),
+    pub fn ios(count: u64) -> Self {
+        Limit {
+            ios: Some(count),
+            time: None,
+        }
+    }
+
+    /// This many I/Os, but stop early when the time is up (a bound for slow media).
+    pub fn ios_within(count: u64, duration: Duration) -> Self {
+        Limit {
+            ios: Some(count),
+            time: Some(duration),
+        }
+    }
+
+    /// Whether one more I/O may be issued, `issued` having been and `elapsed` having passed.
+    #[inline]
+    pub fn allows(&self, issued: u64, elapsed: Duration) -> bool {
+        self.ios.is_none_or(|count| issued < count) && self.time.is_none_or(|time| elapsed < time)
+    }
 }
 
 /// One stretch of I/O against the test file.

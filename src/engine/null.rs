@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::buffer::Buffers;
 use super::clock::{Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
-use super::{Backend, EngineError, Job, Limit, Live, Op, TestFile};
+use super::{Backend, EngineError, Job, Live, Op, TestFile};
 
 pub struct Null;
 
@@ -33,10 +33,12 @@ impl Backend for Null {
         let mut issued = 0u64;
         let mut now = start;
         loop {
-            let room = match job.limit {
-                Limit::Time(duration) if now.duration_since(start) < duration => depth as u64,
-                Limit::Ios(count) => (count - issued).min(depth as u64),
-                Limit::Time(_) => 0,
+            let room = if job.limit.allows(issued, now.duration_since(start)) {
+                job.limit
+                    .ios
+                    .map_or(depth as u64, |count| (count - issued).min(depth as u64))
+            } else {
+                0
             };
             if room == 0 {
                 break;

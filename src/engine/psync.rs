@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::buffer::Buffers;
 use super::clock::{Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
-use super::{Backend, EngineError, Job, Limit, Live, Op, TestFile};
+use super::{Backend, EngineError, Job, Live, Op, TestFile};
 
 pub struct Psync;
 
@@ -29,10 +29,7 @@ impl Backend for Psync {
         let streams = u64::from(job.queue_depth.max(1));
         let start = Instant::now();
         let failed = AtomicBool::new(false);
-        let budget = AtomicU64::new(match job.limit {
-            Limit::Ios(count) => count,
-            Limit::Time(_) => u64::MAX,
-        });
+        let budget = AtomicU64::new(job.limit.ios.unwrap_or(u64::MAX));
         let shared = Shared {
             file,
             job,
@@ -86,16 +83,20 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// Whether this stream may issue one more I/O; the I/O budget is shared by all streams.
     fn take_one(&self, now: Instant) -> bool {
-        match self.job.limit {
-            Limit::Time(duration) => now.duration_since(self.start) < duration,
-            Limit::Ios(_) => self
+        let in_time = self
+            .job
+            .limit
+            .time
+            .is_none_or(|time| now.duration_since(self.start) < time);
+        in_time
+            && self
                 .budget
                 .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
                     left.checked_sub(1)
                 })
-                .is_ok(),
-        }
+                .is_ok()
     }
 
     fn stream(&self, index: u64) -> Result<Measurement, EngineError> {

@@ -17,7 +17,7 @@ use io_uring::{opcode, squeue, types};
 use super::buffer::Buffers;
 use super::clock::{Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
-use super::{Backend, EngineError, Job, Limit, Live, Op, TestFile};
+use super::{Backend, EngineError, Job, Live, Op, TestFile};
 
 pub struct IoUring;
 
@@ -71,10 +71,8 @@ impl Backend for IoUring {
         let mut in_flight = 0usize;
         let mut last_done = start;
         let mut failure: Option<EngineError> = None;
-        let may_issue = |issued: u64, now: Instant| match job.limit {
-            Limit::Time(duration) => now.duration_since(start) < duration,
-            Limit::Ios(count) => issued < count,
-        };
+        let may_issue =
+            |issued: u64, now: Instant| job.limit.allows(issued, now.duration_since(start));
 
         for slot in 0..depth {
             if !may_issue(issued, start) {

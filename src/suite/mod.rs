@@ -295,7 +295,7 @@ fn run_test(
     };
     if !plan.warmup.is_zero() {
         ready()?;
-        backend.run(file, &job(Limit::Time(plan.warmup)), live)?;
+        backend.run(file, &job(Limit::time(plan.warmup)), live)?;
     }
     let mut loops = Vec::with_capacity(plan.loops as usize);
     let mut cpu = crate::result::Cpu::default();
@@ -303,8 +303,8 @@ fn run_test(
         ready()?;
         let (user_before, sys_before) = engine::clock::cpu_time();
         let limit = match spec.ios {
-            Some(count) => Limit::Ios(count),
-            None => Limit::Time(plan.duration),
+            Some(count) => Limit::ios(count),
+            None => Limit::time(plan.duration),
         };
         let measurement = backend.run(file, &job(limit), live)?;
         let (user_after, sys_after) = engine::clock::cpu_time();
