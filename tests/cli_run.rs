@@ -686,6 +686,60 @@ fn sweep_profile_covers_every_block_size_and_finds_saturation() {
 }
 
 #[test]
+fn sustained_profile_writes_the_size_once_without_a_fill() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--profile",
+        "sustained",
+        "--size",
+        "48MiB",
+        "--json",
+        "-",
+    ]);
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(names(&doc), ["SEQ1M_Q8T1_write"]);
+    let sustained = &doc["score"]["sustained"];
+    assert_eq!(sustained["written_bytes"], 48 << 20);
+    assert_eq!(doc["tests"][0]["loops"][0]["ios"], 48);
+    assert!(sustained["before_mb_per_s"].as_f64().unwrap() > 0.0);
+    assert!(sustained.get("cliff_at_bytes").is_some() && sustained.get("dips").is_some());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("Writing the"),
+        "a sustained write must not fill the file first: {stderr}"
+    );
+    assert!(stderr.contains("Sustained write:"), "{stderr}");
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn sustained_profile_stops_at_its_time_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--profile",
+        "sustained",
+        "--size",
+        "2GiB",
+        "--duration",
+        "300ms",
+        "--json",
+        "-",
+    ]);
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let sustained = &doc["score"]["sustained"];
+    let seconds = sustained["seconds"].as_f64().unwrap();
+    assert!((0.3..3.0).contains(&seconds), "{seconds} s");
+    // Unless this disk writes 2 GiB in 300 ms, the bound ended it early.
+    let written = sustained["written_bytes"].as_u64().unwrap();
+    assert!(written <= 2 << 30 && written > 0);
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
 fn help_names_the_options() {
     let output = run_ok(&["run", "--help"]);
     let help = String::from_utf8_lossy(&output.stdout);

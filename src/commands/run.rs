@@ -12,13 +12,22 @@ use crate::result::{self, ResultDoc, Settings, Tool};
 use crate::suite::{self, aggregate, Plan};
 
 /// Turns the arguments into a checked plan.
-pub fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
+pub fn plan(args: &RunArgs, dir: &Path) -> anyhow::Result<Plan> {
     let profile = suite::profile(&args.profile)
         .with_context(|| format!("--profile: unknown profile '{}'", args.profile))?;
     let mut plan = Plan {
         profile: profile.name.to_string(),
         tests: profile.tests,
-        file_size: args.size.unwrap_or(profile.file_size),
+        file_size: match args.size {
+            Some(size) => size,
+            // A sustained write defaults to the smaller of 16 GiB and half the free space.
+            None if profile.name == "sustained" => {
+                let (free, _) = crate::engine::target::free_space(dir)
+                    .with_context(|| format!("{}: cannot read free space", dir.display()))?;
+                suite::sustained::default_size(free)
+            }
+            None => profile.file_size,
+        },
         loops: args.loops.unwrap_or(profile.loops),
         duration: args.duration.unwrap_or(profile.duration),
         warmup: args.warmup.unwrap_or(profile.warmup),
@@ -54,7 +63,7 @@ fn directory(args: &RunArgs) -> anyhow::Result<PathBuf> {
 
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let dir = directory(&args)?;
-    let plan = plan(&args)?;
+    let plan = plan(&args, &dir)?;
     let choice: EngineChoice = args.engine.into();
     let (backend, fallback) = engine::select(choice).context("--engine io_uring")?;
 

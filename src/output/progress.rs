@@ -58,10 +58,11 @@ impl Observer for Progress {
                 index,
                 count,
                 expected,
+                bytes,
             } => (
                 format!("[{}/{}] {}", index + 1, count, spec.name()),
-                expected.as_millis() as u64,
-                true,
+                bytes.unwrap_or(expected.as_millis() as u64),
+                bytes.is_none(),
             ),
         };
         let bar = if self.style.interactive {

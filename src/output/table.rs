@@ -50,11 +50,15 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             style.dim(&format!("device {}", parts.join(" · ")))
         );
     }
-    let _ = writeln!(
-        out,
-        "{}",
-        style.dim(&format!(
-            "{} test file · {} of {} after {} warm-up · {} · {} I/O · {} data{}",
+    let plan = if s.profile == "sustained" {
+        format!(
+            "{} written once (stopping at {} if not done)",
+            format_size(s.file_size_bytes),
+            seconds(s.duration_s)
+        )
+    } else {
+        format!(
+            "{} test file · {} of {} after {} warm-up",
             format_size(s.file_size_bytes),
             if s.loops == 1 {
                 "1 loop".to_string()
@@ -65,7 +69,14 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
                 Some(count) => format!("{count} I/Os"),
                 None => seconds(s.duration_s),
             },
-            seconds(s.warmup_s),
+            seconds(s.warmup_s)
+        )
+    };
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim(&format!(
+            "{plan} · {} · {} I/O · {} data{}",
             s.engine,
             if s.direct { "direct" } else { "buffered" },
             s.data,
@@ -118,6 +129,32 @@ fn details(doc: &ResultDoc, style: Style) -> String {
                 format_micros(l.p99_9)
             );
         }
+    }
+    if let Some(sustained) = doc.score.as_ref().and_then(|s| s.get("sustained")) {
+        let rate = |key: &str| sustained[key].as_f64().unwrap_or(0.0);
+        let written = sustained["written_bytes"].as_u64().unwrap_or(0);
+        let seconds = sustained["seconds"].as_f64().unwrap_or(0.0);
+        let verdict = match sustained["cliff_at_bytes"].as_u64() {
+            Some(at) => format!(
+                "{:.1} MB/s for the first {}, then {:.1} MB/s (a write cache ran out)",
+                rate("before_mb_per_s"),
+                crate::units::format_size(at),
+                rate("after_mb_per_s")
+            ),
+            None => format!("{:.1} MB/s throughout, no cliff", rate("before_mb_per_s")),
+        };
+        let dips = sustained["dips"].as_u64().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "{} {verdict}; {} written in {seconds:.1} s{}",
+            style.bold("Sustained write:"),
+            crate::units::format_size(written),
+            if dips >= 3 {
+                format!("; {dips} short dips (throttling? check temperature)")
+            } else {
+                String::new()
+            }
+        );
     }
     if let Some(sweep) = doc.score.as_ref().and_then(|s| s.get("sweep")) {
         for op in ["read", "write"] {

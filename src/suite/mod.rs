@@ -9,6 +9,7 @@ pub mod aggregate;
 pub mod fio;
 pub mod latency;
 pub mod standard;
+pub mod sustained;
 pub mod sweep;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +30,8 @@ pub struct TestSpec {
     pub threads: u32,
     /// Stop each loop after this many I/Os instead of after the plan's duration.
     pub ios: Option<u64>,
+    /// Write the whole file exactly once, bounded by the plan's duration (sustained writes).
+    pub whole_file: bool,
 }
 
 impl TestSpec {
@@ -40,7 +43,14 @@ impl TestSpec {
             queue_depth,
             threads: 1,
             ios: None,
+            whole_file: false,
         }
+    }
+
+    /// The same test, once over the whole file (stopping early at the plan's duration).
+    pub fn once_over_file(mut self) -> Self {
+        self.whole_file = true;
+        self
     }
 
     /// The same test, counted in I/Os rather than timed.
@@ -83,7 +93,7 @@ pub struct Profile {
 }
 
 /// The profiles `--profile` accepts.
-pub const PROFILES: [&str; 4] = ["standard", "quick", "latency", "sweep"];
+pub const PROFILES: [&str; 5] = ["standard", "quick", "latency", "sweep", "sustained"];
 
 pub fn profile(name: &str) -> Option<Profile> {
     match name {
@@ -91,6 +101,7 @@ pub fn profile(name: &str) -> Option<Profile> {
         "quick" => Some(standard::quick()),
         "latency" => Some(latency::latency()),
         "sweep" => Some(sweep::sweep()),
+        "sustained" => Some(sustained::sustained()),
         _ => None,
     }
 }
@@ -182,6 +193,12 @@ impl Plan {
     pub fn test_time(&self) -> Duration {
         self.warmup + self.duration * self.loops
     }
+
+    /// The file is written in full before the tests, unless every test writes it whole
+    /// itself (a sustained write measures writing fresh space).
+    pub fn needs_fill(&self) -> bool {
+        !self.tests.iter().all(|t| t.whole_file && t.op == Op::Write)
+    }
 }
 
 /// What the suite is doing now, for a progress display.
@@ -193,6 +210,8 @@ pub enum Phase<'a> {
         index: usize,
         count: usize,
         expected: Duration,
+        /// For a test that writes the whole file: its size, so progress can go by bytes.
+        bytes: Option<u64>,
     },
 }
 
@@ -227,16 +246,18 @@ pub fn run(
         warnings.push(aggregate::direct_io_unavailable(reason));
     }
 
-    let live = Arc::new(Live::default());
-    observer.started(
-        &Phase::Fill {
-            bytes: plan.file_size,
-        },
-        live.clone(),
-    );
-    file.fill(plan.data, &live)
-        .map_err(|e| anyhow::anyhow!("writing the test file {}: {e}", file.path().display()))?;
-    observer.finished(None);
+    if plan.needs_fill() {
+        let live = Arc::new(Live::default());
+        observer.started(
+            &Phase::Fill {
+                bytes: plan.file_size,
+            },
+            live.clone(),
+        );
+        file.fill(plan.data, &live)
+            .map_err(|e| anyhow::anyhow!("writing the test file {}: {e}", file.path().display()))?;
+        observer.finished(None);
+    }
 
     let mut tests = Vec::with_capacity(plan.tests.len());
     for (index, spec) in plan.tests.iter().enumerate() {
@@ -251,6 +272,7 @@ pub fn run(
                 index,
                 count: plan.tests.len(),
                 expected: plan.test_time(),
+                bytes: spec.whole_file.then_some(plan.file_size),
             },
             live.clone(),
         );
@@ -303,6 +325,7 @@ fn run_test(
         ready()?;
         let (user_before, sys_before) = engine::clock::cpu_time();
         let limit = match spec.ios {
+            _ if spec.whole_file => Limit::ios_within(file.size() / spec.block_size, plan.duration),
             Some(count) => Limit::ios(count),
             None => Limit::time(plan.duration),
         };
