@@ -86,6 +86,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub count: Option<u64>,
 
+    /// sdcard profile: the classes the card claims, e.g. V30,A1 [default: as the card reports
+    /// them, where the kernel exposes its SD Status]
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',', value_parser = parse_class)]
+    pub claimed: Vec<String>,
+
     /// Print each I/O's latency as it completes (for the latency profile)
     #[arg(long)]
     pub live: bool,
@@ -159,6 +164,22 @@ impl From<DataArg> for Data {
             DataArg::Random => Data::Random,
             DataArg::Zero => Data::Zero,
         }
+    }
+}
+
+fn parse_class(text: &str) -> Result<String, String> {
+    let class = text.trim().to_ascii_uppercase();
+    if crate::suite::sdcard::known(&class) {
+        Ok(class)
+    } else {
+        let all: Vec<&str> = crate::suite::sdcard::CLASSES
+            .iter()
+            .map(|c| c.name)
+            .collect();
+        Err(format!(
+            "unknown SD class '{text}' (classes: {})",
+            all.join(", ")
+        ))
     }
 }
 

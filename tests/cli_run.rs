@@ -740,6 +740,56 @@ fn sustained_profile_stops_at_its_time_bound() {
 }
 
 #[test]
+fn sdcard_profile_judges_every_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "run",
+        dir.path().to_str().unwrap(),
+        "--profile",
+        "sdcard",
+        "--claimed",
+        "v30,A1",
+        "--json",
+        "-",
+    ];
+    args.extend_from_slice(&FAST);
+    let output = run_ok(&args);
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        names(&doc),
+        ["SEQ1M_Q8T1_write", "RND4K_Q1T1_read", "RND4K_Q1T1_write"]
+    );
+    // The sustained write runs once over the whole file, whatever --loops says.
+    assert_eq!(doc["tests"][0]["loops"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["tests"][0]["loops"][0]["bytes"], 4 << 20);
+    let classes = doc["score"]["classes"].as_array().unwrap();
+    let named: Vec<&str> = classes
+        .iter()
+        .map(|c| c["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        named,
+        ["C2", "C4", "C6", "C10", "U1", "U3", "V6", "V10", "V30", "V60", "V90", "A1", "A2"]
+    );
+    for class in classes {
+        let pass = class["pass"]
+            .as_bool()
+            .expect("every requirement was measured");
+        let measured = class["measured"]["sequential_write_mb_per_s"]
+            .as_f64()
+            .unwrap();
+        let required = class["required"]["sequential_write_mb_per_s"]
+            .as_f64()
+            .unwrap();
+        if measured < required {
+            assert!(!pass, "{class}");
+        }
+    }
+    assert_eq!(classes[11]["required"]["random_write_iops_4k"], 500.0);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Class  verdict"));
+}
+
+#[test]
 fn help_names_the_options() {
     let output = run_ok(&["run", "--help"]);
     let help = String::from_utf8_lossy(&output.stdout);

@@ -37,6 +37,9 @@ pub fn plan(args: &RunArgs, dir: &Path) -> anyhow::Result<Plan> {
         score: profile.score,
     };
     plan.select(&args.tests).map_err(anyhow::Error::msg)?;
+    if !args.claimed.is_empty() && plan.profile != "sdcard" {
+        anyhow::bail!("--claimed: only the sdcard profile judges SD classes");
+    }
     if let Some(count) = args.count {
         plan.set_count(count).map_err(anyhow::Error::msg)?;
     }
@@ -88,6 +91,27 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let outcome = suite::run(&plan, &dir, backend.as_ref(), &progress)?;
     drop(progress);
     warnings.extend(outcome.warnings);
+    if let Some(score) = outcome.score.as_ref().filter(|_| plan.profile == "sdcard") {
+        let claimed = if args.claimed.is_empty() {
+            target
+                .device
+                .as_ref()
+                .and_then(|d| d.sd.as_ref())
+                .map(|sd| sd.claimed_classes.clone())
+                .unwrap_or_default()
+        } else {
+            args.claimed.clone()
+        };
+        for class in suite::sdcard::failed_claims(score, &claimed) {
+            warnings.push(result::Warning {
+                kind: "fails_claimed_class".into(),
+                message: format!(
+                    "the card claims {class} but does not meet it here (see the class table): a fake or worn card, \
+                     or a reader or host that holds it back"
+                ),
+            });
+        }
+    }
     let link = target
         .device
         .as_ref()

@@ -156,6 +156,53 @@ fn details(doc: &ResultDoc, style: Style) -> String {
             }
         );
     }
+    if let Some(classes) = doc.score.as_ref().and_then(|s| s["classes"].as_array()) {
+        let _ = writeln!(
+            out,
+            "{}",
+            style.bold(&format!(
+                "{:<6} {:<8} {:<32} {}",
+                "Class", "verdict", "measured", "required"
+            ))
+        );
+        let figures = |side: &serde_json::Value| {
+            let mut parts = vec![format!(
+                "{:.1} MB/s",
+                side["sequential_write_mb_per_s"]
+                    .as_f64()
+                    .unwrap_or(f64::NAN)
+            )];
+            if let (Some(r), Some(w)) = (
+                side["random_read_iops_4k"].as_f64(),
+                side["random_write_iops_4k"].as_f64(),
+            ) {
+                parts.push(format!("{r:.0}/{w:.0} IOPS"));
+            }
+            parts.join(", ")
+        };
+        for class in classes {
+            let verdict = match class["pass"].as_bool() {
+                Some(true) => "pass".to_string(),
+                Some(false) => style.red("FAIL"),
+                None => "–".to_string(),
+            };
+            let note = class["note"]
+                .as_str()
+                .filter(|n| !n.is_empty())
+                .map(|n| format!("  ({n})"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{:<6} {:<8} {:<32} {}{}",
+                class["class"].as_str().unwrap_or("?"),
+                verdict,
+                figures(&class["measured"]),
+                figures(&class["required"]),
+                style.dim(&note)
+            );
+        }
+        let _ = writeln!(out, "{}", style.dim("sequential: the write rate sustained after any cache cliff; IOPS: 4 KiB random read/write at QD1"));
+    }
     if let Some(sweep) = doc.score.as_ref().and_then(|s| s.get("sweep")) {
         for op in ["read", "write"] {
             let Some(entry) = sweep.get(op) else { continue };

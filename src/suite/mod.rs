@@ -8,6 +8,7 @@
 pub mod aggregate;
 pub mod fio;
 pub mod latency;
+pub mod sdcard;
 pub mod standard;
 pub mod sustained;
 pub mod sweep;
@@ -32,6 +33,8 @@ pub struct TestSpec {
     pub ios: Option<u64>,
     /// Write the whole file exactly once, bounded by the plan's duration (sustained writes).
     pub whole_file: bool,
+    /// A time bound of the test's own, in place of the plan's duration.
+    pub bound: Option<Duration>,
 }
 
 impl TestSpec {
@@ -44,7 +47,14 @@ impl TestSpec {
             threads: 1,
             ios: None,
             whole_file: false,
+            bound: None,
         }
+    }
+
+    /// The same test, stopping at `bound` whatever the plan's duration.
+    pub fn bounded(mut self, bound: Duration) -> Self {
+        self.bound = Some(bound);
+        self
     }
 
     /// The same test, once over the whole file (stopping early at the plan's duration).
@@ -93,7 +103,14 @@ pub struct Profile {
 }
 
 /// The profiles `--profile` accepts.
-pub const PROFILES: [&str; 5] = ["standard", "quick", "latency", "sweep", "sustained"];
+pub const PROFILES: [&str; 6] = [
+    "standard",
+    "quick",
+    "latency",
+    "sweep",
+    "sustained",
+    "sdcard",
+];
 
 pub fn profile(name: &str) -> Option<Profile> {
     match name {
@@ -102,6 +119,7 @@ pub fn profile(name: &str) -> Option<Profile> {
         "latency" => Some(latency::latency()),
         "sweep" => Some(sweep::sweep()),
         "sustained" => Some(sustained::sustained()),
+        "sdcard" => Some(sdcard::sdcard()),
         _ => None,
     }
 }
@@ -315,17 +333,26 @@ fn run_test(
         }
         Ok(())
     };
-    if !plan.warmup.is_zero() {
+    // A test that writes the whole file once is its own measurement: no warm-up, one loop.
+    let (warmup, loop_count) = if spec.whole_file {
+        (Duration::ZERO, 1)
+    } else {
+        (plan.warmup, plan.loops)
+    };
+    if !warmup.is_zero() {
         ready()?;
-        backend.run(file, &job(Limit::time(plan.warmup)), live)?;
+        backend.run(file, &job(Limit::time(warmup)), live)?;
     }
-    let mut loops = Vec::with_capacity(plan.loops as usize);
+    let mut loops = Vec::with_capacity(loop_count as usize);
     let mut cpu = crate::result::Cpu::default();
-    for _ in 0..plan.loops {
+    for _ in 0..loop_count {
         ready()?;
         let (user_before, sys_before) = engine::clock::cpu_time();
         let limit = match spec.ios {
-            _ if spec.whole_file => Limit::ios_within(file.size() / spec.block_size, plan.duration),
+            _ if spec.whole_file => Limit::ios_within(
+                file.size() / spec.block_size,
+                spec.bound.unwrap_or(plan.duration),
+            ),
             Some(count) => Limit::ios(count),
             None => Limit::time(plan.duration),
         };
