@@ -18,6 +18,7 @@ fn job(op: Op, pattern: Pattern, queue_depth: u32, limit: Limit) -> Job {
         data: Data::Random,
         limit,
         sync_at_end: false,
+        span: None,
     }
 }
 

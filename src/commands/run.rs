@@ -34,6 +34,7 @@ pub fn plan(args: &RunArgs, dir: &Path) -> anyhow::Result<Plan> {
         data: args.data.into(),
         direct: !args.buffered,
         live: args.live,
+        fill: profile.fill,
         score: profile.score,
     };
     plan.select(&args.tests).map_err(anyhow::Error::msg)?;

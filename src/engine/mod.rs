@@ -128,6 +128,16 @@ pub struct Job {
     /// Call `fdatasync` after the last write and count its time: with buffered I/O, a write is
     /// only done once it reached the device.
     pub sync_at_end: bool,
+    /// Confine the offsets to the first this many bytes of the file (fio's and iozone's 80 MiB
+    /// inside the pi profile's larger file); `None` spans the whole file.
+    pub span: Option<u64>,
+}
+
+impl Job {
+    /// The bytes of `file` this job's offsets range over.
+    pub fn span_of(&self, file: &TestFile) -> u64 {
+        self.span.map_or(file.size(), |span| span.min(file.size()))
+    }
 }
 
 /// Counters a job updates while it runs, so that a caller (the progress display) can watch

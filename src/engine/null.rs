@@ -26,7 +26,7 @@ impl Backend for Null {
         if job.op == Op::Write {
             prepare(buffer.get_mut(0), job.data, &mut rng);
         }
-        let mut offsets = Offsets::new(job.pattern, job.block_size, file.size(), 0, 1);
+        let mut offsets = Offsets::new(job.pattern, job.block_size, job.span_of(file), 0, 1);
         let start = Instant::now();
         let mut recorder = Recorder::new(start).with_sink(live.sample_sink());
         let mut submitted = vec![start; depth];

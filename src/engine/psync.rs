@@ -112,7 +112,7 @@ impl Shared<'_> {
         let mut offsets = Offsets::new(
             job.pattern,
             job.block_size,
-            self.file.size(),
+            job.span_of(self.file),
             index,
             self.streams,
         );

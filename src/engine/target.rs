@@ -257,13 +257,7 @@ impl TestFile {
     /// comparable with fio's and with what programs get.
     pub fn fill(&self, data: Data, live: &Live) -> Result<(), EngineError> {
         const CHUNK: u64 = 1 << 20;
-        let fd = self.fd();
-        // SAFETY: fcntl on an fd we own; direct I/O is switched off for the fill only.
-        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-        if self.direct {
-            unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_DIRECT) };
-        }
-        let result = (|| {
+        self.buffered(|| {
             let mut rng = Rng::from_entropy();
             let mut buffer = Buffers::new(1, CHUNK as usize).map_err(EngineError::Memory)?;
             prepare(buffer.get_mut(0), data, &mut rng);
@@ -281,11 +275,23 @@ impl TestFile {
             }
             EngineError::check(Op::Write, 0, 0, self.file.sync_data().map(|()| 0))?;
             // SAFETY: plain syscall on an fd we own.
-            unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
+            unsafe { libc::posix_fadvise(self.fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
             Ok(())
-        })();
+        })
+    }
+
+    /// Runs `work` with direct I/O switched off (buffered, through the page cache), then
+    /// switches it back on if it was on.
+    pub fn buffered<T>(&self, work: impl FnOnce() -> T) -> T {
+        let fd = self.fd();
+        // SAFETY: fcntl on an fd we own.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
         if self.direct {
-            // SAFETY: as above; restores the flags read before the fill.
+            unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_DIRECT) };
+        }
+        let result = work();
+        if self.direct {
+            // SAFETY: as above; restores the flags read before.
             unsafe { libc::fcntl(fd, libc::F_SETFL, flags) };
         }
         result

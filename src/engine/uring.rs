@@ -59,7 +59,7 @@ impl Backend for IoUring {
                 Target::Fd(file.fd())
             },
             fixed_buffers,
-            offsets: Offsets::new(job.pattern, block, file.size(), 0, 1),
+            offsets: Offsets::new(job.pattern, block, job.span_of(file), 0, 1),
             rng,
             buffers,
             slots: Vec::new(),

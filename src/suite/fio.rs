@@ -106,6 +106,7 @@ mod tests {
             data: Data::Random,
             direct: true,
             live: false,
+            fill: true,
             score: None,
         }
     }

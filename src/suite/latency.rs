@@ -19,5 +19,6 @@ pub fn latency() -> Profile {
         duration: Duration::from_secs(1),
         warmup: Duration::ZERO,
         score: None,
+        fill: true,
     }
 }

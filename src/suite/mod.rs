@@ -35,6 +35,16 @@ pub struct TestSpec {
     pub whole_file: bool,
     /// A time bound of the test's own, in place of the plan's duration.
     pub bound: Option<Duration>,
+    /// Offsets only within the first this many bytes of the file.
+    pub span: Option<u64>,
+    /// Through the page cache, whatever the plan says (dd's default).
+    pub buffered: bool,
+    /// This test's data, in place of the plan's (dd writes zeros).
+    pub data: Option<Data>,
+    /// `fdatasync` after the last write, timed (dd's `conv=fsync`, iozone's `-e`).
+    pub fsync: bool,
+    /// A name of the test's own in place of `SEQ1M_Q8T1` (the pi profile's `DD4K_Q1T1`).
+    pub label: Option<&'static str>,
 }
 
 impl TestSpec {
@@ -48,6 +58,11 @@ impl TestSpec {
             ios: None,
             whole_file: false,
             bound: None,
+            span: None,
+            buffered: false,
+            data: None,
+            fsync: false,
+            label: None,
         }
     }
 
@@ -71,6 +86,9 @@ impl TestSpec {
 
     /// The row's name, as CrystalDiskMark spells it: `SEQ1M_Q8T1`, `RND4K_Q32T1`.
     pub fn row(&self) -> String {
+        if let Some(label) = self.label {
+            return label.to_string();
+        }
         let kind = match self.pattern {
             Pattern::Sequential => "SEQ",
             Pattern::Random => "RND",
@@ -100,6 +118,8 @@ pub struct Profile {
     pub warmup: Duration,
     /// Derives the profile's `score` from its results, where it has one.
     pub score: Option<fn(&[TestResult]) -> serde_json::Value>,
+    /// Write the whole file before the tests (not when the first test writes it itself).
+    pub fill: bool,
 }
 
 /// The profiles `--profile` accepts.
@@ -138,6 +158,8 @@ pub struct Plan {
     pub direct: bool,
     /// Keep every I/O's latency for the watcher, to show as it comes (`--live`).
     pub live: bool,
+    /// Write the whole file before the tests.
+    pub fill: bool,
     pub score: Option<fn(&[TestResult]) -> serde_json::Value>,
 }
 
@@ -212,11 +234,6 @@ impl Plan {
         self.warmup + self.duration * self.loops
     }
 
-    /// The file is written in full before the tests, unless every test writes it whole
-    /// itself (a sustained write measures writing fresh space).
-    pub fn needs_fill(&self) -> bool {
-        !self.tests.iter().all(|t| t.whole_file && t.op == Op::Write)
-    }
 }
 
 /// What the suite is doing now, for a progress display.
@@ -264,7 +281,7 @@ pub fn run(
         warnings.push(aggregate::direct_io_unavailable(reason));
     }
 
-    if plan.needs_fill() {
+    if plan.fill {
         let live = Arc::new(Live::default());
         observer.started(
             &Phase::Fill {
@@ -316,14 +333,30 @@ fn run_test(
     backend: &dyn Backend,
     live: &Live,
 ) -> anyhow::Result<TestResult> {
+    if spec.buffered {
+        file.buffered(|| measure(plan, spec, file, backend, live))
+    } else {
+        measure(plan, spec, file, backend, live)
+    }
+}
+
+fn measure(
+    plan: &Plan,
+    spec: &TestSpec,
+    file: &TestFile,
+    backend: &dyn Backend,
+    live: &Live,
+) -> anyhow::Result<TestResult> {
+    let direct = file.direct() && !spec.buffered;
     let job = |limit| Job {
         op: spec.op,
         pattern: spec.pattern,
         block_size: spec.block_size,
         queue_depth: spec.queue_depth,
-        data: plan.data,
+        data: spec.data.unwrap_or(plan.data),
         limit,
-        sync_at_end: spec.op == Op::Write && !file.direct(),
+        sync_at_end: spec.op == Op::Write && (spec.fsync || !direct),
+        span: spec.span,
     };
     // With buffered I/O, each read stretch starts from an evicted cache (as far as the kernel
     // allows); with direct I/O this does nothing.
@@ -381,6 +414,7 @@ mod tests {
             data: Data::Random,
             direct: true,
             live: false,
+            fill: true,
             score: None,
         }
     }

@@ -93,6 +93,7 @@ pub fn sdcard() -> Profile {
         duration: Duration::from_secs(2),
         warmup: Duration::from_secs(1),
         score: Some(score),
+        fill: true,
     }
 }
 

@@ -37,6 +37,7 @@ pub fn standard() -> Profile {
         duration: Duration::from_secs(2),
         warmup: Duration::from_secs(1),
         score: None,
+        fill: true,
     }
 }
 
@@ -49,5 +50,6 @@ pub fn quick() -> Profile {
         duration: Duration::from_millis(500),
         warmup: Duration::from_millis(100),
         score: None,
+        fill: true,
     }
 }

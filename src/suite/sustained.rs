@@ -36,6 +36,8 @@ pub fn sustained() -> Profile {
         duration: TIME_BOUND,
         warmup: Duration::ZERO,
         score: Some(score),
+        // The write itself is the measurement, over fresh space.
+        fill: false,
     }
 }
 

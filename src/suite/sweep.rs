@@ -35,6 +35,7 @@ pub fn sweep() -> Profile {
         duration: Duration::from_secs(1),
         warmup: Duration::from_millis(200),
         score: Some(score),
+        fill: true,
     }
 }
 
