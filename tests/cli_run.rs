@@ -790,6 +790,61 @@ fn sdcard_profile_judges_every_class() {
 }
 
 #[test]
+fn pi_profile_computes_the_published_score_from_its_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run_ok(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--profile",
+        "pi",
+        "--size",
+        "8MiB",
+        "--json",
+        "-",
+    ]);
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        names(&doc),
+        [
+            "DD4K_Q1T1_write",
+            "FIO4K_Q64T1_write",
+            "FIO4K_Q64T1_read",
+            "IOZ4K_Q1T1_write",
+            "IOZ4K_Q1T1_read",
+            "IOZRND4K_Q1T1_read",
+            "IOZRND4K_Q1T1_write"
+        ]
+    );
+    // Each step is one pass over its file: dd over all 8 MiB, the rest over min(80 MiB, 8 MiB).
+    for test in doc["tests"].as_array().unwrap() {
+        assert_eq!(test["loops"][0]["bytes"], 8 << 20, "{}", test["name"]);
+    }
+    let parts = &doc["score"]["parts"];
+    let part = |key: &str| parts[key].as_f64().unwrap();
+    let by_hand = ((part("dd_write_mb_per_s") * 1024.0
+        + part("fio_randread_4k_iops") * 4.0
+        + part("fio_randwrite_4k_iops") * 10.0
+        + part("iozone_read_4k_kb_per_s")
+        + part("iozone_write_4k_kb_per_s")
+        + part("iozone_randread_4k_kb_per_s") * 4.0
+        + part("iozone_randwrite_4k_kb_per_s") * 10.0)
+        / 100.0)
+        .floor();
+    assert_eq!(doc["score"]["total"].as_f64().unwrap(), by_hand);
+    let dd = &doc["tests"][0];
+    assert!((part("dd_write_mb_per_s") - dd["mb_per_s"].as_f64().unwrap()).abs() < 1e-9);
+    let kinds: Vec<&str> = doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"pi_score_not_comparable"), "{kinds:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("PiBenchmarks score:"));
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
 fn help_names_the_options() {
     let output = run_ok(&["run", "--help"]);
     let help = String::from_utf8_lossy(&output.stdout);

@@ -92,6 +92,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let outcome = suite::run(&plan, &dir, backend.as_ref(), &progress)?;
     drop(progress);
     warnings.extend(outcome.warnings);
+    if plan.profile == "pi" && plan.file_size != suite::pi::FILE_SIZE {
+        warnings.push(result::Warning {
+            kind: "pi_score_not_comparable".into(),
+            message:
+                "--size changed the pi profile's file sizes: the score is not comparable with \
+                      pibenchmarks.com (run without --size for that)"
+                    .into(),
+        });
+    }
     if let Some(score) = outcome.score.as_ref().filter(|_| plan.profile == "sdcard") {
         let claimed = if args.claimed.is_empty() {
             target

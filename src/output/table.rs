@@ -50,7 +50,12 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             style.dim(&format!("device {}", parts.join(" · ")))
         );
     }
-    let plan = if s.profile == "sustained" {
+    let plan = if s.profile == "pi" {
+        format!(
+            "{} test file · each step once over its file, as dd, fio and iozone do",
+            format_size(s.file_size_bytes)
+        )
+    } else if s.profile == "sustained" {
         format!(
             "{} written once (stopping at {} if not done)",
             format_size(s.file_size_bytes),
@@ -202,6 +207,37 @@ fn details(doc: &ResultDoc, style: Style) -> String {
             );
         }
         let _ = writeln!(out, "{}", style.dim("sequential: the write rate sustained after any cache cliff; IOPS: 4 KiB random read/write at QD1"));
+    }
+    if let Some(parts) = doc
+        .score
+        .as_ref()
+        .filter(|_| doc.settings.profile == "pi")
+        .map(|s| &s["parts"])
+    {
+        let part = |key: &str| {
+            parts[key]
+                .as_f64()
+                .map_or("?".to_string(), |v| format!("{v:.1}"))
+        };
+        let total = doc.score.as_ref().and_then(|s| s["total"].as_u64());
+        let _ = writeln!(
+            out,
+            "{} {} = int(({} MB/s dd×1024 + {}×4 + {}×10 fio IOPS + {} + {} + {}×4 + {}×10 iozone KB/s) / 100)",
+            style.bold("PiBenchmarks score:"),
+            total.map_or("?".to_string(), |t| t.to_string()),
+            part("dd_write_mb_per_s"),
+            part("fio_randread_4k_iops"),
+            part("fio_randwrite_4k_iops"),
+            part("iozone_read_4k_kb_per_s"),
+            part("iozone_write_4k_kb_per_s"),
+            part("iozone_randread_4k_kb_per_s"),
+            part("iozone_randwrite_4k_kb_per_s"),
+        );
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim("DD4K: dd bs=4k count=130k conv=fsync of zeros; FIO4K_Q64T1: fio 4k random, iodepth 64, 80 MiB; IOZ4K / IOZRND4K: iozone -e -I -s 80M -r 4k. Equivalents run by iomark's engine, not the tools themselves.")
+        );
     }
     if let Some(sweep) = doc.score.as_ref().and_then(|s| s.get("sweep")) {
         for op in ["read", "write"] {

@@ -8,6 +8,7 @@
 pub mod aggregate;
 pub mod fio;
 pub mod latency;
+pub mod pi;
 pub mod sdcard;
 pub mod standard;
 pub mod sustained;
@@ -123,13 +124,14 @@ pub struct Profile {
 }
 
 /// The profiles `--profile` accepts.
-pub const PROFILES: [&str; 6] = [
+pub const PROFILES: [&str; 7] = [
     "standard",
     "quick",
     "latency",
     "sweep",
     "sustained",
     "sdcard",
+    "pi",
 ];
 
 pub fn profile(name: &str) -> Option<Profile> {
@@ -140,6 +142,7 @@ pub fn profile(name: &str) -> Option<Profile> {
         "sweep" => Some(sweep::sweep()),
         "sustained" => Some(sustained::sustained()),
         "sdcard" => Some(sdcard::sdcard()),
+        "pi" => Some(pi::pi()),
         _ => None,
     }
 }
@@ -183,12 +186,30 @@ impl Plan {
                 ));
             }
         }
+        self.keep_fill_honest_after_selection(names);
         self.tests.retain(|t| {
             names
                 .iter()
                 .any(|n| t.name().eq_ignore_ascii_case(n) || t.row().eq_ignore_ascii_case(n))
         });
         Ok(())
+    }
+
+    /// A profile that skips the fill relies on its first test writing the whole file; if the
+    /// selection drops that test, reads would meet never-written blocks (which the filesystem
+    /// answers with zeros, without touching the device), so the file is filled after all.
+    fn keep_fill_honest_after_selection(&mut self, names: &[String]) {
+        let selected = |t: &TestSpec| {
+            names
+                .iter()
+                .any(|n| t.name().eq_ignore_ascii_case(n) || t.row().eq_ignore_ascii_case(n))
+        };
+        let writes_all = |t: &TestSpec| t.whole_file && t.op == Op::Write && t.span.is_none();
+        if let Some(first) = self.tests.iter().find(|t| selected(t)) {
+            if !writes_all(first) {
+                self.fill = true;
+            }
+        }
     }
 
     /// The largest block any selected test uses; the file must hold at least one.
@@ -233,7 +254,6 @@ impl Plan {
     pub fn test_time(&self) -> Duration {
         self.warmup + self.duration * self.loops
     }
-
 }
 
 /// What the suite is doing now, for a progress display.
@@ -307,7 +327,9 @@ pub fn run(
                 index,
                 count: plan.tests.len(),
                 expected: plan.test_time(),
-                bytes: spec.whole_file.then_some(plan.file_size),
+                bytes: spec
+                    .whole_file
+                    .then(|| spec.span.unwrap_or(plan.file_size).min(plan.file_size)),
             },
             live.clone(),
         );
@@ -334,7 +356,9 @@ fn run_test(
     live: &Live,
 ) -> anyhow::Result<TestResult> {
     if spec.buffered {
-        file.buffered(|| measure(plan, spec, file, backend, live))
+        // Buffered I/O as programs (dd) do it: one write(2) after another. io_uring would hand
+        // buffered writes to kernel workers and measure that instead.
+        file.buffered(|| measure(plan, spec, file, &engine::psync::Psync, live))
     } else {
         measure(plan, spec, file, backend, live)
     }
@@ -383,7 +407,7 @@ fn measure(
         let (user_before, sys_before) = engine::clock::cpu_time();
         let limit = match spec.ios {
             _ if spec.whole_file => Limit::ios_within(
-                file.size() / spec.block_size,
+                spec.span.unwrap_or(file.size()).min(file.size()) / spec.block_size,
                 spec.bound.unwrap_or(plan.duration),
             ),
             Some(count) => Limit::ios(count),
@@ -468,5 +492,32 @@ mod tests {
         p.select(&["RND4K_Q1T1_read".into()]).unwrap();
         p.fit_file_size().unwrap();
         assert_eq!(p.file_size, 4096);
+    }
+
+    #[test]
+    fn a_selection_without_the_writing_step_fills_the_file() {
+        let pi = pi::pi();
+        let plan = |names: &[&str]| {
+            let mut plan = Plan {
+                profile: "pi".into(),
+                tests: pi.tests.clone(),
+                file_size: pi.file_size,
+                loops: 1,
+                duration: Duration::from_secs(1),
+                warmup: Duration::ZERO,
+                data: Data::Random,
+                direct: true,
+                live: false,
+                fill: pi.fill,
+                score: None,
+            };
+            plan.select(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+                .unwrap();
+            plan
+        };
+        assert!(!pi.fill);
+        assert!(!plan(&["DD4K_Q1T1_write", "FIO4K_Q64T1_read"]).fill);
+        assert!(plan(&["FIO4K_Q64T1_read"]).fill);
+        assert!(!plan(&[]).fill);
     }
 }
