@@ -226,6 +226,10 @@ pub struct TimelineSample {
     /// Seconds since the first timed loop began (loops laid end to end).
     pub t: f64,
     pub mb_per_s: f64,
+    /// The drive's temperature (else the hottest thermal zone's) during that second, in °C, for
+    /// tests that sample it (sustained writes; added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_c: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -35,6 +35,7 @@ pub fn plan(args: &RunArgs, dir: &Path) -> anyhow::Result<Plan> {
         direct: !args.buffered,
         live: args.live,
         fill: profile.fill,
+        thermometer: Some(crate::probe::thermal::local),
         score: profile.score,
     };
     plan.select(&args.tests).map_err(anyhow::Error::msg)?;

@@ -149,9 +149,13 @@ fn details(doc: &ResultDoc, style: Style) -> String {
             None => format!("{:.1} MB/s throughout, no cliff", rate("before_mb_per_s")),
         };
         let dips = sustained["dips"].as_u64().unwrap_or(0);
+        let heat = sustained["max_temp_c"]
+            .as_f64()
+            .map(|c| format!("; peaking at {c:.0} °C"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{} {verdict}; {} written in {seconds:.1} s{}",
+            "{} {verdict}; {} written in {seconds:.1} s{heat}{}",
             style.bold("Sustained write:"),
             crate::units::format_size(written),
             if dips >= 3 {

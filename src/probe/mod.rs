@@ -12,6 +12,7 @@ pub mod mmc;
 pub mod mounts;
 pub mod nvme;
 pub mod sysfs;
+pub mod thermal;
 pub mod usb;
 
 use std::path::Path;

@@ -128,11 +128,24 @@ fn timeline(measurements: &[Measurement]) -> Vec<TimelineSample> {
             samples.push(TimelineSample {
                 t: offset + start,
                 mb_per_s: mb_per_s(bytes, length),
+                temp_c: None,
             });
         }
         offset += elapsed;
     }
     samples
+}
+
+/// Puts temperature readings, taken as `(seconds since the loop began, °C)`, on the timeline
+/// samples they fall in (the hottest reading of each second).
+pub fn attach_temperatures(timeline: &mut [TimelineSample], readings: &[(f64, f64)]) {
+    for sample in timeline.iter_mut() {
+        sample.temp_c = readings
+            .iter()
+            .filter(|(t, _)| *t >= sample.t && *t < sample.t + 1.0)
+            .map(|(_, celsius)| *celsius)
+            .reduce(f64::max);
+    }
 }
 
 /// Direct I/O could not be used.
@@ -297,6 +310,23 @@ mod tests {
             warnings[0].message
         );
         assert!(beyond_link(&[fast, slow], 5000.0).is_empty());
+    }
+
+    #[test]
+    fn temperatures_land_on_their_seconds() {
+        let mut timeline: Vec<TimelineSample> = (0..3)
+            .map(|i| TimelineSample {
+                t: f64::from(i),
+                mb_per_s: 100.0,
+                temp_c: None,
+            })
+            .collect();
+        attach_temperatures(
+            &mut timeline,
+            &[(0.01, 40.0), (1.02, 41.5), (1.6, 42.0), (3.4, 50.0)],
+        );
+        let temps: Vec<Option<f64>> = timeline.iter().map(|s| s.temp_c).collect();
+        assert_eq!(temps, [Some(40.0), Some(42.0), None]);
     }
 
     #[test]

@@ -107,6 +107,7 @@ mod tests {
             direct: true,
             live: false,
             fill: true,
+            thermometer: None,
             score: None,
         }
     }

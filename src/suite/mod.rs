@@ -163,6 +163,9 @@ pub struct Plan {
     pub live: bool,
     /// Write the whole file before the tests.
     pub fill: bool,
+    /// Reads a temperature (°C), sampled each second during whole-file writes; given by the
+    /// caller, which knows where the sensors are.
+    pub thermometer: Option<fn() -> Option<f64>>,
     pub score: Option<fn(&[TestResult]) -> serde_json::Value>,
 }
 
@@ -402,24 +405,65 @@ fn measure(
     }
     let mut loops = Vec::with_capacity(loop_count as usize);
     let mut cpu = crate::result::Cpu::default();
-    for _ in 0..loop_count {
-        ready()?;
-        let (user_before, sys_before) = engine::clock::cpu_time();
-        let limit = match spec.ios {
-            _ if spec.whole_file => Limit::ios_within(
-                spec.span.unwrap_or(file.size()).min(file.size()) / spec.block_size,
-                spec.bound.unwrap_or(plan.duration),
-            ),
-            Some(count) => Limit::ios(count),
-            None => Limit::time(plan.duration),
-        };
-        let measurement = backend.run(file, &job(limit), live)?;
-        let (user_after, sys_after) = engine::clock::cpu_time();
-        cpu.user_s += (user_after - user_before).as_secs_f64();
-        cpu.sys_s += (sys_after - sys_before).as_secs_f64();
-        loops.push(measurement);
+    let thermometer = plan.thermometer.filter(|_| spec.whole_file);
+    let readings = std::sync::Mutex::new(Vec::new());
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        if let Some(thermometer) = thermometer {
+            let (readings, done) = (&readings, &done);
+            scope.spawn(move || sample_temperatures(thermometer, readings, done));
+        }
+        let measured = (|| -> anyhow::Result<()> {
+            for _ in 0..loop_count {
+                ready()?;
+                let (user_before, sys_before) = engine::clock::cpu_time();
+                let limit = match spec.ios {
+                    _ if spec.whole_file => Limit::ios_within(
+                        spec.span.unwrap_or(file.size()).min(file.size()) / spec.block_size,
+                        spec.bound.unwrap_or(plan.duration),
+                    ),
+                    Some(count) => Limit::ios(count),
+                    None => Limit::time(plan.duration),
+                };
+                let measurement = backend.run(file, &job(limit), live)?;
+                let (user_after, sys_after) = engine::clock::cpu_time();
+                cpu.user_s += (user_after - user_before).as_secs_f64();
+                cpu.sys_s += (sys_after - sys_before).as_secs_f64();
+                loops.push(measurement);
+            }
+            Ok(())
+        })();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        measured
+    })?;
+    let mut result = aggregate::summarize(spec, &loops, cpu);
+    let readings = readings.into_inner().unwrap_or_else(|p| p.into_inner());
+    if !readings.is_empty() {
+        aggregate::attach_temperatures(&mut result.timeline, &readings);
     }
-    Ok(aggregate::summarize(spec, &loops, cpu))
+    Ok(result)
+}
+
+/// Reads the thermometer about once a second until `done`: `(seconds since start, °C)`.
+fn sample_temperatures(
+    thermometer: fn() -> Option<f64>,
+    readings: &std::sync::Mutex<Vec<(f64, f64)>>,
+    done: &std::sync::atomic::AtomicBool,
+) {
+    let start = std::time::Instant::now();
+    let mut next = Duration::ZERO;
+    while !done.load(std::sync::atomic::Ordering::Relaxed) {
+        if start.elapsed() >= next {
+            if let Some(celsius) = thermometer() {
+                readings
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((start.elapsed().as_secs_f64(), celsius));
+            }
+            next += Duration::from_secs(1);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 #[cfg(test)]
@@ -439,6 +483,7 @@ mod tests {
             direct: true,
             live: false,
             fill: true,
+            thermometer: None,
             score: None,
         }
     }
@@ -494,6 +539,40 @@ mod tests {
         assert_eq!(p.file_size, 4096);
     }
 
+    struct Quiet;
+
+    impl Observer for Quiet {
+        fn started(&self, _: &Phase, _: Arc<Live>) {}
+        fn finished(&self, _: Option<&TestResult>) {}
+    }
+
+    #[test]
+    fn a_sustained_write_samples_the_thermometer_into_its_timeline() {
+        let profile = sustained::sustained();
+        let plan = Plan {
+            profile: profile.name.into(),
+            tests: profile.tests,
+            file_size: 64 << 20,
+            loops: 1,
+            // Slow enough to span a few seconds on any disk: bounded at 2.5 s.
+            duration: Duration::from_millis(2500),
+            warmup: Duration::ZERO,
+            data: Data::Random,
+            direct: true,
+            live: false,
+            fill: profile.fill,
+            thermometer: Some(|| Some(42.5)),
+            score: profile.score,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let outcome = run(&plan, dir.path(), &engine::psync::Psync, &Quiet).unwrap();
+        let timeline = &outcome.tests[0].timeline;
+        assert!(!timeline.is_empty());
+        assert_eq!(timeline[0].temp_c, Some(42.5), "{timeline:?}");
+        assert_eq!(outcome.score.unwrap()["sustained"]["max_temp_c"], 42.5);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
     #[test]
     fn a_selection_without_the_writing_step_fills_the_file() {
         let pi = pi::pi();
@@ -509,6 +588,7 @@ mod tests {
                 direct: true,
                 live: false,
                 fill: pi.fill,
+                thermometer: None,
                 score: None,
             };
             plan.select(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>())

@@ -190,6 +190,7 @@ mod tests {
                 .map(|(i, &r)| TimelineSample {
                     t: i as f64,
                     mb_per_s: r,
+                    temp_c: None,
                 })
                 .collect(),
         }

@@ -140,6 +140,8 @@ pub fn score(tests: &[TestResult]) -> serde_json::Value {
         "dips": finding.dips,
         "written_bytes": written,
         "seconds": seconds,
+        // Drive (else SoC) temperature at its highest, where the kernel exposes a sensor.
+        "max_temp_c": test.timeline.iter().filter_map(|s| s.temp_c).reduce(f64::max),
     }})
 }
 
@@ -154,6 +156,7 @@ mod tests {
             .map(|(i, &r)| TimelineSample {
                 t: i as f64,
                 mb_per_s: r,
+                temp_c: None,
             })
             .collect()
     }
