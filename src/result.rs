@@ -263,6 +263,43 @@ pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
+/// Results made up for unit tests of the verdicts derived from them.
+#[cfg(test)]
+pub(crate) mod sample {
+    use super::*;
+
+    pub fn result(name: &str, op: &str, block_size: u64, mb_per_s: f64, iops: f64) -> TestResult {
+        TestResult {
+            name: name.into(),
+            kind: "rand".into(),
+            op: op.into(),
+            block_size,
+            queue_depth: 1,
+            threads: 1,
+            mb_per_s,
+            iops,
+            latency_us: Latency::default(),
+            loops: vec![],
+            cv: 0.0,
+            cpu: Cpu::default(),
+            timeline: vec![],
+        }
+    }
+
+    /// One sample a second at these rates.
+    pub fn timeline(rates: &[f64]) -> Vec<TimelineSample> {
+        rates
+            .iter()
+            .enumerate()
+            .map(|(i, &mb_per_s)| TimelineSample {
+                t: i as f64,
+                mb_per_s,
+                temp_c: None,
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

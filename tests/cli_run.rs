@@ -43,6 +43,16 @@ fn run_fast_json(dir: &Path, extra: &[&str]) -> (Value, Output) {
     (doc, output)
 }
 
+/// `iomark run DIR <args> --json -`, which must succeed: its document and its output.
+fn run_json(dir: &Path, args: &[&str]) -> (Value, Output) {
+    let mut all = vec!["run", dir.to_str().unwrap()];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", "-"]);
+    let output = run_ok(&all);
+    let doc = serde_json::from_slice(&output.stdout).expect("stdout is one JSON document");
+    (doc, output)
+}
+
 /// The names of a document's tests, in order.
 fn names(doc: &Value) -> Vec<String> {
     doc["tests"]
@@ -606,20 +616,18 @@ fn a_closed_stderr_is_no_reason_to_panic() {
 #[test]
 fn latency_profile_takes_exactly_count_samples_and_shows_them_live() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run_ok(&[
-        "run",
-        dir.path().to_str().unwrap(),
-        "--profile",
-        "latency",
-        "--count",
-        "50",
-        "--live",
-        "--size",
-        "4MiB",
-        "--json",
-        "-",
-    ]);
-    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (doc, output) = run_json(
+        dir.path(),
+        &[
+            "--profile",
+            "latency",
+            "--count",
+            "50",
+            "--live",
+            "--size",
+            "4MiB",
+        ],
+    );
     assert_eq!(doc["settings"]["profile"], "latency");
     assert_eq!(doc["settings"]["count"], 50);
     assert_eq!(names(&doc), ["RND4K_Q1T1_read"]);
@@ -645,21 +653,19 @@ fn latency_profile_takes_exactly_count_samples_and_shows_them_live() {
 #[test]
 fn sweep_profile_covers_every_block_size_and_finds_saturation() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run_ok(&[
-        "run",
-        dir.path().to_str().unwrap(),
-        "--profile",
-        "sweep",
-        "--size",
-        "16MiB",
-        "--duration",
-        "100ms",
-        "--warmup",
-        "0",
-        "--json",
-        "-",
-    ]);
-    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (doc, output) = run_json(
+        dir.path(),
+        &[
+            "--profile",
+            "sweep",
+            "--size",
+            "16MiB",
+            "--duration",
+            "100ms",
+            "--warmup",
+            "0",
+        ],
+    );
     let tests = doc["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 14);
     let sizes = [4096u64, 16384, 65536, 262144, 1048576, 4194304, 16777216];
@@ -688,17 +694,7 @@ fn sweep_profile_covers_every_block_size_and_finds_saturation() {
 #[test]
 fn sustained_profile_writes_the_size_once_without_a_fill() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run_ok(&[
-        "run",
-        dir.path().to_str().unwrap(),
-        "--profile",
-        "sustained",
-        "--size",
-        "48MiB",
-        "--json",
-        "-",
-    ]);
-    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (doc, output) = run_json(dir.path(), &["--profile", "sustained", "--size", "48MiB"]);
     assert_eq!(names(&doc), ["SEQ1M_Q8T1_write"]);
     let sustained = &doc["score"]["sustained"];
     assert_eq!(sustained["written_bytes"], 48 << 20);
@@ -717,19 +713,17 @@ fn sustained_profile_writes_the_size_once_without_a_fill() {
 #[test]
 fn sustained_profile_stops_at_its_time_bound() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run_ok(&[
-        "run",
-        dir.path().to_str().unwrap(),
-        "--profile",
-        "sustained",
-        "--size",
-        "2GiB",
-        "--duration",
-        "300ms",
-        "--json",
-        "-",
-    ]);
-    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (doc, _) = run_json(
+        dir.path(),
+        &[
+            "--profile",
+            "sustained",
+            "--size",
+            "2GiB",
+            "--duration",
+            "300ms",
+        ],
+    );
     let sustained = &doc["score"]["sustained"];
     let seconds = sustained["seconds"].as_f64().unwrap();
     assert!((0.3..3.0).contains(&seconds), "{seconds} s");
@@ -792,17 +786,7 @@ fn sdcard_profile_judges_every_class() {
 #[test]
 fn pi_profile_computes_the_published_score_from_its_parts() {
     let dir = tempfile::tempdir().unwrap();
-    let output = run_ok(&[
-        "run",
-        dir.path().to_str().unwrap(),
-        "--profile",
-        "pi",
-        "--size",
-        "8MiB",
-        "--json",
-        "-",
-    ]);
-    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (doc, output) = run_json(dir.path(), &["--profile", "pi", "--size", "8MiB"]);
     assert_eq!(
         names(&doc),
         [

@@ -130,24 +130,10 @@ pub fn score(tests: &[TestResult]) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::{Cpu, Latency};
+    use crate::result::sample;
 
     fn result(name: &str, mb_per_s: f64, iops: f64) -> TestResult {
-        TestResult {
-            name: name.into(),
-            kind: "rand".into(),
-            op: "read".into(),
-            block_size: BLOCK,
-            queue_depth: 1,
-            threads: 1,
-            mb_per_s,
-            iops,
-            latency_us: Latency::default(),
-            loops: vec![],
-            cv: 0.0,
-            cpu: Cpu::default(),
-            timeline: vec![],
-        }
+        sample::result(name, "read", BLOCK, mb_per_s, iops)
     }
 
     #[test]

@@ -168,31 +168,12 @@ pub fn known(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::{Cpu, Latency, TimelineSample};
+    use crate::result::sample;
 
     fn result(name: &str, iops: f64, timeline: &[f64]) -> TestResult {
         TestResult {
-            name: name.into(),
-            kind: "rand".into(),
-            op: "write".into(),
-            block_size: 4096,
-            queue_depth: 1,
-            threads: 1,
-            mb_per_s: iops * 4096.0 / 1e6,
-            iops,
-            latency_us: Latency::default(),
-            loops: vec![],
-            cv: 0.0,
-            cpu: Cpu::default(),
-            timeline: timeline
-                .iter()
-                .enumerate()
-                .map(|(i, &r)| TimelineSample {
-                    t: i as f64,
-                    mb_per_s: r,
-                    temp_c: None,
-                })
-                .collect(),
+            timeline: sample::timeline(timeline),
+            ..sample::result(name, "write", 4096, iops * 4096.0 / 1e6, iops)
         }
     }
 

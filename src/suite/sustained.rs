@@ -150,15 +150,7 @@ mod tests {
     use super::*;
 
     fn timeline(rates: &[f64]) -> Vec<TimelineSample> {
-        rates
-            .iter()
-            .enumerate()
-            .map(|(i, &r)| TimelineSample {
-                t: i as f64,
-                mb_per_s: r,
-                temp_c: None,
-            })
-            .collect()
+        crate::result::sample::timeline(rates)
     }
 
     #[test]

@@ -64,24 +64,11 @@ pub fn score(tests: &[TestResult]) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::{Cpu, Latency};
+    use crate::result::sample;
 
     fn result(op: &str, block_size: u64, mb_per_s: f64) -> TestResult {
-        TestResult {
-            name: format!("SEQ_{op}"),
-            kind: "seq".into(),
-            op: op.into(),
-            block_size,
-            queue_depth: 1,
-            threads: 1,
-            mb_per_s,
-            iops: mb_per_s * 1e6 / block_size as f64,
-            latency_us: Latency::default(),
-            loops: vec![],
-            cv: 0.0,
-            cpu: Cpu::default(),
-            timeline: vec![],
-        }
+        let iops = mb_per_s * 1e6 / block_size as f64;
+        sample::result(&format!("SEQ_{op}"), op, block_size, mb_per_s, iops)
     }
 
     #[test]
