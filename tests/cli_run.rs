@@ -879,7 +879,14 @@ impl SmallFs {
 
 impl Drop for SmallFs {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.path).status();
+        // A lazy unmount if anything still holds it busy: a test must not leave mounts behind.
+        let unmounted = Command::new("umount")
+            .arg(&self.path)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !unmounted {
+            let _ = Command::new("umount").arg("-l").arg(&self.path).status();
+        }
     }
 }
 
