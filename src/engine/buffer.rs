@@ -7,7 +7,7 @@
 //! Memory layout matters for large blocks: a request carries at most so many memory segments
 //! (254 on a virtio disk), and only physically adjacent pages share one. SEQ1M Q8T1 read, on this
 //! project's virtio VM, against fio in alternating rounds:
-//! - transparent huge pages (one segment per 1 MiB I/O): 1021 KiB per request, 1.65x fio, a
+//! - transparent huge pages (one segment per 1 MiB I/O): 1021 KiB per request, 1.65-1.68x fio, a
 //!   figure ordinary programs (dd, cp, fio) do not see on the same disk;
 //! - one anonymous mapping for all of a stream's buffers, faulted in order, as fio allocates its
 //!   own: 508 KiB per request (fio's vary from 494 to 861 KiB with where its pages fall), and

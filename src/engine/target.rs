@@ -297,13 +297,11 @@ impl TestFile {
         result
     }
 
-    /// With buffered I/O, pushes written data to the device and evicts the file from the page
-    /// cache, so that the next read test reads the device (as far as the kernel lets us: it is
-    /// `posix_fadvise(DONTNEED)`, plus `drop_caches` when running as root).
+    /// Pushes written data to the device and evicts the file from the page cache, so that the
+    /// next buffered read reads the device (as far as the kernel lets us: it is
+    /// `posix_fadvise(DONTNEED)`, plus `drop_caches` when running as root). The caller decides
+    /// when it is needed: a test may be buffered on a file that has direct I/O.
     pub fn evict_cache(&self) -> io::Result<()> {
-        if self.direct {
-            return Ok(());
-        }
         self.file.sync_data()?;
         // SAFETY: plain syscall on an fd we own.
         unsafe { libc::posix_fadvise(self.fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };

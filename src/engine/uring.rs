@@ -185,8 +185,8 @@ impl Stream<'_> {
 
 /// A ring for one thread that submits and reaps itself: completions are run when it asks for
 /// them (DEFER_TASKRUN, Linux 6.1) and never interrupt it (COOP_TASKRUN, 5.19). Measured on ext4
-/// on a tmpfs-backed loop device, RND4K Q32T1 read, in rounds alternating with fio (364-406K):
-/// a plain ring with batched submission 250-302K IOPS; COOP_TASKRUN and SINGLE_ISSUER alone
+/// on a tmpfs-backed loop device, RND4K Q32T1 read, in rounds alternating with fio (364-405K):
+/// a plain ring with batched submission 251-302K IOPS; COOP_TASKRUN and SINGLE_ISSUER alone
 /// 288-326K; each I/O submitted at once alone 229-270K; all of these together 353-424K, at less
 /// CPU per I/O than fio. Older kernels refuse the flags, and get the plain ring.
 fn new_ring(entries: u32) -> io::Result<io_uring::IoUring> {

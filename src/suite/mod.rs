@@ -67,6 +67,11 @@ impl TestSpec {
         }
     }
 
+    /// The bytes this test's offsets range over in a file of `file_size` bytes.
+    pub fn span_in(&self, file_size: u64) -> u64 {
+        self.span.map_or(file_size, |span| span.min(file_size))
+    }
+
     /// The same test, stopping at `bound` whatever the plan's duration.
     pub fn bounded(mut self, bound: Duration) -> Self {
         self.bound = Some(bound);
@@ -330,9 +335,7 @@ pub fn run(
                 index,
                 count: plan.tests.len(),
                 expected: plan.test_time(),
-                bytes: spec
-                    .whole_file
-                    .then(|| spec.span.unwrap_or(plan.file_size).min(plan.file_size)),
+                bytes: spec.whole_file.then(|| spec.span_in(plan.file_size)),
             },
             live.clone(),
         );
@@ -386,9 +389,9 @@ fn measure(
         span: spec.span,
     };
     // With buffered I/O, each read stretch starts from an evicted cache (as far as the kernel
-    // allows); with direct I/O this does nothing.
+    // allows); direct I/O bypasses the cache and needs nothing.
     let ready = || -> anyhow::Result<()> {
-        if spec.op == Op::Read {
+        if spec.op == Op::Read && !direct {
             file.evict_cache()?;
         }
         Ok(())
@@ -419,7 +422,7 @@ fn measure(
                 let (user_before, sys_before) = engine::clock::cpu_time();
                 let limit = match spec.ios {
                     _ if spec.whole_file => Limit::ios_within(
-                        spec.span.unwrap_or(file.size()).min(file.size()) / spec.block_size,
+                        spec.span_in(file.size()) / spec.block_size,
                         spec.bound.unwrap_or(plan.duration),
                     ),
                     Some(count) => Limit::ios(count),
