@@ -31,6 +31,151 @@ pub enum Command {
     Run(RunArgs),
     /// Show the machine and the storage PATH lives on, and warn about bottlenecks
     Info(InfoArgs),
+    /// List saved runs, newest first
+    History(HistoryArgs),
+    /// Show the full report of a saved run
+    Show(ShowArgs),
+    /// Compare saved runs side by side: the first is the baseline
+    Compare(CompareArgs),
+    /// Write a saved run as JSON, CSV, Markdown or a self-contained HTML report
+    Export(ExportArgs),
+    /// Draw a chart of saved runs as SVG or PNG
+    Plot(PlotArgs),
+    /// Add a result document (from `iomark run --json`) to the store
+    Import(ImportArgs),
+    /// Remove a saved run
+    Delete(DeleteArgs),
+}
+
+/// Which store: the local history unless told otherwise.
+#[derive(Debug, Args)]
+pub struct StoreArgs {
+    /// The result store: a SQLite file, or a postgres:// URL [default:
+    /// $XDG_DATA_HOME/iomark/results.db, else ~/.local/share/iomark/results.db]
+    #[arg(long, value_name = "PATH|URL", env = "IOMARK_DB")]
+    pub db: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "Ids are shown shortened; any unique beginning of an id names a run.")]
+pub struct HistoryArgs {
+    /// Show at most N runs
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u32>,
+
+    /// Print the list as JSON
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The run (any unique beginning of its id; `latest` for the newest)
+    pub id: String,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Each figure is compared with the baseline's. The verdict takes both runs' loop-to-loop spread \
+(their coefficient of variation) into account: a difference within twice the combined spread \
+(and at least 2%, or 5% where a run had one loop) is within noise.")]
+pub struct CompareArgs {
+    /// Two or more runs; the first is the baseline
+    #[arg(value_name = "ID", num_args = 2.., required = true)]
+    pub ids: Vec<String>,
+
+    /// Print the comparison as JSON
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Json,
+    Csv,
+    Md,
+    Html,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The run (any unique beginning of its id; `latest` for the newest)
+    pub id: String,
+
+    /// json (the result document), csv (one row per test), md (a Markdown table to paste) or
+    /// html (a report with its charts, in one file)
+    #[arg(long, value_enum)]
+    pub format: FormatArg,
+
+    /// Write to FILE instead of standard output
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlotKind {
+    /// MB/s of every test, CrystalDiskMark style
+    Bars,
+    /// MB/s over time, second by second
+    Timeline,
+    /// Latency percentiles (p50 to max)
+    Latency,
+    /// How many I/Os took how long (the latency profile)
+    Histogram,
+    /// MB/s against block size (the sweep profile)
+    Sweep,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Several ids draw one comparison chart. The format follows the file name: .svg or .png."
+)]
+pub struct PlotArgs {
+    /// One or more runs
+    #[arg(value_name = "ID", required = true)]
+    pub ids: Vec<String>,
+
+    /// What to draw
+    #[arg(long, value_enum, default_value_t = PlotKind::Bars)]
+    pub kind: PlotKind,
+
+    /// The chart file: FILE.svg or FILE.png
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Result documents (iomark.result/1 JSON) to add
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// The run (any unique beginning of its id)
+    pub id: String,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 #[derive(Debug, Args)]
@@ -51,6 +196,9 @@ Examples:
   iomark run --test RND4K_Q1T1 --loops 5 --duration 5s
   iomark run --json result.json       also write the result document
   iomark run --print-fio > job.fio    the same tests as a fio job file, to check any figure
+
+Every run is saved to the local history (see `iomark history`, `show`, `compare`, `export`), \
+unless --no-save is given.
 
 The test file is created anew under a unique name (.iomark-PID-RANDOM.tmp), filled with \
 incompressible data, and removed at the end, on error and on Ctrl-C. Nothing else is touched.")]
@@ -118,10 +266,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 
-    /// Do not save the result to the local history (history is not kept yet; this flag is
-    /// accepted so that scripts can use it now)
+    /// Do not save the result to the store (see `iomark history`)
     #[arg(long)]
     pub no_save: bool,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
 
     /// A label for this result, e.g. "SanDisk Extreme 64GB in USB 3 reader"
     #[arg(long, value_name = "TEXT")]

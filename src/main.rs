@@ -21,6 +21,13 @@ fn main() {
     let outcome = match cli.command {
         Command::Run(args) => iomark::commands::run::run(args),
         Command::Info(args) => iomark::commands::info::run(args),
+        Command::History(args) => iomark::commands::history::list(args),
+        Command::Show(args) => iomark::commands::history::show(args),
+        Command::Compare(args) => iomark::commands::compare::run(args),
+        Command::Export(args) => iomark::commands::export::export(args),
+        Command::Plot(args) => iomark::commands::export::plot(args),
+        Command::Import(args) => iomark::commands::history::import(args),
+        Command::Delete(args) => iomark::commands::history::delete(args),
     };
     // Everything the command created (the test file above all) has been dropped by now.
     if let Err(error) = outcome {

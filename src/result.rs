@@ -91,6 +91,7 @@ pub struct Device {
     pub scheduler: Option<String>,
     /// The layers between the filesystem and the disk, top first, e.g. `["dm-0 (LUKS)",
     /// "sda2 (partition)"]` (added within /1).
+    #[serde(default)]
     pub stack: Vec<String>,
     /// For a loop device: the file behind it (added within /1).
     pub backing_file: Option<String>,
@@ -131,6 +132,7 @@ pub struct Sd {
     /// Physical layer specification version, from the SCR.
     pub spec_version: Option<String>,
     /// The classes the card claims in its SD Status register: C2…C10, U1/U3, V6…V90, A1/A2.
+    #[serde(default)]
     pub claimed_classes: Vec<String>,
     /// Bus timing and clock, from debugfs (root only).
     pub bus_timing: Option<String>,
@@ -192,9 +194,10 @@ pub struct TestResult {
     pub timeline: Vec<TimelineSample>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Latency {
     /// The fastest I/O (added within /1; a near-zero minimum betrays a cache).
+    #[serde(default)]
     pub min: f64,
     pub mean: f64,
     pub p50: f64,
@@ -203,7 +206,20 @@ pub struct Latency {
     pub p99_9: f64,
     pub max: f64,
     /// Standard deviation (added within /1).
+    #[serde(default)]
     pub stddev: f64,
+    /// How many I/Os took how long, for tests that count their I/Os (the latency profile;
+    /// added within /1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub histogram: Vec<Bucket>,
+}
+
+/// One bar of a latency histogram: the I/Os slower than the previous bucket's bound and at most
+/// this one's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bucket {
+    pub le_us: f64,
+    pub count: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -239,6 +255,99 @@ pub struct Warning {
     pub kind: String,
     /// What happened and what to do about it.
     pub message: String,
+}
+
+impl ResultDoc {
+    /// The test of that name (`SEQ1M_Q8T1_read`), if the run had it.
+    pub fn test(&self, name: &str) -> Option<&TestResult> {
+        self.tests.iter().find(|t| t.name == name)
+    }
+
+    /// The four headline figures of history listings: SEQ1M Q8T1 read and write MB/s, RND4K
+    /// Q1T1 read and write IOPS; absent where the profile did not run that test.
+    pub fn headline(&self) -> Headline {
+        Headline {
+            seq_read_mb_per_s: self.test("SEQ1M_Q8T1_read").map(|t| t.mb_per_s),
+            seq_write_mb_per_s: self.test("SEQ1M_Q8T1_write").map(|t| t.mb_per_s),
+            rnd_read_iops: self.test("RND4K_Q1T1_read").map(|t| t.iops),
+            rnd_write_iops: self.test("RND4K_Q1T1_write").map(|t| t.iops),
+        }
+    }
+
+    /// What was measured, in a few words: the device's model, else its kernel name, else the
+    /// filesystem and path.
+    pub fn device_label(&self) -> String {
+        let device = self.target.device.as_ref();
+        device
+            .and_then(|d| d.model.clone().or_else(|| d.name.clone()))
+            .or_else(|| {
+                self.target
+                    .filesystem
+                    .as_ref()
+                    .map(|fs| format!("{fs} at {}", self.target.path))
+            })
+            .unwrap_or_else(|| self.target.path.clone())
+    }
+
+    /// The score's `total`, for profiles that have one (pi).
+    pub fn score_total(&self) -> Option<i64> {
+        self.score.as_ref()?.get("total")?.as_i64()
+    }
+
+    /// Parses and checks a result document from elsewhere (a file to import, a submission):
+    /// the schema, an id, tests with finite, non-negative figures. One line says what is wrong.
+    pub fn from_json(text: &str) -> Result<ResultDoc, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        match value.get("schema").and_then(|s| s.as_str()) {
+            Some(SCHEMA) => {}
+            Some(other) => return Err(format!("schema is '{other}', expected '{SCHEMA}'")),
+            None => return Err(format!("no \"schema\" field: not an {SCHEMA} document")),
+        }
+        let doc: ResultDoc = serde_json::from_value(value)
+            .map_err(|e| format!("not a valid {SCHEMA} document: {e}"))?;
+        if doc.id.is_empty()
+            || doc.id.len() > 64
+            || !doc
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
+            return Err("\"id\" must be 1 to 64 letters, digits or dashes".into());
+        }
+        if doc.tests.is_empty() {
+            return Err("the document has no tests".into());
+        }
+        for t in &doc.tests {
+            let figures = [
+                t.mb_per_s,
+                t.iops,
+                t.cv,
+                t.latency_us.mean,
+                t.latency_us.max,
+            ];
+            if figures.iter().any(|f| !f.is_finite() || *f < 0.0) {
+                return Err(format!(
+                    "test {}: a figure is negative or not a number",
+                    t.name
+                ));
+            }
+        }
+        for stamp in [&doc.started_at, &doc.finished_at] {
+            humantime::parse_rfc3339_weak(stamp)
+                .map_err(|_| format!("'{stamp}' is not an RFC 3339 time"))?;
+        }
+        Ok(doc)
+    }
+}
+
+/// See [`ResultDoc::headline`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    pub seq_read_mb_per_s: Option<f64>,
+    pub seq_write_mb_per_s: Option<f64>,
+    pub rnd_read_iops: Option<f64>,
+    pub rnd_write_iops: Option<f64>,
 }
 
 /// A new ULID (Crockford base32 of 48 bits of milliseconds and 80 random bits): unique, and
@@ -283,6 +392,80 @@ pub(crate) mod sample {
             cv: 0.0,
             cpu: Cpu::default(),
             timeline: vec![],
+        }
+    }
+
+    /// A whole document: the standard profile's eight tests with plausible figures.
+    pub fn doc() -> ResultDoc {
+        let rows = [
+            ("SEQ1M_Q8T1", "seq", 1 << 20, 8, 2000.0, 1500.0),
+            ("SEQ1M_Q1T1", "seq", 1 << 20, 1, 900.0, 800.0),
+            ("RND4K_Q32T1", "rand", 4096, 32, 400.0, 300.0),
+            ("RND4K_Q1T1", "rand", 4096, 1, 40.0, 60.0),
+        ];
+        let mut tests = Vec::new();
+        for (row, kind, bs, qd, read, write) in rows {
+            for (op, mb) in [("read", read), ("write", write)] {
+                let mut t = result(&format!("{row}_{op}"), op, bs, mb, mb * 1e6 / bs as f64);
+                t.kind = kind.into();
+                t.queue_depth = qd;
+                t.loops = [0.98, 1.0, 1.02]
+                    .iter()
+                    .map(|f| Loop {
+                        mb_per_s: mb * f,
+                        iops: mb * f * 1e6 / bs as f64,
+                        bytes: (mb * f * 1e6) as u64,
+                        ios: (mb * f * 1e6 / bs as f64) as u64,
+                        seconds: 1.0,
+                    })
+                    .collect();
+                t.cv = 0.02;
+                t.latency_us = Latency {
+                    min: 20.0,
+                    mean: 100.0,
+                    p50: 90.0,
+                    p90: 150.0,
+                    p99: 300.0,
+                    p99_9: 800.0,
+                    max: 2000.0,
+                    stddev: 40.0,
+                    histogram: vec![],
+                };
+                t.timeline = timeline(&[mb * 0.99, mb * 1.01, mb]);
+                tests.push(t);
+            }
+        }
+        ResultDoc {
+            schema: SCHEMA.into(),
+            id: "01KAQZ8X3N7M2P4R6T8V0W2Y4Z".into(),
+            tool: Tool::this(),
+            started_at: "2026-11-21T07:00:00Z".into(),
+            finished_at: "2026-11-21T07:01:00Z".into(),
+            label: Some("sample <card> & \"reader\"".into()),
+            price_usd: None,
+            host: Host {
+                arch: "x86_64".into(),
+                ..Host::default()
+            },
+            target: Target {
+                path: "/mnt/test".into(),
+                filesystem: Some("ext4".into()),
+                ..Target::default()
+            },
+            settings: Settings {
+                profile: "standard".into(),
+                file_size_bytes: 1 << 30,
+                loops: 3,
+                duration_s: 2.0,
+                warmup_s: 1.0,
+                engine: "io_uring".into(),
+                direct: true,
+                data: "random".into(),
+                count: None,
+            },
+            tests,
+            warnings: vec![],
+            score: None,
         }
     }
 

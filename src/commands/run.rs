@@ -164,6 +164,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     } else {
         write_stdout(table::render(&doc, Some(&file_path), Style::stdout()).as_bytes())?;
     }
+    if !args.no_save {
+        super::history::save_run(&args.store, &doc);
+    }
     if let Some(path) = &args.json {
         let mut text = serde_json::to_string_pretty(&doc)?;
         text.push('\n');

@@ -2,6 +2,8 @@
 //! whether a stream is a terminal and whether to use colour (`NO_COLOR` is honoured); nothing
 //! here does I/O on the test target.
 
+pub mod compare;
+pub mod history;
 pub mod info;
 pub mod progress;
 pub mod table;

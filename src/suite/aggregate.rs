@@ -6,7 +6,7 @@
 //! every timed loop. The spread between loops is the coefficient of variation of their MB/s.
 
 use crate::engine::Measurement;
-use crate::result::{Cpu, Latency, Loop, TestResult, TimelineSample, Warning};
+use crate::result::{Bucket, Cpu, Latency, Loop, TestResult, TimelineSample, Warning};
 use crate::units::{mb_per_s, per_second};
 
 use super::TestSpec;
@@ -52,7 +52,7 @@ pub fn summarize(spec: &TestSpec, measurements: &[Measurement], cpu: Cpu) -> Tes
         threads: spec.threads,
         mb_per_s: reported.mb_per_s,
         iops: reported.iops,
-        latency_us: latency(measurements),
+        latency_us: latency(measurements, spec.ios.is_some()),
         cv: coefficient_of_variation(&rates),
         cpu,
         timeline: timeline(measurements),
@@ -84,7 +84,9 @@ pub fn coefficient_of_variation(values: &[f64]) -> f64 {
     variance.sqrt() / mean
 }
 
-fn latency(measurements: &[Measurement]) -> Latency {
+/// Latency over every I/O; with `buckets`, also the histogram (for counted tests: the latency
+/// profile's samples, whose distribution is the point).
+fn latency(measurements: &[Measurement], buckets: bool) -> Latency {
     let mut all = crate::engine::clock::new_histogram();
     for m in measurements {
         all.add(&m.latency).expect("same histogram bounds");
@@ -102,7 +104,28 @@ fn latency(measurements: &[Measurement]) -> Latency {
         p99_9: us(all.value_at_quantile(0.999)),
         max: us(all.max()),
         stddev: all.stdev() / 1000.0,
+        histogram: if buckets { histogram(&all) } else { Vec::new() },
     }
+}
+
+/// Buckets four to an octave (bounds 2^(k/4) µs), from the fastest I/O's to the slowest's; empty
+/// buckets inside that range are kept so that a chart shows the gaps.
+fn histogram(all: &hdrhistogram::Histogram<u64>) -> Vec<Bucket> {
+    let bucket_of = |ns: u64| ((ns.max(1) as f64 / 1000.0).log2() * 4.0).ceil() as i32;
+    let first = bucket_of(all.min());
+    let last = bucket_of(all.max());
+    let mut buckets: Vec<Bucket> = (first..=last)
+        .map(|k| Bucket {
+            le_us: 2f64.powf(k as f64 / 4.0),
+            count: 0,
+        })
+        .collect();
+    for value in all.iter_recorded() {
+        let k = bucket_of(all.highest_equivalent(value.value_iterated_to()));
+        let index = (k - first).clamp(0, buckets.len() as i32 - 1) as usize;
+        buckets[index].count += value.count_at_value();
+    }
+    buckets
 }
 
 /// One sample per second of each loop, loops laid end to end.
@@ -310,6 +333,34 @@ mod tests {
             warnings[0].message
         );
         assert!(beyond_link(&[fast, slow], 5000.0).is_empty());
+    }
+
+    #[test]
+    fn histogram_buckets_are_quarter_octaves_covering_every_io() {
+        let mut h = crate::engine::clock::new_histogram();
+        // 100 I/Os at 100 µs, 10 at 1 ms, 1 at 10 ms.
+        h.record_n(100_000, 100).unwrap();
+        h.record_n(1_000_000, 10).unwrap();
+        h.record(10_000_000).unwrap();
+        let buckets = histogram(&h);
+        assert_eq!(buckets.iter().map(|b| b.count).sum::<u64>(), 111);
+        // From the bucket holding 100 µs to the one holding 10 ms: log2(100) * 4 = 26.6 → 27
+        // steps, every bound a quarter octave above the last.
+        assert_eq!(buckets.len(), 28);
+        for pair in buckets.windows(2) {
+            assert!((pair[1].le_us / pair[0].le_us - 2f64.powf(0.25)).abs() < 1e-9);
+        }
+        let holding = |us: f64| {
+            buckets
+                .iter()
+                .find(|b| b.le_us >= us * 0.999)
+                .map(|b| b.count)
+                .unwrap()
+        };
+        assert_eq!(holding(100.0), 100);
+        assert_eq!(holding(1000.0), 10);
+        assert_eq!(buckets.last().unwrap().count, 1);
+        assert!(buckets[0].le_us >= 100.0 && buckets[0].le_us < 100.0 * 2f64.powf(0.25));
     }
 
     #[test]

@@ -1,0 +1,236 @@
+//! Runs side by side: each test's figure against the baseline's, with a verdict that weighs the
+//! difference against both runs' own loop-to-loop spread.
+
+use serde::Serialize;
+
+use crate::result::{ResultDoc, TestResult};
+
+/// The smallest band called noise, however steady both runs were: 2%.
+pub const MIN_BAND: f64 = 0.02;
+/// The band when a run had a single loop, so that its spread is unknown: 5%.
+pub const ONE_LOOP_BAND: f64 = 0.05;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Faster,
+    Slower,
+    WithinNoise,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::WithinNoise => "within noise",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    pub id: String,
+    pub started_at: String,
+    pub label: Option<String>,
+    pub device: String,
+    pub profile: String,
+}
+
+/// One test across the runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub test: String,
+    /// `MB/s` for blocks of 64 KiB and more, `IOPS` below.
+    pub unit: &'static str,
+    /// One per run, in the order given; none where that run lacks the test.
+    pub cells: Vec<Option<Cell>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Cell {
+    pub value: f64,
+    pub cv: f64,
+    pub loops: usize,
+    /// Against the baseline, in percent (absent for the baseline itself).
+    pub diff_pct: Option<f64>,
+    /// The half-width of the noise band used, in percent.
+    pub band_pct: Option<f64>,
+    pub verdict: Option<Verdict>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub runs: Vec<Run>,
+    pub rows: Vec<Row>,
+}
+
+/// The noise band for two runs' figures: twice their combined coefficient of variation, at
+/// least [`MIN_BAND`], and at least [`ONE_LOOP_BAND`] when either had one loop.
+pub fn band(base: &TestResult, other: &TestResult) -> f64 {
+    let combined = 2.0 * (base.cv.powi(2) + other.cv.powi(2)).sqrt();
+    let floor = if base.loops.len() < 2 || other.loops.len() < 2 {
+        ONE_LOOP_BAND
+    } else {
+        MIN_BAND
+    };
+    if combined.is_finite() {
+        combined.max(floor)
+    } else {
+        floor
+    }
+}
+
+/// Higher is faster for every figure compared (MB/s and IOPS).
+pub fn verdict(base: &TestResult, other: &TestResult) -> (f64, f64, Verdict) {
+    let diff = if base.mb_per_s > 0.0 {
+        other.mb_per_s / base.mb_per_s - 1.0
+    } else if other.mb_per_s > 0.0 {
+        f64::INFINITY
+    } else {
+        0.0
+    };
+    let band = band(base, other);
+    let verdict = if diff.abs() <= band {
+        Verdict::WithinNoise
+    } else if diff > 0.0 {
+        Verdict::Faster
+    } else {
+        Verdict::Slower
+    };
+    (diff, band, verdict)
+}
+
+pub fn compare(docs: &[ResultDoc]) -> Comparison {
+    let mut names: Vec<&str> = Vec::new();
+    for doc in docs {
+        for t in &doc.tests {
+            if !names.contains(&t.name.as_str()) {
+                names.push(&t.name);
+            }
+        }
+    }
+    let base = docs.first();
+    let rows = names
+        .into_iter()
+        .map(|name| {
+            let baseline = base.and_then(|d| d.test(name));
+            let block = docs
+                .iter()
+                .find_map(|d| d.test(name))
+                .map(|t| t.block_size)
+                .unwrap_or(0);
+            let unit = if block >= 64 * 1024 { "MB/s" } else { "IOPS" };
+            let cells = docs
+                .iter()
+                .enumerate()
+                .map(|(i, doc)| {
+                    let t = doc.test(name)?;
+                    let value = if unit == "MB/s" { t.mb_per_s } else { t.iops };
+                    let judged = baseline.filter(|_| i > 0).map(|b| verdict(b, t));
+                    Some(Cell {
+                        value,
+                        cv: t.cv,
+                        loops: t.loops.len(),
+                        diff_pct: judged.map(|(d, _, _)| d * 100.0),
+                        band_pct: judged.map(|(_, b, _)| b * 100.0),
+                        verdict: judged.map(|(_, _, v)| v),
+                    })
+                })
+                .collect();
+            Row {
+                test: name.to_string(),
+                unit,
+                cells,
+            }
+        })
+        .collect();
+    Comparison {
+        runs: docs
+            .iter()
+            .map(|d| Run {
+                id: d.id.clone(),
+                started_at: d.started_at.clone(),
+                label: d.label.clone(),
+                device: d.device_label(),
+                profile: d.settings.profile.clone(),
+            })
+            .collect(),
+        rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::sample;
+    use crate::result::Loop;
+
+    fn measured(mb_per_s: f64, loops: &[f64]) -> TestResult {
+        let mut t = sample::result("SEQ1M_Q8T1_read", "read", 1 << 20, mb_per_s, mb_per_s);
+        t.loops = loops
+            .iter()
+            .map(|&m| Loop {
+                mb_per_s: m,
+                iops: m,
+                bytes: 0,
+                ios: 0,
+                seconds: 1.0,
+            })
+            .collect();
+        let mean = loops.iter().sum::<f64>() / loops.len() as f64;
+        let var =
+            loops.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (loops.len().max(2) - 1) as f64;
+        t.cv = var.sqrt() / mean;
+        t
+    }
+
+    #[test]
+    fn a_steady_difference_beyond_the_spread_is_a_verdict() {
+        let a = measured(100.0, &[99.0, 100.0, 101.0]);
+        let b = measured(110.0, &[109.0, 110.0, 111.0]);
+        let (diff, band, v) = verdict(&a, &b);
+        assert!((diff - 0.10).abs() < 1e-9);
+        // cv 1% and 0.9%: a band of 2·√(cv_a² + cv_b²) = 2.7%.
+        let expected = 2.0 * (a.cv.powi(2) + b.cv.powi(2)).sqrt();
+        assert!((band - expected).abs() < 1e-12 && band > MIN_BAND, "{band}");
+        assert_eq!(v, Verdict::Faster);
+        assert_eq!(verdict(&b, &a).2, Verdict::Slower);
+    }
+
+    #[test]
+    fn the_same_difference_inside_a_wide_spread_is_noise() {
+        let a = measured(100.0, &[80.0, 100.0, 120.0]);
+        let b = measured(110.0, &[90.0, 110.0, 130.0]);
+        let (_, band, v) = verdict(&a, &b);
+        assert!(band > 0.3, "cv 20% and 18% give a band over 30%: {band}");
+        assert_eq!(v, Verdict::WithinNoise);
+    }
+
+    #[test]
+    fn one_loop_means_a_wider_floor() {
+        let a = measured(100.0, &[100.0]);
+        let b = measured(104.0, &[104.0]);
+        assert_eq!(band(&a, &b), ONE_LOOP_BAND);
+        assert_eq!(verdict(&a, &b).2, Verdict::WithinNoise);
+        let c = measured(106.0, &[106.0]);
+        assert_eq!(verdict(&a, &c).2, Verdict::Faster);
+    }
+
+    #[test]
+    fn tests_missing_from_a_run_leave_a_gap() {
+        let mut a = crate::result::sample::doc();
+        let mut b = a.clone();
+        a.tests = vec![measured(100.0, &[100.0, 100.0])];
+        let mut write = measured(50.0, &[50.0, 50.0]);
+        write.name = "SEQ1M_Q8T1_write".into();
+        b.tests = vec![measured(50.0, &[50.0, 50.0]), write];
+        let c = compare(&[a, b]);
+        assert_eq!(c.rows.len(), 2);
+        assert!(c.rows[1].cells[0].is_none());
+        let cell = c.rows[0].cells[1].as_ref().unwrap();
+        assert_eq!(cell.verdict, Some(Verdict::Slower));
+        assert!((cell.diff_pct.unwrap() + 50.0).abs() < 1e-9);
+        assert!(c.rows[0].cells[0].as_ref().unwrap().verdict.is_none());
+    }
+}

@@ -1,0 +1,96 @@
+//! One row per test with every figure, for spreadsheets; the run's identity repeats on each
+//! row so that files from several runs can be concatenated (without their headers).
+
+use super::Exporter;
+use crate::result::ResultDoc;
+
+pub struct Csv;
+
+pub const HEADER: [&str; 31] = [
+    "run_id",
+    "started_at",
+    "label",
+    "profile",
+    "device",
+    "transport",
+    "filesystem",
+    "direct",
+    "engine",
+    "test",
+    "kind",
+    "op",
+    "block_size",
+    "queue_depth",
+    "threads",
+    "mb_per_s",
+    "mib_per_s",
+    "iops",
+    "lat_min_us",
+    "lat_mean_us",
+    "lat_p50_us",
+    "lat_p90_us",
+    "lat_p99_us",
+    "lat_p99_9_us",
+    "lat_max_us",
+    "lat_stddev_us",
+    "cv",
+    "loops",
+    "cpu_user_s",
+    "cpu_sys_s",
+    "timeline_seconds",
+];
+
+impl Exporter for Csv {
+    fn name(&self) -> &'static str {
+        "csv"
+    }
+
+    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        out.write_record(HEADER).map_err(|e| e.to_string())?;
+        let transport = doc
+            .target
+            .device
+            .as_ref()
+            .and_then(|d| d.transport.clone())
+            .unwrap_or_default();
+        for t in &doc.tests {
+            let l = &t.latency_us;
+            let record: Vec<String> = vec![
+                doc.id.clone(),
+                doc.started_at.clone(),
+                doc.label.clone().unwrap_or_default(),
+                doc.settings.profile.clone(),
+                doc.device_label(),
+                transport.clone(),
+                doc.target.filesystem.clone().unwrap_or_default(),
+                doc.settings.direct.to_string(),
+                doc.settings.engine.clone(),
+                t.name.clone(),
+                t.kind.clone(),
+                t.op.clone(),
+                t.block_size.to_string(),
+                t.queue_depth.to_string(),
+                t.threads.to_string(),
+                t.mb_per_s.to_string(),
+                (t.mb_per_s * 1e6 / (1u64 << 20) as f64).to_string(),
+                t.iops.to_string(),
+                l.min.to_string(),
+                l.mean.to_string(),
+                l.p50.to_string(),
+                l.p90.to_string(),
+                l.p99.to_string(),
+                l.p99_9.to_string(),
+                l.max.to_string(),
+                l.stddev.to_string(),
+                t.cv.to_string(),
+                t.loops.len().to_string(),
+                t.cpu.user_s.to_string(),
+                t.cpu.sys_s.to_string(),
+                t.timeline.len().to_string(),
+            ];
+            out.write_record(&record).map_err(|e| e.to_string())?;
+        }
+        out.into_inner().map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,109 @@
+//! A table to paste into an issue or a forum post: read and write side by side, as the terminal
+//! shows it, with what was measured and how in one line above.
+
+use std::fmt::Write as _;
+
+use super::{figure, rows, Exporter};
+use crate::result::ResultDoc;
+use crate::units::{format_micros, format_size};
+
+pub struct Markdown;
+
+/// Keeps a user's text from breaking the table or the emphasis around it.
+fn escape(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '|' | '*' | '_' | '`' | '<' | '>' | '[' | ']' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl Exporter for Markdown {
+    fn name(&self) -> &'static str {
+        "md"
+    }
+
+    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
+        let mut out = String::new();
+        let s = &doc.settings;
+        let title = match &doc.label {
+            Some(label) => format!("{} ({})", escape(label), escape(&doc.device_label())),
+            None => escape(&doc.device_label()),
+        };
+        let _ = writeln!(
+            out,
+            "**{title}** · iomark {} · {} profile",
+            doc.tool.version, s.profile
+        );
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "{} on {} · {} test file · {} · {} I/O · {}",
+            doc.started_at.get(..10).unwrap_or(&doc.started_at),
+            escape(
+                doc.target
+                    .filesystem
+                    .as_deref()
+                    .unwrap_or("unknown filesystem")
+            ),
+            format_size(s.file_size_bytes),
+            if s.loops == 1 {
+                "1 loop".into()
+            } else {
+                format!("median of {} loops", s.loops)
+            },
+            if s.direct { "direct" } else { "buffered" },
+            s.engine,
+        );
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "| Test | Read MB/s | Write MB/s | Read IOPS | Write IOPS | Read p99 | Write p99 |"
+        );
+        let _ = writeln!(
+            out,
+            "|:-----|----------:|-----------:|----------:|-----------:|---------:|----------:|"
+        );
+        for (row, read, write) in rows(doc) {
+            let mb = |t: Option<&crate::result::TestResult>| {
+                t.map(|t| figure(t.mb_per_s)).unwrap_or_else(|| "–".into())
+            };
+            let iops = |t: Option<&crate::result::TestResult>| {
+                t.map(|t| format!("{:.0}", t.iops))
+                    .unwrap_or_else(|| "–".into())
+            };
+            let p99 = |t: Option<&crate::result::TestResult>| {
+                t.map(|t| format_micros(t.latency_us.p99))
+                    .unwrap_or_else(|| "–".into())
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                escape(&row.replace('_', " ")),
+                mb(read),
+                mb(write),
+                iops(read),
+                iops(write),
+                p99(read),
+                p99(write)
+            );
+        }
+        for w in &doc.warnings {
+            let _ = writeln!(out);
+            let _ = write!(out, "> ⚠ {}", escape(&w.message));
+        }
+        if !doc.warnings.is_empty() {
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "<sub>MB/s = 10^6 bytes/s · run {}</sub>", doc.id);
+        Ok(out.into_bytes())
+    }
+}

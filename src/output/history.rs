@@ -1,0 +1,88 @@
+//! `iomark history`: one line per saved run.
+
+use std::fmt::Write as _;
+
+use super::Style;
+use crate::store::{short_ids, Summary};
+
+pub fn render(runs: &[Summary], style: Style) -> String {
+    if runs.is_empty() {
+        return "No saved runs yet: `iomark run` saves every run here.\n".into();
+    }
+    let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
+    let short = short_ids(&ids, 10);
+    let rows: Vec<[String; 10]> = runs
+        .iter()
+        .zip(short)
+        .map(|(r, id)| {
+            [
+                id,
+                r.started_at
+                    .get(..16)
+                    .unwrap_or(&r.started_at)
+                    .replace('T', " "),
+                r.label.clone().unwrap_or_default(),
+                r.device.clone().unwrap_or_else(|| "?".into()),
+                r.filesystem.clone().unwrap_or_default(),
+                r.profile.clone(),
+                figure(r.seq_read_mb_per_s, 1),
+                figure(r.seq_write_mb_per_s, 1),
+                figure(r.rnd_read_iops, 0),
+                figure(r.rnd_write_iops, 0),
+            ]
+        })
+        .collect();
+    let header = [
+        "ID",
+        "Date (UTC)",
+        "Label",
+        "Device",
+        "FS",
+        "Profile",
+        "SEQ1M Q8 R",
+        "SEQ1M Q8 W",
+        "RND4K Q1 R",
+        "RND4K Q1 W",
+    ];
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count()).min(32);
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: Vec<String>| -> String {
+        let mut text = String::new();
+        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+            let cell: String = cell.chars().take(*w).collect();
+            if i >= 6 {
+                let _ = write!(text, "  {cell:>w$}");
+            } else if i == 0 {
+                let _ = write!(text, "{cell:<w$}");
+            } else {
+                let _ = write!(text, "  {cell:<w$}");
+            }
+        }
+        text.trim_end().to_string()
+    };
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&line(header.iter().map(|h| h.to_string()).collect()))
+    );
+    for row in rows {
+        let _ = writeln!(out, "{}", line(row.to_vec()));
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim("MB/s for SEQ1M, IOPS for RND4K; `iomark show ID` for the full report")
+    );
+    out
+}
+
+fn figure(value: Option<f64>, decimals: usize) -> String {
+    value
+        .map(|v| format!("{v:.decimals$}"))
+        .unwrap_or_else(|| "-".into())
+}

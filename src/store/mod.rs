@@ -1,0 +1,474 @@
+//! The result history: the one place that knows SQL.
+//!
+//! One schema (`migrations/`, embedded, in SQL both SQLite and PostgreSQL accept) serves the
+//! local history, a SQLite file under `$XDG_DATA_HOME/iomark/` that needs nothing set up, and a
+//! shared server on PostgreSQL (`--db postgres://…`). Each run is one row: the whole result
+//! document as saved, plus indexed copies of the fields people filter and sort by.
+//!
+//! The API is async, for `iomark serve`; the terminal commands drive it with [`block_on`].
+
+mod error;
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::AnyPool;
+use sqlx::Row;
+
+use crate::result::{self, ResultDoc};
+
+pub use error::{Problem, StoreError};
+
+/// Where the store lives: a SQLite file or a PostgreSQL URL.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Location {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl Location {
+    /// From `--db`: a `postgres://` or `postgresql://` URL, a `sqlite://` URL, or a file path;
+    /// none means the default local file.
+    pub fn parse(db: Option<&str>) -> Result<Location, StoreError> {
+        match db {
+            None => Ok(Location::Sqlite(default_path()?)),
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Ok(Location::Postgres(url.to_string()))
+            }
+            Some(url) => Ok(Location::Sqlite(PathBuf::from(
+                url.strip_prefix("sqlite://").unwrap_or(url),
+            ))),
+        }
+    }
+
+    /// For messages: the file, or the server without its password.
+    pub fn display(&self) -> String {
+        match self {
+            Location::Sqlite(path) => path.display().to_string(),
+            Location::Postgres(url) => redact(url),
+        }
+    }
+
+    fn url(&self) -> Result<String, StoreError> {
+        match self {
+            Location::Postgres(url) => Ok(url.clone()),
+            Location::Sqlite(path) => {
+                let text = path.to_str().ok_or_else(|| {
+                    StoreError::Invalid(format!(
+                        "{}: the store's path must be valid UTF-8",
+                        path.display()
+                    ))
+                })?;
+                // The driver reads a URL: escape what would end the path.
+                let escaped = text
+                    .replace('%', "%25")
+                    .replace('?', "%3F")
+                    .replace('#', "%23");
+                Ok(format!("sqlite://{escaped}?mode=rwc"))
+            }
+        }
+    }
+}
+
+/// `$XDG_DATA_HOME/iomark/results.db`, else `~/.local/share/iomark/results.db`.
+pub fn default_path() -> Result<PathBuf, StoreError> {
+    data_dir().map(|dir| dir.join("results.db"))
+}
+
+/// iomark's folder under `$XDG_DATA_HOME` (else `~/.local/share`).
+pub fn data_dir() -> Result<PathBuf, StoreError> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .map(|home| home.join(".local/share"))
+        })
+        .ok_or_else(|| {
+            StoreError::Invalid(
+                "neither XDG_DATA_HOME nor HOME is set to an absolute path: give --db PATH".into(),
+            )
+        })?;
+    Ok(base.join("iomark"))
+}
+
+/// One line of `iomark history`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    pub id: String,
+    pub started_at: String,
+    pub label: Option<String>,
+    pub profile: String,
+    pub device: Option<String>,
+    pub transport: Option<String>,
+    pub filesystem: Option<String>,
+    pub seq_read_mb_per_s: Option<f64>,
+    pub seq_write_mb_per_s: Option<f64>,
+    pub rnd_read_iops: Option<f64>,
+    pub rnd_write_iops: Option<f64>,
+    pub score_total: Option<i64>,
+}
+
+pub struct Store {
+    pool: AnyPool,
+    location: Location,
+}
+
+/// The schema, version by version. Each is idempotent (`IF NOT EXISTS`), so that two processes
+/// creating a new store at the same moment both succeed (the loser retries, see `migrate`).
+fn migrator() -> Migrator {
+    let steps = [(1, "results", include_str!("migrations/0001_results.sql"))];
+    Migrator {
+        migrations: Cow::Owned(
+            steps
+                .into_iter()
+                .map(|(version, name, sql)| {
+                    Migration::new(
+                        version,
+                        name.into(),
+                        MigrationType::Simple,
+                        sql.into(),
+                        false,
+                    )
+                })
+                .collect(),
+        ),
+        ..Migrator::DEFAULT
+    }
+}
+
+const COLUMNS: &str =
+    "id, started_at, label, profile, device_model, device_transport, filesystem, \
+     seq_read_mb_per_s, seq_write_mb_per_s, rnd_read_iops, rnd_write_iops, score_total";
+
+impl Store {
+    /// Opens (creating where needed) the store and brings its schema up to date.
+    pub async fn open(location: Location) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let url = location.url()?;
+        let fail = |e: sqlx::Error| StoreError::from_sqlx(&location, e);
+        if let Location::Sqlite(path) = &location {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| StoreError::io(&location, e))?;
+            }
+        }
+        let is_sqlite = matches!(location, Location::Sqlite(_));
+        let pool = AnyPoolOptions::new()
+            .max_connections(if is_sqlite { 1 } else { 4 })
+            .acquire_timeout(Duration::from_secs(15))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if is_sqlite {
+                        // Wait for another iomark's write instead of failing at once.
+                        sqlx::query("PRAGMA busy_timeout = 15000")
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await
+            .map_err(fail)?;
+        let store = Store { pool, location };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let migrator = migrator();
+        let mut attempt = 0;
+        loop {
+            match migrator.run(&self.pool).await {
+                Ok(()) => return Ok(()),
+                // Another process created the schema between our look and our write.
+                Err(_) if attempt < 3 => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+                }
+                Err(sqlx::migrate::MigrateError::Execute(e)) => {
+                    return Err(StoreError::from_sqlx(&self.location, e))
+                }
+                Err(e) => {
+                    return Err(StoreError::Unavailable {
+                        location: self.location.display(),
+                        problem: Problem::classify_text(&e.to_string()),
+                        detail: e.to_string(),
+                    })
+                }
+            }
+        }
+    }
+
+    /// Saves one result, in one transaction. An id already present is refused.
+    pub async fn save(&self, doc: &ResultDoc) -> Result<(), StoreError> {
+        let document = serde_json::to_string(doc)
+            .map_err(|e| StoreError::Invalid(format!("cannot encode the result: {e}")))?;
+        let h = doc.headline();
+        let device = doc.target.device.as_ref();
+        let mut tx = self.pool.begin().await.map_err(|e| self.fail(e))?;
+        let inserted = sqlx::query(
+            "INSERT INTO results (id, schema_name, tool_version, started_at, saved_at, label, \
+             profile, host_board, host_arch, device_model, device_transport, filesystem, \
+             direct_io, seq_read_mb_per_s, seq_write_mb_per_s, rnd_read_iops, rnd_write_iops, \
+             score_total, document) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+             $18, $19)",
+        )
+        .bind(&doc.id)
+        .bind(&doc.schema)
+        .bind(&doc.tool.version)
+        .bind(&doc.started_at)
+        .bind(result::now_rfc3339())
+        .bind(&doc.label)
+        .bind(&doc.settings.profile)
+        .bind(&doc.host.board)
+        .bind(&doc.host.arch)
+        .bind(Some(doc.device_label()))
+        .bind(device.and_then(|d| d.transport.clone()))
+        .bind(&doc.target.filesystem)
+        .bind(doc.settings.direct as i64)
+        .bind(h.seq_read_mb_per_s)
+        .bind(h.seq_write_mb_per_s)
+        .bind(h.rnd_read_iops)
+        .bind(h.rnd_write_iops)
+        .bind(doc.score_total())
+        .bind(document)
+        .execute(&mut *tx)
+        .await;
+        match inserted {
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(StoreError::Duplicate(doc.id.clone()))
+            }
+            Err(e) => return Err(self.fail(e)),
+            Ok(_) => {}
+        }
+        tx.commit().await.map_err(|e| self.fail(e))
+    }
+
+    /// Every run, newest first (at most `limit`, if given).
+    pub async fn list(&self, limit: Option<u32>) -> Result<Vec<Summary>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM results ORDER BY started_at DESC, id DESC{}",
+            limit.map(|n| format!(" LIMIT {n}")).unwrap_or_default()
+        );
+        let rows = sqlx::query(&sql)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.fail(e))?;
+        rows.iter()
+            .map(summary)
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.fail(e))
+    }
+
+    /// The full id of the one run whose id starts with `prefix` (case-insensitive).
+    pub async fn resolve(&self, prefix: &str) -> Result<String, StoreError> {
+        let prefix = prefix.trim().to_ascii_uppercase();
+        // ULIDs never contain L, so `latest` cannot be the beginning of an id.
+        if prefix == "LATEST" {
+            let newest = self.list(Some(1)).await?;
+            return newest
+                .into_iter()
+                .next()
+                .map(|s| s.id)
+                .ok_or_else(|| StoreError::NotFound("latest".into()));
+        }
+        if prefix.is_empty()
+            || !prefix
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
+            return Err(StoreError::NotFound(prefix));
+        }
+        // Ids hold only letters, digits and dashes, so the prefix needs no LIKE escaping.
+        let rows =
+            sqlx::query("SELECT id FROM results WHERE UPPER(id) LIKE $1 ORDER BY id LIMIT 6")
+                .bind(format!("{prefix}%"))
+                .fetch_all(&self.pool)
+                .await
+                .map_err(|e| self.fail(e))?;
+        let ids: Vec<String> = rows
+            .iter()
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.fail(e))?;
+        match ids.len() {
+            0 => Err(StoreError::NotFound(prefix)),
+            1 => Ok(ids.into_iter().next().unwrap_or_default()),
+            _ => Err(StoreError::Ambiguous(prefix, ids)),
+        }
+    }
+
+    /// The result document of the run `prefix` names, as it was saved.
+    pub async fn get(&self, prefix: &str) -> Result<ResultDoc, StoreError> {
+        let id = self.resolve(prefix).await?;
+        let row = sqlx::query("SELECT document FROM results WHERE id = $1")
+            .bind(&id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.fail(e))?
+            .ok_or_else(|| StoreError::NotFound(id.clone()))?;
+        let text: String = row.try_get(0).map_err(|e| self.fail(e))?;
+        serde_json::from_str(&text).map_err(|e| StoreError::Unavailable {
+            location: self.location.display(),
+            problem: Problem::Corrupt,
+            detail: format!("run {id}: its saved document does not parse: {e}"),
+        })
+    }
+
+    /// Removes the run `prefix` names; returns its full id.
+    pub async fn delete(&self, prefix: &str) -> Result<String, StoreError> {
+        let id = self.resolve(prefix).await?;
+        sqlx::query("DELETE FROM results WHERE id = $1")
+            .bind(&id)
+            .execute(&self.pool)
+            .await
+            .map_err(|e| self.fail(e))?;
+        Ok(id)
+    }
+
+    pub async fn close(self) {
+        self.pool.close().await;
+    }
+
+    fn fail(&self, e: sqlx::Error) -> StoreError {
+        StoreError::from_sqlx(&self.location, e)
+    }
+}
+
+fn summary(row: &AnyRow) -> Result<Summary, sqlx::Error> {
+    Ok(Summary {
+        id: row.try_get("id")?,
+        started_at: row.try_get("started_at")?,
+        label: row.try_get("label")?,
+        profile: row.try_get("profile")?,
+        device: row.try_get("device_model")?,
+        transport: row.try_get("device_transport")?,
+        filesystem: row.try_get("filesystem")?,
+        seq_read_mb_per_s: row.try_get("seq_read_mb_per_s")?,
+        seq_write_mb_per_s: row.try_get("seq_write_mb_per_s")?,
+        rnd_read_iops: row.try_get("rnd_read_iops")?,
+        rnd_write_iops: row.try_get("rnd_write_iops")?,
+        score_total: row.try_get("score_total")?,
+    })
+}
+
+/// A URL without its password.
+fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((user, host)) => {
+            let user = user.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}:***@{host}")
+        }
+        None => url.to_string(),
+    }
+}
+
+/// Runs a store future to completion on a small runtime of its own, for the terminal commands.
+pub fn block_on<F: std::future::Future>(future: F) -> Result<F::Output, StoreError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| StoreError::Invalid(format!("cannot start the store's runtime: {e}")))?;
+    Ok(runtime.block_on(future))
+}
+
+/// Shortest prefixes (at least `min` characters) that tell each id apart from the others.
+pub fn short_ids(ids: &[&str], min: usize) -> Vec<String> {
+    ids.iter()
+        .map(|id| {
+            let mut len = min.min(id.len());
+            while len < id.len()
+                && ids
+                    .iter()
+                    .any(|other| other != id && other.len() >= len && other[..len] == id[..len])
+            {
+                len += 1;
+            }
+            id[..len].to_string()
+        })
+        .collect()
+}
+
+/// Where a result goes when the store cannot take it: `unsaved/ID.json` in iomark's data folder,
+/// else `iomark-ID.json` in the current directory, else in the temporary directory. Returns the
+/// path written.
+pub fn keep_aside(doc: &ResultDoc, preferred: Option<&Path>) -> std::io::Result<PathBuf> {
+    let mut text = serde_json::to_string_pretty(doc).map_err(std::io::Error::other)?;
+    text.push('\n');
+    let name = format!("iomark-{}.json", doc.id);
+    let mut candidates = Vec::new();
+    if let Some(dir) = preferred {
+        candidates.push(dir.join("unsaved"));
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        candidates.push(cwd);
+    }
+    candidates.push(std::env::temp_dir());
+    let mut last = std::io::Error::other("nowhere to write");
+    for dir in candidates {
+        let path = dir.join(&name);
+        let written = std::fs::create_dir_all(&dir).and_then(|()| {
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)?;
+            std::io::Write::write_all(&mut file, text.as_bytes())?;
+            file.sync_all()
+        });
+        match written {
+            Ok(()) => return Ok(path),
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                last = e;
+            }
+        }
+    }
+    Err(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_ids_grow_until_unique() {
+        let ids = ["01ABCDEFGH11XY", "01ABCDEFGH12XY", "01ZZZZZZZZZZZZ"];
+        assert_eq!(
+            short_ids(&ids, 10),
+            ["01ABCDEFGH11", "01ABCDEFGH12", "01ZZZZZZZZ"]
+        );
+        assert_eq!(short_ids(&["ABC"], 10), ["ABC"]);
+    }
+
+    #[test]
+    fn locations_and_redaction() {
+        assert_eq!(
+            Location::parse(Some("postgres://u:secret@127.0.0.1/db"))
+                .unwrap()
+                .display(),
+            "postgres://u:***@127.0.0.1/db"
+        );
+        assert_eq!(
+            Location::parse(Some("sqlite:///tmp/a?b.db")).unwrap(),
+            Location::Sqlite("/tmp/a?b.db".into())
+        );
+        assert_eq!(
+            Location::Sqlite("/tmp/50%?#.db".into()).url().unwrap(),
+            "sqlite:///tmp/50%25%3F%23.db?mode=rwc"
+        );
+    }
+}
