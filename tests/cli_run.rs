@@ -7,8 +7,17 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+/// The binary, saving its results to a store of this test process's own, never the user's.
 fn iomark() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_iomark"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_iomark"));
+    command.env("XDG_DATA_HOME", data_home());
+    command.env_remove("IOMARK_DB");
+    command
+}
+
+fn data_home() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
 }
 
 /// Fast settings: a 4 MiB file, one 150 ms loop per test, no warm-up.
@@ -401,7 +410,10 @@ fn no_permission_is_refused() {
         let copy = dir.path().join("iomark");
         std::fs::copy(env!("CARGO_BIN_EXE_iomark"), &copy).unwrap();
         let mut command = Command::new(copy);
-        command.uid(65534).gid(65534);
+        command
+            .uid(65534)
+            .gid(65534)
+            .env("XDG_DATA_HOME", dir.path());
         command
     } else {
         iomark()
@@ -433,12 +445,17 @@ fn a_full_run_needs_no_root() {
     std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o777)).unwrap();
     let copy = dir.path().join("iomark");
     std::fs::copy(env!("CARGO_BIN_EXE_iomark"), &copy).unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o777)).unwrap();
     let mut args = vec!["run", work.to_str().unwrap(), "--json", "-"];
     args.extend_from_slice(&FAST);
     let output = Command::new(copy)
         .args(&args)
         .uid(65534)
         .gid(65534)
+        .env("XDG_DATA_HOME", &data)
+        .env_remove("IOMARK_DB")
         .output()
         .unwrap();
     assert!(
@@ -449,6 +466,9 @@ fn a_full_run_needs_no_root() {
     let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(names(&doc).len(), 8);
     assert!(entries(&work).is_empty());
+    // And its result was saved, in nobody's own store.
+    assert!(data.join("iomark/results.db").is_file());
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("not saved"));
 }
 
 #[test]

@@ -316,6 +316,12 @@ fn category(names: &[&str], top: usize, v: f64, reversed: bool) -> String {
         .unwrap_or_default()
 }
 
+/// An axis label: no more decimals than it needs (at most two), none from floating-point dust.
+fn tick(v: f64) -> String {
+    let text = format!("{v:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// A line per test (and run); colours cycle.
 struct Series {
     name: String,
@@ -368,9 +374,10 @@ fn lines<DB: DrawingBackend>(
                     if log_x {
                         block_label(*v as u64)
                     } else {
-                        format!("{v}")
+                        tick(*v)
                     }
                 })
+                .y_label_formatter(&|v: &f64| tick(*v))
                 .draw()
                 .map_err(err)?;
             for s in &series {
@@ -539,7 +546,7 @@ fn latency<DB: DrawingBackend>(
         .x_labels(PERCENTILES.len() * 2 + 1)
         .x_label_formatter(&|v| category(&PERCENTILES, 0, *v, false))
         .y_desc("µs")
-        .y_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| tick(*v))
         .label_style((FONT, 13))
         .draw()
         .map_err(err)?;
@@ -623,6 +630,7 @@ fn histogram<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc("latency (µs, log scale)")
         .y_desc("% of I/Os")
+        .y_label_formatter(&|v| tick(*v))
         .label_style((FONT, 13))
         .draw()
         .map_err(err)?;
@@ -638,4 +646,33 @@ fn histogram<DB: DrawingBackend>(
         }))
         .map_err(err)?;
     legend(below, docs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_lose_floating_point_dust() {
+        assert_eq!(tick(0.30000000000000004), "0.3");
+        assert_eq!(tick(4000.0), "4000");
+        assert_eq!(tick(2.5), "2.5");
+        assert_eq!(tick(0.375), "0.38");
+    }
+
+    #[test]
+    fn every_kind_draws_the_sample_or_says_what_is_missing() {
+        let doc = crate::result::sample::doc();
+        for kind in [Kind::Bars, Kind::Timeline, Kind::Latency] {
+            let svg = svg(kind, &[&doc]).unwrap();
+            assert!(svg.starts_with("<svg") && svg.contains("<rect"), "{kind:?}");
+        }
+        // The sample is a standard run: no histogram, no block-size series.
+        assert!(svg(Kind::Histogram, &[&doc])
+            .unwrap_err()
+            .contains("--profile latency"));
+        assert!(svg(Kind::Sweep, &[&doc])
+            .unwrap_err()
+            .contains("--profile sweep"));
+    }
 }

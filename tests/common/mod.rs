@@ -1,0 +1,286 @@
+//! Helpers shared by the integration tests that use the store: the binary with a store of the
+//! test's own, constructed result documents, and a private PostgreSQL server.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// The binary with `--db`-less commands pointed at `data_home` (never the user's own store).
+pub fn iomark(data_home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_iomark"));
+    command
+        .env("XDG_DATA_HOME", data_home)
+        .env_remove("IOMARK_DB");
+    command
+}
+
+/// Runs and requires success; returns the output.
+pub fn ok(command: &mut Command) -> Output {
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{command:?} failed ({}): {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// Runs and requires failure with one `Error:` line; returns that line.
+pub fn refused(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(
+        !output.status.success(),
+        "{command:?} should fail: {stderr}"
+    );
+    assert!(
+        stderr.starts_with("Error: ") && stderr.trim_end().lines().count() == 1,
+        "one Error: line expected: {stderr}"
+    );
+    stderr.trim_end().to_string()
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+/// Fast settings for a real run: a 4 MiB file, one 150 ms loop per test, no warm-up.
+pub const FAST: [&str; 8] = [
+    "--size",
+    "4MiB",
+    "--loops",
+    "1",
+    "--duration",
+    "150ms",
+    "--warmup",
+    "0",
+];
+
+/// A constructed result document: the standard profile's tests at `scale` times a base set of
+/// figures, with three loops spread by `spread` (so its CV is known).
+pub fn doc(id: &str, started_at: &str, scale: &[(&str, f64)], spread: f64) -> Value {
+    let rows = [
+        ("SEQ1M_Q8T1", "seq", 1 << 20, 8, 2000.0, 1500.0),
+        ("SEQ1M_Q1T1", "seq", 1 << 20, 1, 900.0, 800.0),
+        ("RND4K_Q32T1", "rand", 4096, 32, 400.0, 300.0),
+        ("RND4K_Q1T1", "rand", 4096, 1, 40.0, 60.0),
+    ];
+    let mut tests = Vec::new();
+    for (row, kind, bs, qd, read, write) in rows {
+        for (op, base) in [("read", read), ("write", write)] {
+            let name = format!("{row}_{op}");
+            let factor = scale
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, f)| *f)
+                .unwrap_or(1.0);
+            let mb: f64 = base * factor;
+            let loops: Vec<Value> = [1.0 - spread, 1.0, 1.0 + spread]
+                .iter()
+                .map(|f| {
+                    json!({"mb_per_s": mb * f, "iops": mb * f * 1e6 / bs as f64,
+                           "bytes": (mb * f * 1e6) as u64, "ios": (mb * f * 1e6 / bs as f64) as u64,
+                           "seconds": 1.0})
+                })
+                .collect();
+            tests.push(json!({
+                "name": name, "kind": kind, "op": op, "block_size": bs, "queue_depth": qd,
+                "threads": 1, "mb_per_s": mb, "iops": mb * 1e6 / bs as f64,
+                "latency_us": {"min": 10.0, "mean": 100.0, "p50": 90.0, "p90": 150.0,
+                               "p99": 300.0, "p99_9": 700.0, "max": 2000.0, "stddev": 30.0},
+                "loops": loops, "cv": spread, "cpu": {"user_s": 0.1, "sys_s": 0.2},
+                "timeline": [{"t": 0.0, "mb_per_s": mb}, {"t": 1.0, "mb_per_s": mb}]
+            }));
+        }
+    }
+    json!({
+        "schema": "iomark.result/1", "id": id,
+        "tool": {"name": "iomark", "version": "0.1.0"},
+        "started_at": started_at, "finished_at": started_at,
+        "label": format!("constructed {id}"), "price_usd": null,
+        "host": {"arch": "x86_64"},
+        "target": {"path": "/mnt/card", "filesystem": "ext4",
+                   "device": {"name": "mmcblk0", "model": "SC64G", "transport": "mmc", "stack": []}},
+        "settings": {"profile": "standard", "file_size_bytes": 1073741824u64, "loops": 3,
+                     "duration_s": 2.0, "warmup_s": 1.0, "engine": "io_uring", "direct": true,
+                     "data": "random"},
+        "tests": tests, "warnings": [], "score": null
+    })
+}
+
+/// Writes a document to `dir/NAME.json`; returns the path.
+pub fn write_doc(dir: &Path, doc: &Value) -> PathBuf {
+    let path = dir.join(format!("{}.json", doc["id"].as_str().unwrap()));
+    std::fs::write(&path, serde_json::to_string_pretty(doc).unwrap()).unwrap();
+    path
+}
+
+/// A PostgreSQL server of the test's own on 127.0.0.1, from Debian's `postgresql` package
+/// (`.ci/run` installs it), stopped when dropped. With `IOMARK_TEST_POSTGRES` set to a URL of a
+/// server where that user may create databases, that server is used instead.
+pub struct Postgres {
+    child: Option<Child>,
+    base: String,
+    bin: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+    next: std::sync::atomic::AtomicU32,
+}
+
+fn bin_dir() -> PathBuf {
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path().join("bin"))
+                .filter(|p| p.join("postgres").is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found.pop().expect(
+        "PostgreSQL is needed for the store's tests: apt-get install postgresql (as .ci/run does), \
+         or set IOMARK_TEST_POSTGRES=postgres://user@host/db",
+    )
+}
+
+impl Postgres {
+    pub fn start() -> Postgres {
+        if let Ok(url) = std::env::var("IOMARK_TEST_POSTGRES") {
+            return Postgres {
+                child: None,
+                base: url,
+                bin: bin_dir(),
+                _dir: None,
+                next: 0.into(),
+            };
+        }
+        use std::os::unix::fs::PermissionsExt;
+        use std::os::unix::process::CommandExt;
+        let bin = bin_dir();
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        std::fs::create_dir(&data).unwrap();
+        let root = unsafe { libc::geteuid() } == 0;
+        // PostgreSQL refuses to run as root: as root, run it as the `postgres` user Debian's
+        // package creates.
+        let ids = root.then(|| user_ids("postgres").unwrap_or((65534, 65534)));
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).unwrap();
+        if let Some((uid, gid)) = ids {
+            for p in [dir.path(), data.as_path()] {
+                std::os::unix::fs::chown(p, Some(uid), Some(gid)).unwrap();
+            }
+        }
+        let as_owner = |command: &mut Command| {
+            if let Some((uid, gid)) = ids {
+                command.uid(uid).gid(gid);
+            }
+            command.env("HOME", dir.path());
+        };
+        let mut init = Command::new(bin.join("initdb"));
+        init.args([
+            "-D",
+            data.to_str().unwrap(),
+            "-U",
+            "iomark",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        ])
+        .stdout(Stdio::null());
+        as_owner(&mut init);
+        let out = init.output().unwrap();
+        assert!(
+            out.status.success(),
+            "initdb: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let port = {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            listener.local_addr().unwrap().port()
+        };
+        let mut server = Command::new(bin.join("postgres"));
+        server
+            .args([
+                "-D",
+                data.to_str().unwrap(),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+            ])
+            .args([
+                "-k",
+                dir.path().to_str().unwrap(),
+                "-F",
+                "-c",
+                "max_connections=60",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        as_owner(&mut server);
+        let child = server.spawn().unwrap();
+        let pg = Postgres {
+            child: Some(child),
+            base: format!("postgres://iomark@127.0.0.1:{port}/postgres"),
+            bin,
+            _dir: Some(dir),
+            next: 0.into(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let ready = Command::new(pg.bin.join("pg_isready"))
+                .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q"])
+                .status()
+                .unwrap();
+            if ready.success() {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "PostgreSQL did not start in 30 s"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        pg
+    }
+
+    /// A new, empty database on the server: its URL.
+    pub fn database(&self) -> String {
+        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let name = format!("iomark_test_{}_{n}", std::process::id());
+        let status = Command::new(self.bin.join("psql"))
+            .args([&self.base, "-q", "-v", "ON_ERROR_STOP=1", "-c"])
+            .arg(format!("CREATE DATABASE {name}"))
+            .status()
+            .unwrap();
+        assert!(status.success(), "cannot create database {name}");
+        let (server, _) = self.base.rsplit_once('/').unwrap();
+        format!("{server}/{name}")
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            // SIGINT: PostgreSQL's fast shutdown.
+            unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+            let _ = child.wait();
+        }
+    }
+}
+
+fn user_ids(name: &str) -> Option<(u32, u32)> {
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        (fields.first() == Some(&name))
+            .then(|| Some((fields[2].parse().ok()?, fields[3].parse().ok()?)))?
+    })
+}
