@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod common;
+use common::{SmallFs, FAST};
+
 /// The binary, saving its results to a store of this test process's own, never the user's.
 fn iomark() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_iomark"));
@@ -19,18 +22,6 @@ fn data_home() -> &'static Path {
     static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
     DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
 }
-
-/// Fast settings: a 4 MiB file, one 150 ms loop per test, no warm-up.
-const FAST: [&str; 8] = [
-    "--size",
-    "4MiB",
-    "--loops",
-    "1",
-    "--duration",
-    "150ms",
-    "--warmup",
-    "0",
-];
 
 fn run_ok(args: &[&str]) -> Output {
     let output = iomark().args(args).output().unwrap();
@@ -867,46 +858,6 @@ fn help_names_the_options() {
         "--print-fio",
     ] {
         assert!(help.contains(option), "--help lacks {option}");
-    }
-}
-
-/// A small tmpfs mounted for one test, unmounted when dropped.
-struct SmallFs {
-    _dir: tempfile::TempDir,
-    path: std::path::PathBuf,
-}
-
-impl SmallFs {
-    fn mount(size: &str) -> Option<SmallFs> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("small");
-        std::fs::create_dir(&path).unwrap();
-        let ok = Command::new("mount")
-            .args([
-                "-t",
-                "tmpfs",
-                "-o",
-                &format!("size={size}"),
-                "tmpfs",
-                path.to_str().unwrap(),
-            ])
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-        ok.then_some(SmallFs { _dir: dir, path })
-    }
-}
-
-impl Drop for SmallFs {
-    fn drop(&mut self) {
-        // A lazy unmount if anything still holds it busy: a test must not leave mounts behind.
-        let unmounted = Command::new("umount")
-            .arg(&self.path)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !unmounted {
-            let _ = Command::new("umount").arg("-l").arg(&self.path).status();
-        }
     }
 }
 

@@ -679,3 +679,86 @@ fn latency_and_sweep_runs_plot_their_own_charts() {
     let html = stdout(&ok(iomark(home).args(["export", &swp, "--format", "html"])));
     assert!(html.contains("data-kind=\"sweep\""));
 }
+
+#[test]
+fn a_locked_store_is_waited_for() {
+    use sqlx::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let work = home.join("work");
+    std::fs::create_dir(&work).unwrap();
+    // Make the store, then hold it exclusively from another connection for two seconds.
+    ok(iomark(home).arg("history"));
+    let url = format!("sqlite://{}", home.join("iomark/results.db").display());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut holder = runtime
+        .block_on(sqlx::SqliteConnection::connect(&url))
+        .unwrap();
+    runtime
+        .block_on(sqlx::query("BEGIN EXCLUSIVE").execute(&mut holder))
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut run = iomark(home);
+    run.args(["run", work.to_str().unwrap()])
+        .args(FAST)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let child = run.spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    runtime
+        .block_on(sqlx::query("COMMIT").execute(&mut holder))
+        .unwrap();
+    runtime.block_on(holder.close()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && !stderr.contains("not saved"),
+        "{stderr}"
+    );
+    assert!(started.elapsed() >= std::time::Duration::from_secs(2));
+    assert_eq!(
+        history(&home.join("iomark/results.db").display().to_string(), home).len(),
+        1
+    );
+}
+
+#[test]
+fn a_full_disk_under_the_store_loses_no_result() {
+    // Needs a small filesystem to fill: a tmpfs, which takes root to mount.
+    let Some(fs) = common::SmallFs::mount("512k") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    // Fill it to the last block.
+    let mut filler = std::fs::File::create(fs.path.join("filler")).unwrap();
+    let block = vec![0u8; 4096];
+    while std::io::Write::write_all(&mut filler, &block).is_ok() {}
+    drop(filler);
+    let mut run = iomark(&fs.path);
+    run.current_dir(&work)
+        .args(["run", work.to_str().unwrap()])
+        .args(FAST);
+    let out = ok(&mut run);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the result was not saved") && stderr.contains("full"),
+        "{stderr}"
+    );
+    // Neither the store's folder nor its unsaved/ could take it: the current directory did.
+    let kept: Vec<_> = std::fs::read_dir(&work)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(kept[0].starts_with("iomark-") && kept[0].ends_with(".json"));
+    assert!(stderr.contains(&format!("iomark import {}", work.join(&kept[0]).display())));
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join(&kept[0])).unwrap()).unwrap();
+    assert_eq!(doc["tests"].as_array().unwrap().len(), 8);
+}

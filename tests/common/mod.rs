@@ -284,3 +284,43 @@ fn user_ids(name: &str) -> Option<(u32, u32)> {
             .then(|| Some((fields[2].parse().ok()?, fields[3].parse().ok()?)))?
     })
 }
+
+/// A small tmpfs mounted for one test, unmounted when dropped.
+pub struct SmallFs {
+    _dir: tempfile::TempDir,
+    pub path: std::path::PathBuf,
+}
+
+impl SmallFs {
+    pub fn mount(size: &str) -> Option<SmallFs> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("small");
+        std::fs::create_dir(&path).unwrap();
+        let ok = Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size}"),
+                "tmpfs",
+                path.to_str().unwrap(),
+            ])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        ok.then_some(SmallFs { _dir: dir, path })
+    }
+}
+
+impl Drop for SmallFs {
+    fn drop(&mut self) {
+        // A lazy unmount if anything still holds it busy: a test must not leave mounts behind.
+        let unmounted = Command::new("umount")
+            .arg(&self.path)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !unmounted {
+            let _ = Command::new("umount").arg("-l").arg(&self.path).status();
+        }
+    }
+}
