@@ -3,24 +3,15 @@
 use crate::cli::CompareArgs;
 use crate::output::{compare, Style};
 
-use super::history::with_store;
-use super::run::write_stdout;
+use super::history::load_all;
+use super::json_or;
+use super::write_stdout;
 
 pub fn run(args: CompareArgs) -> anyhow::Result<()> {
-    let docs = with_store(&args.store, async |s| {
-        let mut docs = Vec::new();
-        for id in &args.ids {
-            docs.push(s.get(id).await?);
-        }
-        Ok(docs)
-    })?;
+    let docs = load_all(&args.store, &args.ids)?;
     let comparison = crate::compare::compare(&docs);
-    let text = if args.json {
-        let mut text = serde_json::to_string_pretty(&comparison)?;
-        text.push('\n');
-        text
-    } else {
-        compare::render(&comparison, Style::stdout())
-    };
+    let text = json_or(args.json, &comparison, |c| {
+        compare::render(c, Style::stdout())
+    })?;
     write_stdout(text.as_bytes())
 }

@@ -7,8 +7,8 @@ use anyhow::{bail, Context};
 use crate::cli::{ExportArgs, FormatArg, PlotArgs, PlotKind};
 use crate::export::{self, chart, Format};
 
-use super::history::with_store;
-use super::run::write_stdout;
+use super::history::{load_all, with_store};
+use super::write_stdout;
 
 pub fn export(args: ExportArgs) -> anyhow::Result<()> {
     let format = match args.format {
@@ -52,13 +52,7 @@ pub fn plot(args: PlotArgs) -> anyhow::Result<()> {
         ),
     };
     check_writable(&args.output)?;
-    let docs = with_store(&args.store, async |s| {
-        let mut docs = Vec::new();
-        for id in &args.ids {
-            docs.push(s.get(id).await?);
-        }
-        Ok(docs)
-    })?;
+    let docs = load_all(&args.store, &args.ids)?;
     let refs: Vec<_> = docs.iter().collect();
     if png {
         // Drawn to a temporary name, so a failure leaves no half-written file behind.

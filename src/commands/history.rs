@@ -10,7 +10,7 @@ use crate::output::{history, table, to_stderr, Style};
 use crate::result::ResultDoc;
 use crate::store::{self, Location, Store, StoreError};
 
-use super::run::write_stdout;
+use super::{json_or, write_stdout};
 
 /// Opens the store the arguments name and runs `job` on it.
 pub fn with_store<T>(
@@ -26,15 +26,22 @@ pub fn with_store<T>(
     })?
 }
 
+/// The runs the ids name, in that order.
+pub fn load_all(args: &StoreArgs, ids: &[String]) -> Result<Vec<ResultDoc>, StoreError> {
+    with_store(args, async |s| {
+        let mut docs = Vec::new();
+        for id in ids {
+            docs.push(s.get(id).await?);
+        }
+        Ok(docs)
+    })
+}
+
 pub fn list(args: HistoryArgs) -> anyhow::Result<()> {
     let runs = with_store(&args.store, async |s| s.list(args.limit).await)?;
-    let text = if args.json {
-        let mut text = serde_json::to_string_pretty(&runs)?;
-        text.push('\n');
-        text
-    } else {
-        history::render(&runs, Style::stdout())
-    };
+    let text = json_or(args.json, &runs, |runs| {
+        history::render(runs, Style::stdout())
+    })?;
     write_stdout(text.as_bytes())
 }
 

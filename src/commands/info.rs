@@ -33,12 +33,6 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
         target,
         warnings,
     };
-    let text = if args.json {
-        let mut text = serde_json::to_string_pretty(&report)?;
-        text.push('\n');
-        text
-    } else {
-        info::render(&report, Style::stdout())
-    };
-    super::run::write_stdout(text.as_bytes())
+    let text = super::json_or(args.json, &report, |r| info::render(r, Style::stdout()))?;
+    super::write_stdout(text.as_bytes())
 }

@@ -1,6 +1,6 @@
 //! `iomark run`: options → plan → suite on the engine → result document → table and JSON.
 
-use std::io::Write;
+use super::write_stdout;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -178,13 +178,4 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Writes to standard output; a closed pipe (`iomark run | head`) is not an error.
-pub(crate) fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
 }

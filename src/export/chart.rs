@@ -393,14 +393,7 @@ fn lines<DB: DrawingBackend>(
                         Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled())
                     });
             }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::LowerRight)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK.mix(0.3))
-                .label_font((FONT, 12))
-                .draw()
-                .map_err(err)?;
+            series_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }};
     }
     if log_x {
@@ -576,15 +569,26 @@ fn latency<DB: DrawingBackend>(
             .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
             .map_err(err)?;
     }
+    series_legend(&mut chart, SeriesLabelPosition::UpperLeft)
+}
+
+/// The box naming each labelled series.
+fn series_legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(position)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.3))
         .label_font((FONT, 12))
         .draw()
-        .map_err(err)?;
-    Ok(())
+        .map_err(err)
 }
 
 fn histogram<DB: DrawingBackend>(
