@@ -38,6 +38,7 @@ impl Problem {
         {
             Problem::Denied
         } else if text.contains("connection refused")
+            || text.contains("lookup address")
             || text.contains("password authentication")
             || text.contains("timed out")
             || text.contains("does not exist")

@@ -158,6 +158,13 @@ impl Store {
             }
         }
         let is_sqlite = matches!(location, Location::Sqlite(_));
+        if !is_sqlite {
+            // One connection first: the pool retries until its timeout and then reports only
+            // that it timed out, where this says why (refused, unknown host, bad password).
+            use sqlx::Connection;
+            let probe = sqlx::AnyConnection::connect(&url).await.map_err(fail)?;
+            let _ = probe.close().await;
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(if is_sqlite { 1 } else { 4 })
             .acquire_timeout(Duration::from_secs(15))
@@ -369,10 +376,10 @@ fn redact(url: &str) -> String {
         return url.to_string();
     };
     match rest.split_once('@') {
-        Some((user, host)) => {
-            let user = user.split(':').next().unwrap_or_default();
-            format!("{scheme}://{user}:***@{host}")
-        }
+        Some((user, host)) => match user.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+            None => url.to_string(),
+        },
         None => url.to_string(),
     }
 }
@@ -461,6 +468,12 @@ mod tests {
                 .unwrap()
                 .display(),
             "postgres://u:***@127.0.0.1/db"
+        );
+        assert_eq!(
+            Location::parse(Some("postgres://u@127.0.0.1/db"))
+                .unwrap()
+                .display(),
+            "postgres://u@127.0.0.1/db"
         );
         assert_eq!(
             Location::parse(Some("sqlite:///tmp/a?b.db")).unwrap(),
