@@ -26,6 +26,8 @@ struct Ticker {
     label: String,
     started: Instant,
     live: Arc<Live>,
+    /// The expected time of the phases after this one.
+    after: Duration,
 }
 
 impl Progress {
@@ -47,11 +49,12 @@ impl Progress {
 
 impl Observer for Progress {
     fn started(&self, phase: &Phase, live: Arc<Live>) {
-        let (label, length, by_time) = match phase {
-            Phase::Fill { bytes } => (
+        let (label, length, by_time, after) = match phase {
+            Phase::Fill { bytes, after } => (
                 format!("Writing the {} test file", format_size(*bytes)),
                 *bytes,
                 false,
+                *after,
             ),
             Phase::Test {
                 spec,
@@ -59,10 +62,12 @@ impl Observer for Progress {
                 count,
                 expected,
                 bytes,
+                after,
             } => (
                 format!("[{}/{}] {}", index + 1, count, spec.name()),
                 bytes.unwrap_or(expected.as_millis() as u64),
                 bytes.is_none(),
+                *after,
             ),
         };
         let bar = if self.style.interactive {
@@ -71,14 +76,24 @@ impl Observer for Progress {
             ProgressBar::hidden()
         };
         let template = if by_time {
-            "{prefix:<24} [{bar:30}] {msg:>12}  ETA {eta}"
+            "{prefix:<24} [{bar:30}] {msg:>12}  ETA {eta}{run}"
         } else {
-            "{prefix:<24} [{bar:30}] {bytes}/{total_bytes} {msg:>12}  ETA {eta}"
+            "{prefix:<24} [{bar:30}] {bytes}/{total_bytes} {msg:>12}  ETA {eta}{run}"
         };
         bar.set_style(
             ProgressStyle::with_template(template)
                 .expect("valid template")
-                .progress_chars("=> "),
+                .progress_chars("=> ")
+                // The whole run's time left: this phase's, then the phases after it.
+                .with_key(
+                    "run",
+                    move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        if !after.is_zero() {
+                            let left = state.eta() + after;
+                            let _ = write!(w, " · run {} left", short_duration(left));
+                        }
+                    },
+                ),
         );
         bar.set_prefix(label.clone());
         let stop = Arc::new(AtomicBool::new(false));
@@ -115,6 +130,7 @@ impl Observer for Progress {
             label,
             started,
             live,
+            after,
         });
     }
 
@@ -141,11 +157,27 @@ impl Observer for Progress {
                 mb_per_s(ticker.live.bytes(), seconds)
             ),
         };
+        let left = if ticker.after.is_zero() {
+            String::new()
+        } else {
+            format!("   (run: {} left)", short_duration(ticker.after))
+        };
         super::to_stderr(&format!(
-            "{} {}\n",
+            "{} {}{}\n",
             self.style.dim(&format!("{:<24}", ticker.label)),
-            summary
+            summary,
+            self.style.dim(&left)
         ));
+    }
+}
+
+/// `2m 05s`, `45s`, `1h 02m`: minutes and seconds are all a wait needs.
+pub fn short_duration(d: Duration) -> String {
+    let s = d.as_secs_f64().round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, (s % 3600) / 60),
     }
 }
 
@@ -173,5 +205,18 @@ impl Drop for Progress {
             let _ = ticker.thread.join();
             ticker.bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_for_people() {
+        assert_eq!(short_duration(Duration::from_millis(400)), "0s");
+        assert_eq!(short_duration(Duration::from_secs(45)), "45s");
+        assert_eq!(short_duration(Duration::from_secs(125)), "2m 05s");
+        assert_eq!(short_duration(Duration::from_secs(3725)), "1h 02m");
     }
 }

@@ -262,12 +262,42 @@ impl Plan {
     pub fn test_time(&self) -> Duration {
         self.warmup + self.duration * self.loops
     }
+
+    /// How long the tests from `first` on should take: their loops for timed tests; for a test
+    /// that writes the whole file, its bytes at `write_rate` (bytes per second, as the fill
+    /// measured it), never more than its time bound; counted tests (latency) are quick and
+    /// left out.
+    pub fn time_from(&self, first: usize, write_rate: Option<f64>) -> Duration {
+        self.tests
+            .iter()
+            .skip(first)
+            .map(|t| {
+                let bound = t.bound.unwrap_or(self.duration);
+                if t.whole_file {
+                    match write_rate.filter(|r| *r > 0.0) {
+                        Some(rate) => bound.min(Duration::from_secs_f64(
+                            t.span_in(self.file_size) as f64 / rate,
+                        )),
+                        None => bound,
+                    }
+                } else if t.ios.is_some() {
+                    Duration::ZERO
+                } else {
+                    self.test_time()
+                }
+            })
+            .sum()
+    }
 }
 
 /// What the suite is doing now, for a progress display.
 pub enum Phase<'a> {
     /// Writing the whole test file before any test.
-    Fill { bytes: u64 },
+    Fill {
+        bytes: u64,
+        /// The tests' expected time, after the fill.
+        after: Duration,
+    },
     Test {
         spec: &'a TestSpec,
         index: usize,
@@ -275,6 +305,8 @@ pub enum Phase<'a> {
         expected: Duration,
         /// For a test that writes the whole file: its size, so progress can go by bytes.
         bytes: Option<u64>,
+        /// The expected time of the tests after this one.
+        after: Duration,
     },
 }
 
@@ -309,16 +341,21 @@ pub fn run(
         warnings.push(aggregate::direct_io_unavailable(reason));
     }
 
+    // The fill's rate tells how long the whole-file writes after it will take.
+    let mut write_rate = None;
     if plan.fill {
         let live = Arc::new(Live::default());
         observer.started(
             &Phase::Fill {
                 bytes: plan.file_size,
+                after: plan.time_from(0, None),
             },
             live.clone(),
         );
+        let started = std::time::Instant::now();
         file.fill(plan.data, &live)
             .map_err(|e| anyhow::anyhow!("writing the test file {}: {e}", file.path().display()))?;
+        write_rate = Some(plan.file_size as f64 / started.elapsed().as_secs_f64().max(1e-3));
         observer.finished(None);
     }
 
@@ -336,6 +373,7 @@ pub fn run(
                 count: plan.tests.len(),
                 expected: plan.test_time(),
                 bytes: spec.whole_file.then(|| spec.span_in(plan.file_size)),
+                after: plan.time_from(index + 1, write_rate),
             },
             live.clone(),
         );
@@ -472,6 +510,46 @@ fn sample_temperatures(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_left_counts_loops_and_whole_file_writes_at_the_fill_rate() {
+        let mut plan = plan_of(sdcard::sdcard());
+        plan.file_size = 1 << 30;
+        // Before the fill: the write counts at its bound (the rate is not known yet).
+        let bound = sustained::TIME_BOUND;
+        let loops = plan.test_time() * 2;
+        assert_eq!(plan.time_from(0, None), bound + loops);
+        // A 10 MB/s card: 1 GiB takes 107 s, under the bound.
+        let at_10 = plan.time_from(0, Some(10e6));
+        assert!((at_10 - loops).as_secs_f64() - (1u64 << 30) as f64 / 10e6 < 1e-6);
+        assert!(at_10 - loops <= bound);
+        // After the write, only the two random tests' loops remain; after those, nothing.
+        assert_eq!(plan.time_from(1, Some(10e6)), loops);
+        assert_eq!(plan.time_from(3, Some(10e6)), Duration::ZERO);
+        // Counted tests are quick: the latency profile's remaining time is none.
+        assert_eq!(
+            plan_of(latency::latency()).time_from(0, None),
+            Duration::ZERO
+        );
+    }
+
+    /// A profile's plan with its own settings.
+    fn plan_of(profile: Profile) -> Plan {
+        Plan {
+            profile: profile.name.into(),
+            tests: profile.tests,
+            file_size: profile.file_size,
+            loops: profile.loops,
+            duration: profile.duration,
+            warmup: profile.warmup,
+            data: Data::Random,
+            direct: true,
+            live: false,
+            fill: profile.fill,
+            thermometer: None,
+            score: None,
+        }
+    }
 
     fn plan() -> Plan {
         let profile = standard::standard();
