@@ -31,6 +31,9 @@ pub enum Command {
     Run(RunArgs),
     /// Show the machine and the storage PATH lives on, and warn about bottlenecks
     Info(InfoArgs),
+    /// Write and read a file one byte at a time in C, C++, Go, Rust, Java, Scala, Python, Ruby
+    /// and Node, beside the device's own rate
+    Langs(LangsArgs),
     /// List saved runs, newest first
     History(HistoryArgs),
     /// Show the full report of a saved run
@@ -45,6 +48,72 @@ pub enum Command {
     Import(ImportArgs),
     /// Remove a saved run
     Delete(DeleteArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Each language's program writes the bytes 0,1,…,255,0,… one call per byte through its standard \
+buffered stream, closes the file, reads it back one call per byte and checks every byte; the \
+harness checks the file and the checksum again. The first repetition warms up JIT runtimes and \
+is dropped. Compiled programs are built once into ~/.cache/iomark/langs. A language whose \
+toolchain is missing is skipped with a note.
+
+Examples:
+  iomark langs                          every language found, 256 MiB, 6 repetitions
+  iomark langs --only c,python --bytes 16MiB --reps 3
+  iomark langs --cold                   reads come from the device, not the page cache")]
+pub struct LangsArgs {
+    /// Directory on the filesystem to write to [default: .]
+    pub path: Option<PathBuf>,
+
+    /// Bytes written and read per repetition, e.g. 256MiB, 16MiB
+    #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size_arg)]
+    pub bytes: u64,
+
+    /// Repetitions per program, in one process; the first is dropped when there are several
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub reps: u32,
+
+    /// Only these languages, e.g. c,go,python [default: every language whose toolchain is found]
+    #[arg(long, value_name = "LANG,…", value_delimiter = ',', value_parser = parse_lang)]
+    pub only: Vec<String>,
+
+    /// Only these variants, e.g. default,bigbuf [default: every variant]
+    #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
+    pub variants: Vec<String>,
+
+    /// Sync the file and drop it from the page cache between each write and its read, so that
+    /// reads come from the device
+    #[arg(long)]
+    pub cold: bool,
+
+    /// Write the result document (JSON) to FILE; `-` writes it to standard output
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// A label for this result
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+
+    /// Do not save the result to the store
+    #[arg(long)]
+    pub no_save: bool,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+fn parse_lang(text: &str) -> Result<String, String> {
+    let name = text.trim().to_ascii_lowercase();
+    if crate::langs::lang(&name).is_some() {
+        Ok(name)
+    } else {
+        let all: Vec<&str> = crate::langs::LANGS.iter().map(|l| l.name).collect();
+        Err(format!(
+            "unknown language '{text}' (languages: {})",
+            all.join(", ")
+        ))
+    }
 }
 
 /// Which store: the local history unless told otherwise.

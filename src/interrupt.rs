@@ -12,12 +12,34 @@ use std::io::{IsTerminal, Write};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
+/// Child processes to stop with the run (`iomark langs`' programs).
+static CHILDREN: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+fn children() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    CHILDREN.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Kills `pid` if the run is interrupted before [`untrack_child`].
+pub fn track_child(pid: u32) {
+    children().push(pid);
+}
+
+pub fn untrack_child(pid: u32) {
+    children().retain(|p| *p != pid);
+}
+
 pub fn install() -> std::io::Result<()> {
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                // Children first: one left running would go on for minutes, and would create the
+                // test file again at its next repetition.
+                for pid in children().drain(..) {
+                    // SAFETY: plain syscall; the pid is a child this process started.
+                    unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+                }
                 let removed = crate::engine::target::remove_all();
                 // Say so if anyone is listening, but never let a failed write stop the exit:
                 // after a hang-up stderr is gone, and `eprintln!` would panic, killing this

@@ -10,6 +10,7 @@ pub mod compare;
 pub mod engine;
 pub mod export;
 pub mod interrupt;
+pub mod langs;
 pub mod output;
 pub mod probe;
 pub mod result;

@@ -26,6 +26,9 @@ pub struct ResultDoc {
     pub warnings: Vec<Warning>,
     /// Profile-specific derived figures (the pi score, SD class verdicts…); null for standard.
     pub score: Option<serde_json::Value>,
+    /// `iomark langs`: each language's byte-at-a-time write and read (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub langs: Option<crate::langs::Section>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -466,6 +469,7 @@ pub(crate) mod sample {
             tests,
             warnings: vec![],
             score: None,
+            langs: None,
         }
     }
 

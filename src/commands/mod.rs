@@ -4,6 +4,7 @@ pub mod compare;
 pub mod export;
 pub mod history;
 pub mod info;
+pub mod langs;
 pub mod run;
 
 use std::io::Write;

@@ -51,8 +51,10 @@ pub fn plan(args: &RunArgs, dir: &Path) -> anyhow::Result<Plan> {
 
 /// Where the test runs: PATH, checked to be an existing directory, made absolute so that every
 /// report names it unambiguously.
-fn directory(args: &RunArgs) -> anyhow::Result<PathBuf> {
-    let dir = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
+pub(crate) fn directory(path: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dir = path
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
     match std::fs::metadata(&dir) {
         Ok(meta) if meta.is_dir() => Ok(std::fs::canonicalize(&dir).unwrap_or(dir)),
         Ok(_) => bail!(
@@ -67,7 +69,7 @@ fn directory(args: &RunArgs) -> anyhow::Result<PathBuf> {
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
-    let dir = directory(&args)?;
+    let dir = directory(args.path.as_deref())?;
     let plan = plan(&args, &dir)?;
     let choice: EngineChoice = args.engine.into();
     let (backend, fallback) = engine::select(choice).context("--engine io_uring")?;
@@ -156,6 +158,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         tests: outcome.tests,
         warnings,
         score: outcome.score,
+        langs: None,
     };
 
     let file_path = outcome.file_path.display().to_string();

@@ -5,6 +5,7 @@
 pub mod compare;
 pub mod history;
 pub mod info;
+pub mod langs;
 pub mod progress;
 pub mod table;
 

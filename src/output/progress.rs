@@ -69,6 +69,7 @@ impl Observer for Progress {
                 bytes.is_none(),
                 *after,
             ),
+            Phase::Program { label, bytes } => (label.clone(), *bytes, false, Duration::ZERO),
         };
         let bar = if self.style.interactive {
             ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr())

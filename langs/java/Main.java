@@ -1,0 +1,64 @@
+// iomark langs: write N bytes (0,1,...,255,0,...) one byte per call through java.io's buffered
+// streams, close, read them back one byte per call, check them. One JSON line per rep and op.
+// Variants:
+//   default  BufferedOutputStream.write(int) / BufferedInputStream.read() (8 KiB buffers)
+//   bigbuf   the same calls with 1 MiB buffers
+import java.io.*;
+
+public class Main {
+    public static void main(String[] args) throws IOException {
+        String file = null, variant = "default";
+        long n = 0;
+        int reps = 1;
+        boolean wait = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--file": file = args[++i]; break;
+                case "--bytes": n = Long.parseLong(args[++i]); break;
+                case "--reps": reps = Integer.parseInt(args[++i]); break;
+                case "--variant": variant = args[++i]; break;
+                case "--wait": wait = true; break;
+                default: break;
+            }
+        }
+        int size;
+        if (variant.equals("default")) size = 8192;
+        else if (variant.equals("bigbuf")) size = 1 << 20;
+        else { System.err.println("usage: --variant default|bigbuf"); System.exit(2); return; }
+        if (file == null) { System.err.println("usage: --file PATH --bytes N --reps R"); System.exit(2); }
+        BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in));
+        for (int rep = 1; rep <= reps; rep++) {
+            long sum = 0, t0 = System.nanoTime();
+            try (OutputStream out = new BufferedOutputStream(new FileOutputStream(file), size)) {
+                for (long i = 0; i < n; i++) {
+                    int b = (int) (i & 255);
+                    out.write(b);
+                    sum += b;
+                }
+            }
+            print(variant, rep, "write", n, System.nanoTime() - t0, sum);
+            if (wait) stdin.readLine();
+            sum = 0;
+            long count = 0;
+            t0 = System.nanoTime();
+            try (InputStream in = new BufferedInputStream(new FileInputStream(file), size)) {
+                int c;
+                while ((c = in.read()) != -1) {
+                    if (c != (count & 255)) {
+                        System.err.println("byte " + count + " is " + c + ", expected " + (count & 255));
+                        System.exit(3);
+                    }
+                    sum += c;
+                    count++;
+                }
+            }
+            print(variant, rep, "read", count, System.nanoTime() - t0, sum);
+        }
+    }
+
+    static void print(String variant, int rep, String op, long bytes, long ns, long sum) {
+        System.out.println("{\"lang\":\"java\",\"variant\":\"" + variant + "\",\"rep\":" + rep
+            + ",\"op\":\"" + op + "\",\"bytes\":" + bytes + ",\"ns\":" + ns + ",\"checksum\":" + sum + "}");
+        System.out.flush();
+    }
+}

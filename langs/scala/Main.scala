@@ -1,0 +1,62 @@
+// iomark langs: write N bytes (0,1,...,255,0,...) one byte per call through java.io's buffered
+// streams from Scala, close, read them back one byte per call, check them. One JSON line per
+// rep and op.
+// Variants:
+//   default  BufferedOutputStream.write(int) / BufferedInputStream.read() (8 KiB), as in 2019
+//   bigbuf   the same calls with 1 MiB buffers
+import java.io._
+
+object Main {
+  def main(args: Array[String]): Unit = {
+    def value(name: String): Option[String] = {
+      val i = args.indexOf(name)
+      if (i >= 0 && i + 1 < args.length) Some(args(i + 1)) else None
+    }
+    val file = value("--file").getOrElse { System.err.println("usage: --file PATH"); sys.exit(2) }
+    val n = value("--bytes").map(_.toLong).getOrElse(0L)
+    val reps = value("--reps").map(_.toInt).getOrElse(1)
+    val variant = value("--variant").getOrElse("default")
+    val wait = args.contains("--wait")
+    val size = variant match {
+      case "default" => 8192
+      case "bigbuf" => 1 << 20
+      case _ => System.err.println("usage: --variant default|bigbuf"); sys.exit(2)
+    }
+    val stdin = new BufferedReader(new InputStreamReader(System.in))
+    def print(rep: Int, op: String, bytes: Long, ns: Long, sum: Long): Unit = {
+      println(s"""{"lang":"scala","variant":"$variant","rep":$rep,"op":"$op","bytes":$bytes,"ns":$ns,"checksum":$sum}""")
+      scala.Console.flush()
+    }
+    for (rep <- 1 to reps) {
+      var sum = 0L
+      var t0 = System.nanoTime()
+      val out = new BufferedOutputStream(new FileOutputStream(file), size)
+      var i = 0L
+      while (i < n) {
+        val b = (i & 255).toInt
+        out.write(b)
+        sum += b
+        i += 1
+      }
+      out.close()
+      print(rep, "write", n, System.nanoTime() - t0, sum)
+      if (wait) stdin.readLine()
+      sum = 0L
+      var count = 0L
+      t0 = System.nanoTime()
+      val in = new BufferedInputStream(new FileInputStream(file), size)
+      var c = in.read()
+      while (c != -1) {
+        if (c != (count & 255)) {
+          System.err.println(s"byte $count is $c, expected ${count & 255}")
+          sys.exit(3)
+        }
+        sum += c
+        count += 1
+        c = in.read()
+      }
+      in.close()
+      print(rep, "read", count, System.nanoTime() - t0, sum)
+    }
+  }
+}

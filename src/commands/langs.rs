@@ -1,0 +1,199 @@
+//! `iomark langs`: the device's own sequential rate, then each language's program, checked,
+//! then the table, the result document and the store.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+use crate::cli::LangsArgs;
+use crate::engine::{self, target::TestFile, EngineChoice, Live, Op, Pattern};
+use crate::langs::{self, program, toolchain, LangResult, Section, Skipped};
+use crate::output::{langs as table, progress::Progress, Style};
+use crate::result::{self, ResultDoc, Settings, Tool};
+use crate::suite::{self, Observer, Phase, Plan, TestSpec};
+
+use super::write_stdout;
+
+/// The device's own rate: SEQ1M Q8T1 read and write, direct, over a file of this size at most.
+const DEVICE_FILE: u64 = 256 << 20;
+
+pub fn run(args: LangsArgs) -> anyhow::Result<()> {
+    let dir = super::run::directory(args.path.as_deref())?;
+    let selected: Vec<&'static langs::Lang> = langs::LANGS
+        .iter()
+        .filter(|l| args.only.is_empty() || args.only.iter().any(|o| o == l.name))
+        .collect();
+    for variant in &args.variants {
+        if !selected
+            .iter()
+            .any(|l| l.variants.iter().any(|(v, _)| v == variant))
+        {
+            let known: Vec<String> = selected
+                .iter()
+                .flat_map(|l| {
+                    l.variants
+                        .iter()
+                        .map(move |(v, _)| format!("{}/{v}", l.name))
+                })
+                .collect();
+            bail!(
+                "--variants: no language has a variant '{variant}' (variants: {})",
+                known.join(", ")
+            );
+        }
+    }
+    let spec = program::Spec {
+        bytes: args.bytes,
+        reps: args.reps,
+        cold: args.cold,
+    };
+    let json_to_stdout = args.json.as_deref() == Some(Path::new("-"));
+    let progress = Progress::new(Style::stderr());
+    let host = crate::probe::host::probe(Path::new("/"));
+    let target = crate::probe::local_target(&dir);
+    let started_at = result::now_rfc3339();
+
+    // Toolchains first: a missing one is a note, not a failure.
+    let cache = toolchain::cache_root().map_err(anyhow::Error::msg)?;
+    let mut ready = Vec::new();
+    let mut skipped = Vec::new();
+    for lang in &selected {
+        progress.line(&format!(
+            "{:<8} checking the toolchain and building…",
+            lang.name
+        ));
+        match toolchain::prepare(lang, &cache) {
+            Ok(r) => ready.push(r),
+            Err(reason) => {
+                progress.line(&format!("{:<8} skipped: {reason}", lang.name));
+                skipped.push(Skipped {
+                    lang: lang.name.into(),
+                    reason,
+                });
+            }
+        }
+    }
+    if ready.is_empty() {
+        bail!(
+            "no language could be run ({}): install a toolchain, e.g. apt-get install gcc python3",
+            skipped
+                .iter()
+                .map(|s| format!("{}: {}", s.lang, s.reason))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+
+    // The device's own sequential rate, through the engine, direct.
+    let (backend, _) = engine::select(EngineChoice::Auto).context("no I/O engine")?;
+    let mut plan = Plan {
+        profile: "langs".into(),
+        tests: vec![
+            TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Read),
+            TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Write),
+        ],
+        file_size: args.bytes.clamp(16 << 20, DEVICE_FILE),
+        loops: 3,
+        duration: Duration::from_secs(1),
+        warmup: Duration::from_millis(500),
+        data: engine::Data::Random,
+        direct: true,
+        live: false,
+        fill: true,
+        thermometer: None,
+        score: None,
+    };
+    plan.fit_file_size().map_err(anyhow::Error::msg)?;
+    let device = suite::run(&plan, &dir, backend.as_ref(), &progress)?;
+
+    // The programs, each on a fresh test file of this run's own.
+    let mut results = Vec::new();
+    for r in &ready {
+        for (variant, about) in r.lang.variants {
+            if !args.variants.is_empty() && !args.variants.iter().any(|v| v == variant) {
+                continue;
+            }
+            let file = TestFile::create(&dir, args.bytes, false)?;
+            let live = Arc::new(Live::default());
+            progress.started(
+                &Phase::Program {
+                    label: format!("{}/{variant}", r.lang.name),
+                    bytes: 2 * args.bytes * u64::from(args.reps),
+                },
+                live.clone(),
+            );
+            let lines = program::run(&r.command, r.lang.name, variant, file.path(), spec, |l| {
+                live.add(l.bytes)
+            });
+            progress.finished(None);
+            let lines = lines.map_err(|e| anyhow::anyhow!("{}/{variant}: {e}", r.lang.name))?;
+            let (write, read) = program::figures(&lines, spec);
+            results.push(LangResult {
+                lang: r.lang.name.into(),
+                variant: variant.to_string(),
+                about: about.to_string(),
+                runtime: r.runtime.clone(),
+                build_flags: r.build_flags.clone(),
+                write,
+                read,
+            });
+        }
+    }
+    drop(progress);
+
+    let section = Section {
+        bytes: args.bytes,
+        reps: args.reps,
+        cold: args.cold,
+        results,
+        skipped,
+    };
+    let doc = ResultDoc {
+        schema: result::SCHEMA.into(),
+        id: result::new_id(),
+        tool: Tool::this(),
+        started_at,
+        finished_at: result::now_rfc3339(),
+        label: args.label.clone(),
+        price_usd: None,
+        host,
+        target,
+        settings: Settings {
+            profile: "langs".into(),
+            file_size_bytes: args.bytes,
+            loops: args.reps,
+            duration_s: plan.duration.as_secs_f64(),
+            warmup_s: plan.warmup.as_secs_f64(),
+            engine: backend.name().into(),
+            direct: device.direct,
+            data: "sequence".into(),
+            count: None,
+        },
+        tests: device.tests,
+        warnings: device.warnings,
+        score: None,
+        langs: Some(section),
+    };
+    let text = table::render(&doc, Style::stdout());
+    if json_to_stdout {
+        crate::output::to_stderr(&table::render(&doc, Style::stderr()));
+    } else {
+        write_stdout(text.as_bytes())?;
+    }
+    if !args.no_save {
+        super::history::save_run(&args.store, &doc);
+    }
+    if let Some(path) = &args.json {
+        let mut text = serde_json::to_string_pretty(&doc)?;
+        text.push('\n');
+        if json_to_stdout {
+            write_stdout(text.as_bytes())?;
+        } else {
+            std::fs::write(path, text)
+                .with_context(|| format!("--json: cannot write {}", path.display()))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! `iomark langs`: the 2019 byte-at-a-time experiment. Each language's program (in `langs/`,
+//! compiled into this binary as text) writes N bytes one call at a time through its standard
+//! buffered stream, closes the file, reads it back one call at a time and checks it; this
+//! module finds the toolchains, builds the programs once into a cache, runs them as child
+//! processes and checks everything they say.
+
+pub mod program;
+pub mod reference;
+pub mod toolchain;
+
+use serde::{Deserialize, Serialize};
+
+/// One language: its program's files, its variants, how to build and run it.
+#[derive(Debug)]
+pub struct Lang {
+    pub name: &'static str,
+    /// `(file name, text)` of the program's source files.
+    pub sources: &'static [(&'static str, &'static str)],
+    /// `(name, what it shows)`; the first is `default`.
+    pub variants: &'static [(&'static str, &'static str)],
+    /// Commands that must be on PATH.
+    pub tools: &'static [&'static str],
+    /// How to ask the runtime or compiler its version: a command and its arguments.
+    pub version: &'static [&'static str],
+    /// The build command, if compiled. `{src}` is the source folder, `{out}` the output folder.
+    pub build: Option<&'static [&'static str]>,
+    /// The command that runs the program, before its own arguments.
+    pub run: &'static [&'static str],
+}
+
+macro_rules! source {
+    ($lang:literal, $file:literal) => {
+        (
+            $file,
+            include_str!(concat!("../../langs/", $lang, "/", $file)),
+        )
+    };
+}
+
+pub const LANGS: &[Lang] = &[
+    Lang {
+        name: "c",
+        sources: &[source!("c", "main.c")],
+        variants: &[
+            ("default", "fputc/fgetc on a stdio FILE"),
+            ("unlocked", "putc_unlocked/getc_unlocked: no lock per call"),
+            ("bigbuf", "fputc/fgetc with a 1 MiB setvbuf buffer"),
+        ],
+        tools: &["cc"],
+        version: &["cc", "--version"],
+        build: Some(&["cc", "-O2", "-o", "{out}/prog", "{src}/main.c"]),
+        run: &["{out}/prog"],
+    },
+    Lang {
+        name: "cpp",
+        sources: &[source!("cpp", "main.cpp")],
+        variants: &[
+            ("default", "operator<< / >> (with noskipws), as in 2019"),
+            ("putget", "ostream::put / istream::get"),
+            ("rdbuf", "the stream buffer's sputc / sbumpc"),
+        ],
+        tools: &["g++"],
+        version: &["g++", "--version"],
+        build: Some(&[
+            "g++",
+            "-O2",
+            "-std=c++17",
+            "-o",
+            "{out}/prog",
+            "{src}/main.cpp",
+        ]),
+        run: &["{out}/prog"],
+    },
+    Lang {
+        name: "go",
+        sources: &[source!("go", "main.go")],
+        variants: &[
+            (
+                "default",
+                "bufio WriteByte/ReadByte, 4 KiB, as in 2019 (plus Flush)",
+            ),
+            ("bigbuf", "bufio with 1 MiB buffers"),
+        ],
+        tools: &["go"],
+        version: &["go", "version"],
+        build: Some(&["go", "build", "-o", "{out}/prog", "{src}/main.go"]),
+        run: &["{out}/prog"],
+    },
+    Lang {
+        name: "rust",
+        sources: &[source!("rust", "main.rs")],
+        variants: &[
+            (
+                "default",
+                "BufWriter write_all(&[b]) / BufReader read_exact",
+            ),
+            ("bytes", "reads through the Read::bytes() iterator"),
+            ("bigbuf", "1 MiB buffers"),
+        ],
+        tools: &["rustc"],
+        version: &["rustc", "--version"],
+        build: Some(&[
+            "rustc",
+            "-C",
+            "opt-level=3",
+            "-o",
+            "{out}/prog",
+            "{src}/main.rs",
+        ]),
+        run: &["{out}/prog"],
+    },
+    Lang {
+        name: "java",
+        sources: &[source!("java", "Main.java")],
+        variants: &[
+            ("default", "BufferedOutputStream/BufferedInputStream, 8 KiB"),
+            ("bigbuf", "1 MiB buffers"),
+        ],
+        tools: &["javac", "java"],
+        version: &["java", "-version"],
+        build: Some(&["javac", "-d", "{out}", "{src}/Main.java"]),
+        run: &["java", "-cp", "{out}", "Main"],
+    },
+    Lang {
+        name: "scala",
+        sources: &[source!("scala", "Main.scala")],
+        variants: &[
+            ("default", "Buffered*Stream, 8 KiB, as in 2019"),
+            ("bigbuf", "1 MiB buffers"),
+        ],
+        tools: &["scalac", "scala"],
+        version: &["scala", "-version"],
+        build: Some(&["scalac", "-d", "{out}", "{src}/Main.scala"]),
+        run: &["scala", "-cp", "{out}", "Main"],
+    },
+    Lang {
+        name: "python",
+        sources: &[source!("python", "main.py")],
+        variants: &[
+            (
+                "default",
+                "text mode, iso8859, write(chr(b)) / read(1), as in 2019",
+            ),
+            ("binary", "binary mode, write(bytes((b,))) / read(1)"),
+        ],
+        tools: &["python3"],
+        version: &["python3", "--version"],
+        build: None,
+        run: &["python3", "{src}/main.py"],
+    },
+    Lang {
+        name: "ruby",
+        sources: &[source!("ruby", "main.rb")],
+        variants: &[
+            ("default", "putc / getc in binary mode, as in 2019"),
+            ("getbyte", "putc / getbyte: no String per byte read"),
+        ],
+        tools: &["ruby"],
+        version: &["ruby", "--version"],
+        build: None,
+        run: &["ruby", "{src}/main.rb"],
+    },
+    Lang {
+        name: "node",
+        sources: &[source!("node", "main.js")],
+        variants: &[
+            (
+                "default",
+                "fs streams: write(Buffer) with back-pressure / read(1)",
+            ),
+            ("manual", "a hand-kept 64 KiB buffer, writeSync/readSync"),
+        ],
+        tools: &["node"],
+        version: &["node", "--version"],
+        build: None,
+        run: &["node", "{src}/main.js"],
+    },
+];
+
+pub fn lang(name: &str) -> Option<&'static Lang> {
+    LANGS.iter().find(|l| l.name == name)
+}
+
+/// The result document's `langs` section (added within `iomark.result/1`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    /// Bytes written and read per repetition.
+    pub bytes: u64,
+    /// Repetitions per program, in one process; the first is dropped when there are several.
+    pub reps: u32,
+    /// Whether the file was synced and dropped from the page cache between write and read.
+    pub cold: bool,
+    pub results: Vec<LangResult>,
+    /// Languages not run, and why (a toolchain missing, a build that failed).
+    pub skipped: Vec<Skipped>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LangResult {
+    pub lang: String,
+    pub variant: String,
+    /// What the variant does, in a few words.
+    pub about: String,
+    /// The runtime or compiler's own version line.
+    pub runtime: String,
+    /// How it was built (the compiler command), or null for interpreted languages.
+    pub build_flags: Option<String>,
+    pub write: OpFigures,
+    pub read: OpFigures,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpFigures {
+    /// 10^6 bytes per second, over the counted repetitions' total time.
+    pub mb_per_s: f64,
+    /// 2^20 bytes per second (the 2019 figures' unit).
+    pub mib_per_s: f64,
+    pub ns_per_byte: f64,
+    /// The repetitions counted (the first is dropped when there are several).
+    pub reps: u32,
+    /// Slowest and fastest counted repetition, MB/s.
+    pub min_mb_per_s: f64,
+    pub max_mb_per_s: f64,
+    /// Coefficient of variation of the counted repetitions' MB/s.
+    pub cv: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub lang: String,
+    pub reason: String,
+}
+
+/// The sum of the bytes 0,1,…,255,0,… of a file of `n` bytes: what every program must report.
+pub fn expected_checksum(n: u64) -> u64 {
+    let cycles = n / 256;
+    let rest = n % 256;
+    cycles * (255 * 256 / 2) + rest * (rest.saturating_sub(1)) / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksums_by_formula_match_summing() {
+        for n in [0u64, 1, 2, 255, 256, 257, 1000, 65_536 + 77] {
+            let summed: u64 = (0..n).map(|i| i % 256).sum();
+            assert_eq!(expected_checksum(n), summed, "{n}");
+        }
+    }
+
+    #[test]
+    fn every_language_has_a_default_variant_and_its_sources() {
+        for l in LANGS {
+            assert_eq!(l.variants[0].0, "default", "{}", l.name);
+            assert!(!l.sources.is_empty() && l.sources.iter().all(|(_, text)| text.len() > 100));
+            for (_, text) in l.sources {
+                // Each variant is documented in the program itself.
+                for (variant, _) in l.variants {
+                    assert!(text.contains(variant), "{}: {variant}", l.name);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! Running one program and believing nothing it says without checking: every line must parse,
+//! come in order, name the right language and variant, carry the expected byte count and
+//! checksum; after each write the file must really hold every byte.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::io::AsRawFd;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde::Deserialize;
+
+use super::{expected_checksum, OpFigures};
+
+/// What the program is asked to do.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    pub bytes: u64,
+    pub reps: u32,
+    /// Sync the file and drop it from the page cache between each write and its read.
+    pub cold: bool,
+}
+
+/// One line of the program's output (DESIGN.md, "Language programs").
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Line {
+    pub lang: String,
+    pub variant: String,
+    pub rep: u32,
+    pub op: String,
+    pub bytes: u64,
+    pub ns: u64,
+    pub checksum: u64,
+}
+
+/// Runs `command --file FILE --bytes N --reps R --variant V [--wait]` and checks every line.
+/// `progress` hears of each checked line. Returns the lines, in order.
+pub fn run(
+    command: &[String],
+    lang: &str,
+    variant: &str,
+    file: &Path,
+    spec: Spec,
+    mut progress: impl FnMut(&Line),
+) -> Result<Vec<Line>, String> {
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
+        .arg("--file")
+        .arg(file)
+        .args(["--bytes", &spec.bytes.to_string()])
+        .args(["--reps", &spec.reps.to_string()])
+        .args(["--variant", variant])
+        .args(spec.cold.then_some("--wait"))
+        .stdin(if spec.cold {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start `{}`: {e}", command[0]))?;
+    crate::interrupt::track_child(child.id());
+    // Stderr is read on the side, so that a chatty program never blocks on a full pipe.
+    let mut stderr = child.stderr.take().expect("piped");
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut stdin = child.stdin.take();
+    let checked = (|| -> Result<Vec<Line>, String> {
+        let mut lines = Vec::new();
+        for text in stdout.lines() {
+            let text = text.map_err(|e| format!("cannot read its output: {e}"))?;
+            if text.trim().is_empty() {
+                continue;
+            }
+            let index = lines.len() as u32;
+            let line = check(&text, lang, variant, spec, index)?;
+            if line.op == "write" {
+                let on_disk = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+                if on_disk != spec.bytes {
+                    return Err(format!(
+                        "rep {}: the file holds {on_disk} bytes after the write, not {}",
+                        line.rep, spec.bytes
+                    ));
+                }
+                if let Some(input) = stdin.as_mut() {
+                    evict(file).map_err(|e| format!("cannot drop the file from the cache: {e}"))?;
+                    input
+                        .write_all(b"\n")
+                        .and_then(|()| input.flush())
+                        .map_err(|e| format!("the program stopped listening: {e}"))?;
+                }
+            }
+            progress(&line);
+            lines.push(line);
+        }
+        Ok(lines)
+    })();
+    if checked.is_err() {
+        let _ = child.kill();
+    }
+    drop(stdin);
+    let status = child.wait();
+    crate::interrupt::untrack_child(child.id());
+    let errors = errors.join().unwrap_or_default();
+    let last_error = errors
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| format!(" ({})", l.trim()))
+        .unwrap_or_default();
+    let lines = checked?;
+    let status = status.map_err(|e| format!("lost the program: {e}"))?;
+    if !status.success() {
+        return Err(format!("the program failed: {status}{last_error}"));
+    }
+    let expected = 2 * spec.reps as usize;
+    if lines.len() != expected {
+        return Err(format!(
+            "the program gave {} of {expected} results{last_error}",
+            lines.len()
+        ));
+    }
+    Ok(lines)
+}
+
+/// Checks the `index`-th line (0-based): rep `index / 2 + 1`, write then read.
+pub fn check(
+    text: &str,
+    lang: &str,
+    variant: &str,
+    spec: Spec,
+    index: u32,
+) -> Result<Line, String> {
+    let line: Line = serde_json::from_str(text).map_err(|e| {
+        format!(
+            "output line {} is not a result ({e}): {text:.80}",
+            index + 1
+        )
+    })?;
+    let rep = index / 2 + 1;
+    let op = if index % 2 == 0 { "write" } else { "read" };
+    if line.lang != lang || line.variant != variant {
+        return Err(format!(
+            "output line {} is from {}/{}, not {lang}/{variant}",
+            index + 1,
+            line.lang,
+            line.variant
+        ));
+    }
+    if line.rep != rep || line.op != op {
+        return Err(format!(
+            "output line {} is rep {} {}, expected rep {rep} {op}",
+            index + 1,
+            line.rep,
+            line.op
+        ));
+    }
+    if line.bytes != spec.bytes {
+        return Err(format!(
+            "rep {rep}: {} {} bytes, not {}",
+            if op == "write" { "wrote" } else { "read" },
+            line.bytes,
+            spec.bytes
+        ));
+    }
+    let want = expected_checksum(spec.bytes);
+    if line.checksum != want {
+        return Err(format!(
+            "rep {rep} {op}: checksum {}, expected {want}: the bytes are wrong",
+            line.checksum
+        ));
+    }
+    if line.ns == 0 {
+        return Err(format!("rep {rep} {op}: a time of 0 ns"));
+    }
+    Ok(line)
+}
+
+/// Write and read figures from checked lines: the first rep is dropped when there are several
+/// (it warms up JIT runtimes), the rest are taken together.
+pub fn figures(lines: &[Line], spec: Spec) -> (OpFigures, OpFigures) {
+    let op = |name: &str| {
+        let counted: Vec<&Line> = lines
+            .iter()
+            .filter(|l| l.op == name && (spec.reps == 1 || l.rep > 1))
+            .collect();
+        let ns: u64 = counted.iter().map(|l| l.ns).sum();
+        let bytes = spec.bytes * counted.len() as u64;
+        let rates: Vec<f64> = counted
+            .iter()
+            .map(|l| l.bytes as f64 * 1e3 / l.ns as f64)
+            .collect();
+        let seconds = ns as f64 / 1e9;
+        OpFigures {
+            mb_per_s: bytes as f64 / 1e6 / seconds,
+            mib_per_s: bytes as f64 / (1u64 << 20) as f64 / seconds,
+            ns_per_byte: ns as f64 / bytes.max(1) as f64,
+            reps: counted.len() as u32,
+            min_mb_per_s: rates.iter().copied().fold(f64::INFINITY, f64::min),
+            max_mb_per_s: rates.iter().copied().fold(0.0, f64::max),
+            cv: crate::suite::aggregate::coefficient_of_variation(&rates),
+        }
+    };
+    (op("write"), op("read"))
+}
+
+/// Pushes the file to the device and drops it from the page cache (and, as root, every clean
+/// page), so that the next read comes from the device.
+fn evict(file: &Path) -> std::io::Result<()> {
+    let f = std::fs::File::open(file)?;
+    f.sync_all()?;
+    // SAFETY: plain syscall on an fd we own.
+    unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    if unsafe { libc::geteuid() } == 0 {
+        let _ = std::fs::write("/proc/sys/vm/drop_caches", "1");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: Spec = Spec {
+        bytes: 1000,
+        reps: 2,
+        cold: false,
+    };
+
+    fn text(rep: u32, op: &str, bytes: u64, checksum: u64) -> String {
+        format!(
+            r#"{{"lang":"c","variant":"default","rep":{rep},"op":"{op}","bytes":{bytes},"ns":1000,"checksum":{checksum}}}"#
+        )
+    }
+
+    #[test]
+    fn lines_are_checked_for_order_size_and_checksum() {
+        let good = expected_checksum(1000);
+        assert!(check(&text(1, "write", 1000, good), "c", "default", SPEC, 0).is_ok());
+        assert!(check(&text(1, "read", 1000, good), "c", "default", SPEC, 1).is_ok());
+        let e = check(&text(1, "read", 1000, good), "c", "default", SPEC, 0).unwrap_err();
+        assert!(e.contains("expected rep 1 write"), "{e}");
+        let e = check(&text(1, "write", 1000, good + 1), "c", "default", SPEC, 0).unwrap_err();
+        assert!(e.contains("checksum"), "{e}");
+        let e = check(&text(1, "write", 999, good), "c", "default", SPEC, 0).unwrap_err();
+        assert!(e.contains("wrote 999 bytes, not 1000"), "{e}");
+        let e = check(&text(1, "write", 1000, good), "go", "default", SPEC, 0).unwrap_err();
+        assert!(e.contains("not go/default"), "{e}");
+        let e = check("{\"lang\": \"c\"", "c", "default", SPEC, 0).unwrap_err();
+        assert!(e.contains("not a result"), "{e}");
+    }
+
+    #[test]
+    fn the_first_rep_is_dropped_and_the_rest_pooled() {
+        let line = |rep, op: &str, ns| Line {
+            lang: "c".into(),
+            variant: "default".into(),
+            rep,
+            op: op.into(),
+            bytes: 1_000_000,
+            ns,
+            checksum: 0,
+        };
+        let spec = Spec {
+            bytes: 1_000_000,
+            reps: 3,
+            cold: false,
+        };
+        // Rep 1 is slow (warming up); reps 2 and 3 take 1 ms and 3 ms: 2 MB in 4 ms = 500 MB/s.
+        let lines = [
+            line(1, "write", 50_000_000),
+            line(1, "read", 1),
+            line(2, "write", 1_000_000),
+            line(2, "read", 1_000_000),
+            line(3, "write", 3_000_000),
+            line(3, "read", 1_000_000),
+        ];
+        let (write, read) = figures(&lines, spec);
+        assert_eq!(write.reps, 2);
+        assert!((write.mb_per_s - 500.0).abs() < 1e-9, "{}", write.mb_per_s);
+        assert!((write.ns_per_byte - 2.0).abs() < 1e-12);
+        assert!(
+            (write.min_mb_per_s - 333.333).abs() < 0.01
+                && (write.max_mb_per_s - 1000.0).abs() < 1e-9
+        );
+        assert!((read.mb_per_s - 1000.0).abs() < 1e-9);
+        assert!((read.mib_per_s - 1000.0 * 1e6 / 1048576.0).abs() < 1e-6);
+        assert_eq!(read.cv, 0.0);
+    }
+}

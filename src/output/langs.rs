@@ -1,0 +1,193 @@
+//! `iomark langs`' report: each language and variant's write and read rate beside the device's
+//! own, the 2019 figures, and what explains the difference.
+
+use std::fmt::Write as _;
+
+use super::Style;
+use crate::langs::reference;
+use crate::result::{ResultDoc, TestResult};
+use crate::units::format_size;
+
+/// The device test of that direction (SEQ1M Q8T1, direct), if it ran.
+pub fn device_rate<'a>(tests: &'a [TestResult], op: &str) -> Option<&'a TestResult> {
+    tests.iter().find(|t| t.op == op && t.kind == "seq")
+}
+
+pub fn render(doc: &ResultDoc, style: Style) -> String {
+    let mut out = String::new();
+    let Some(section) = &doc.langs else {
+        return out;
+    };
+    let fs = doc
+        .target
+        .filesystem
+        .as_deref()
+        .unwrap_or("unknown filesystem");
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&format!(
+            "iomark {} · langs · {} one byte per call · {} ({fs})",
+            doc.tool.version,
+            format_size(section.bytes),
+            doc.target.path
+        ))
+    );
+    let reps = if section.reps > 1 {
+        format!("{} repetitions, the first dropped", section.reps)
+    } else {
+        "1 repetition".into()
+    };
+    let cache = if section.cold {
+        "file synced and dropped from the page cache before each read"
+    } else {
+        "page cache warm, no fsync (as in 2019)"
+    };
+    let _ = writeln!(out, "{}", style.dim(&format!("{reps} · {cache}")));
+    let device_read = device_rate(&doc.tests, "read").map(|t| t.mb_per_s);
+    let device_write = device_rate(&doc.tests, "write").map(|t| t.mb_per_s);
+    if let (Some(r), Some(w)) = (device_read, device_write) {
+        let _ = writeln!(
+            out,
+            "The device itself (iomark's engine, SEQ1M Q8T1, {}): write {w:.1} MB/s, read {r:.1} MB/s",
+            if doc.settings.direct { "direct I/O" } else { "buffered: direct I/O unavailable" }
+        );
+    }
+    out.push('\n');
+    let header = format!(
+        "{:<7} {:<9} {:>10} {:>9} {:>7} {:>10} {:>9} {:>7} {:>6}  {:<15} {}",
+        "Lang",
+        "Variant",
+        "Write MB/s",
+        "MiB/s",
+        "ns/B",
+        "Read MB/s",
+        "MiB/s",
+        "ns/B",
+        "±",
+        "2019 laptop W/R",
+        "Runtime"
+    );
+    let _ = writeln!(out, "{}", style.bold(&header));
+    for r in &section.results {
+        let spread = r.write.cv.max(r.read.cv) * 100.0;
+        let then = if r.variant == "default" {
+            reference::find(&r.lang, "laptop")
+                .map(|f| format!("{:.1}/{:.1}", f.write_mib_s, f.read_mib_s))
+                .unwrap_or_else(|| "-".into())
+        } else {
+            String::new()
+        };
+        let runtime: String = r.runtime.chars().take(40).collect();
+        let _ = writeln!(
+            out,
+            "{:<7} {:<9} {:>10.1} {:>9.1} {:>7.2} {:>10.1} {:>9.1} {:>7.2} {:>5.1}%  {:<15} {}",
+            r.lang,
+            r.variant,
+            r.write.mb_per_s,
+            r.write.mib_per_s,
+            r.write.ns_per_byte,
+            r.read.mb_per_s,
+            r.read.mib_per_s,
+            r.read.ns_per_byte,
+            spread,
+            then,
+            style.dim(&runtime)
+        );
+    }
+    for s in &section.skipped {
+        let _ = writeln!(
+            out,
+            "{:<7} {}",
+            s.lang,
+            style.dim(&format!("skipped: {}", s.reason))
+        );
+    }
+    out.push('\n');
+    // What the figures mean.
+    let faster = |op: &str, device: Option<f64>| -> Vec<String> {
+        let Some(device) = device else { return vec![] };
+        section
+            .results
+            .iter()
+            .filter(|r| {
+                let rate = if op == "write" {
+                    r.write.mb_per_s
+                } else {
+                    r.read.mb_per_s
+                };
+                rate > device
+            })
+            .map(|r| format!("{}/{}", r.lang, r.variant))
+            .collect()
+    };
+    let over_write = faster("write", device_write);
+    let over_read = faster("read", device_read);
+    let mut notes = Vec::new();
+    if !over_write.is_empty() {
+        notes.push(format!(
+            "Faster than the device can write: {}. Without fsync, write() and close() return once \
+             the bytes are in the page cache; the kernel writes them to the device later. These \
+             rates measure the language's runtime and memory, not the disk.",
+            over_write.join(", ")
+        ));
+    }
+    if !over_read.is_empty() {
+        notes.push(format!(
+            "Faster than the device can read: {}. {}",
+            over_read.join(", "),
+            if section.cold {
+                "The file was dropped from the page cache before each read, so read-ahead and \
+                 the device's own cache are what remain."
+            } else {
+                "The file was just written, so it is read from the page cache (RAM). Use --cold \
+                 to read from the device."
+            }
+        ));
+    }
+    let slow: Vec<String> = section
+        .results
+        .iter()
+        .filter(|r| r.write.ns_per_byte > 20.0 || r.read.ns_per_byte > 20.0)
+        .map(|r| {
+            format!(
+                "{}/{} ({:.0}/{:.0} ns)",
+                r.lang, r.variant, r.write.ns_per_byte, r.read.ns_per_byte
+            )
+        })
+        .collect();
+    if !slow.is_empty() {
+        notes.push(format!(
+            "Over 20 ns per byte: {}. At one call per byte, the cost of a call (an interpreter's \
+             dispatch, a new object per byte, a lock, a decoding layer) is the rate; the disk \
+             hardly matters.",
+            slow.join(", ")
+        ));
+    }
+    for note in notes {
+        let _ = writeln!(out, "{}", wrap(&note, 100));
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim("MB/s = 10^6 bytes/s; MiB/s = 2^20 bytes/s (the 2019 figures' unit); ± = spread of the counted repetitions")
+    );
+    out
+}
+
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        if line > 0 && line + 1 + word.chars().count() > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word.chars().count();
+    }
+    out
+}
