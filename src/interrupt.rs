@@ -37,8 +37,12 @@ pub fn install() -> std::io::Result<()> {
                 // Children first: one left running would go on for minutes, and would create the
                 // test file again at its next repetition.
                 for pid in children().drain(..) {
-                    // SAFETY: plain syscall; the pid is a child this process started.
-                    unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+                    // SAFETY: plain syscalls on a child this process started; it is reaped
+                    // here, as the process exiting next would leave it a zombie.
+                    unsafe {
+                        libc::kill(pid as i32, libc::SIGKILL);
+                        libc::waitpid(pid as i32, std::ptr::null_mut(), 0);
+                    }
                 }
                 let removed = crate::engine::target::remove_all();
                 // Say so if anyone is listening, but never let a failed write stop the exit:

@@ -14,8 +14,6 @@ use crate::output::{langs as table, progress::Progress, Style};
 use crate::result::{self, ResultDoc, Settings, Tool};
 use crate::suite::{self, Observer, Phase, Plan, TestSpec};
 
-use super::write_stdout;
-
 /// The device's own rate: SEQ1M Q8T1 read and write, direct, over a file of this size at most.
 const DEVICE_FILE: u64 = 256 << 20;
 
@@ -49,7 +47,6 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
         reps: args.reps,
         cold: args.cold,
     };
-    let json_to_stdout = args.json.as_deref() == Some(Path::new("-"));
     let progress = Progress::new(Style::stderr());
     let host = crate::probe::host::probe(Path::new("/"));
     let target = crate::probe::local_target(&dir);
@@ -176,24 +173,10 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
         score: None,
         langs: Some(section),
     };
-    let text = table::render(&doc, Style::stdout());
-    if json_to_stdout {
-        crate::output::to_stderr(&table::render(&doc, Style::stderr()));
-    } else {
-        write_stdout(text.as_bytes())?;
-    }
-    if !args.no_save {
-        super::history::save_run(&args.store, &doc);
-    }
-    if let Some(path) = &args.json {
-        let mut text = serde_json::to_string_pretty(&doc)?;
-        text.push('\n');
-        if json_to_stdout {
-            write_stdout(text.as_bytes())?;
-        } else {
-            std::fs::write(path, text)
-                .with_context(|| format!("--json: cannot write {}", path.display()))?;
-        }
-    }
-    Ok(())
+    super::publish(
+        &doc,
+        |style| table::render(&doc, style),
+        args.json.as_deref(),
+        (!args.no_save).then_some(&args.store),
+    )
 }

@@ -79,7 +79,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         return write_stdout(text.as_bytes());
     }
 
-    let json_to_stdout = args.json.as_deref() == Some(Path::new("-"));
     let host = crate::probe::host::probe(Path::new("/"));
     let target = crate::probe::local_target(&dir);
     let started_at = result::now_rfc3339();
@@ -162,23 +161,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     };
 
     let file_path = outcome.file_path.display().to_string();
-    if json_to_stdout {
-        crate::output::to_stderr(&table::render(&doc, Some(&file_path), Style::stderr()));
-    } else {
-        write_stdout(table::render(&doc, Some(&file_path), Style::stdout()).as_bytes())?;
-    }
-    if !args.no_save {
-        super::history::save_run(&args.store, &doc);
-    }
-    if let Some(path) = &args.json {
-        let mut text = serde_json::to_string_pretty(&doc)?;
-        text.push('\n');
-        if json_to_stdout {
-            write_stdout(text.as_bytes())?;
-        } else {
-            std::fs::write(path, text)
-                .with_context(|| format!("--json: cannot write {}", path.display()))?;
-        }
-    }
-    Ok(())
+    super::publish(
+        &doc,
+        |style| table::render(&doc, Some(&file_path), style),
+        args.json.as_deref(),
+        (!args.no_save).then_some(&args.store),
+    )
 }
