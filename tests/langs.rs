@@ -296,6 +296,17 @@ fn langs_end_to_end_is_saved_like_any_run() {
     )
     .unwrap();
     assert_eq!(exported, doc);
+    // show, md and html carry the languages' figures too.
+    let shown = common::stdout(&ok(iomark(home).args(["show", "latest"])));
+    assert!(shown.contains("c       unlocked"), "{shown}");
+    let md = common::stdout(&ok(
+        iomark(home).args(["export", "latest", "--format", "md"])
+    ));
+    assert!(md.contains("| c | unlocked |"), "{md}");
+    let html = common::stdout(&ok(
+        iomark(home).args(["export", "latest", "--format", "html"])
+    ));
+    assert!(html.contains("<table id=\"langs\">") && html.contains("<th>c</th><td>bigbuf</td>"));
     assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
     // The second run reuses the build.
     let cached: Vec<_> = std::fs::read_dir(home.join("cache/iomark/langs"))

@@ -47,7 +47,12 @@ pub fn list(args: HistoryArgs) -> anyhow::Result<()> {
 
 pub fn show(args: ShowArgs) -> anyhow::Result<()> {
     let doc = with_store(&args.store, async |s| s.get(&args.id).await)?;
-    write_stdout(table::render(&doc, None, Style::stdout()).as_bytes())
+    let text = if doc.langs.is_some() {
+        crate::output::langs::render(&doc, Style::stdout())
+    } else {
+        table::render(&doc, None, Style::stdout())
+    };
+    write_stdout(text.as_bytes())
 }
 
 pub fn import(args: ImportArgs) -> anyhow::Result<()> {

@@ -105,6 +105,33 @@ impl Exporter for Html {
             each figure is the median loop.</p>\n",
         );
 
+        if let Some(section) = &doc.langs {
+            let _ = writeln!(
+                out,
+                "<h2>One byte per call</h2>\n<p class=\"sub\">{} written and read per repetition, {} \
+                 repetitions{}</p>\n<table id=\"langs\"><thead><tr><th>Language</th><th>Variant</th>\
+                 <th class=\"write\">Write MB/s</th><th class=\"read\">Read MB/s</th><th>Write ns/B</th>\
+                 <th>Read ns/B</th><th>Runtime</th></tr></thead><tbody>",
+                format_size(section.bytes),
+                section.reps,
+                if section.reps > 1 { ", the first dropped" } else { "" }
+            );
+            for r in &section.results {
+                let _ = writeln!(
+                    out,
+                    "<tr><th>{}</th><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                     <td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td><td>{}</td></tr>",
+                    escape(&r.lang),
+                    escape(&r.variant),
+                    figure(r.write.mb_per_s),
+                    figure(r.read.mb_per_s),
+                    r.write.ns_per_byte,
+                    r.read.ns_per_byte,
+                    escape(&r.runtime)
+                );
+            }
+            out.push_str("</tbody></table>\n");
+        }
         out.push_str("<h2>Charts</h2>\n");
         let docs = [doc];
         for kind in [

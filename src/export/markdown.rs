@@ -95,6 +95,30 @@ impl Exporter for Markdown {
                 p99(write)
             );
         }
+        if let Some(section) = &doc.langs {
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "One byte per call, {} per repetition:",
+                format_size(section.bytes)
+            );
+            let _ = writeln!(out);
+            let _ = writeln!(out, "| Language | Variant | Write MB/s | Read MB/s | Write ns/B | Read ns/B | Runtime |");
+            let _ = writeln!(out, "|:---------|:--------|-----------:|----------:|-----------:|----------:|:--------|");
+            for r in &section.results {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {:.2} | {:.2} | {} |",
+                    escape(&r.lang),
+                    escape(&r.variant),
+                    figure(r.write.mb_per_s),
+                    figure(r.read.mb_per_s),
+                    r.write.ns_per_byte,
+                    r.read.ns_per_byte,
+                    escape(&r.runtime)
+                );
+            }
+        }
         for w in &doc.warnings {
             let _ = writeln!(out);
             let _ = write!(out, "> ⚠ {}", escape(&w.message));
