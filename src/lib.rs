@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod commands;
 pub mod compare;
+pub mod dirs;
 pub mod engine;
 pub mod export;
 pub mod interrupt;

@@ -22,17 +22,7 @@ pub struct Ready {
 
 /// `$XDG_CACHE_HOME/iomark/langs`, else `~/.cache/iomark/langs`.
 pub fn cache_root() -> Result<PathBuf, String> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute())
-                .map(|h| h.join(".cache"))
-        })
-        .ok_or("neither XDG_CACHE_HOME nor HOME is set to an absolute path")?;
-    Ok(base.join("iomark").join("langs"))
+    crate::dirs::xdg("XDG_CACHE_HOME", ".cache").map(|dir| dir.join("langs"))
 }
 
 /// The first executable of that name on PATH.

@@ -80,21 +80,8 @@ pub fn default_path() -> Result<PathBuf, StoreError> {
 
 /// iomark's folder under `$XDG_DATA_HOME` (else `~/.local/share`).
 pub fn data_dir() -> Result<PathBuf, StoreError> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute())
-                .map(|home| home.join(".local/share"))
-        })
-        .ok_or_else(|| {
-            StoreError::Invalid(
-                "neither XDG_DATA_HOME nor HOME is set to an absolute path: give --db PATH".into(),
-            )
-        })?;
-    Ok(base.join("iomark"))
+    crate::dirs::xdg("XDG_DATA_HOME", ".local/share")
+        .map_err(|e| StoreError::Invalid(format!("{e}: give --db PATH")))
 }
 
 /// One line of `iomark history`.
