@@ -264,17 +264,16 @@ impl Plan {
     }
 
     /// How long the tests from `first` on should take: their loops for timed tests; for a test
-    /// that writes the whole file, its bytes at `write_rate` (bytes per second, as the fill
-    /// measured it), never more than its time bound; counted tests (latency) are quick and
-    /// left out.
-    pub fn time_from(&self, first: usize, write_rate: Option<f64>) -> Duration {
+    /// over the whole file (or its span), its bytes at the rate measured so far, never more than
+    /// its time bound; counted tests (latency) are quick and left out.
+    pub fn time_from(&self, first: usize, rates: Rates) -> Duration {
         self.tests
             .iter()
             .skip(first)
             .map(|t| {
                 let bound = t.bound.unwrap_or(self.duration);
                 if t.whole_file {
-                    match write_rate.filter(|r| *r > 0.0) {
+                    match rates.for_op(t.op) {
                         Some(rate) => bound.min(Duration::from_secs_f64(
                             t.span_in(self.file_size) as f64 / rate,
                         )),
@@ -287,6 +286,31 @@ impl Plan {
                 }
             })
             .sum()
+    }
+}
+
+/// Rates measured so far in a run (bytes per second), to estimate what is left.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rates {
+    pub read: Option<f64>,
+    pub write: Option<f64>,
+}
+
+impl Rates {
+    /// The rate of that direction, else the other's (better than nothing), else none.
+    pub fn for_op(self, op: Op) -> Option<f64> {
+        let (own, other) = match op {
+            Op::Read => (self.read, self.write),
+            _ => (self.write, self.read),
+        };
+        own.or(other).filter(|r| *r > 0.0)
+    }
+
+    fn record(&mut self, op: Op, bytes_per_s: f64) {
+        match op {
+            Op::Read => self.read = Some(bytes_per_s),
+            _ => self.write = Some(bytes_per_s),
+        }
     }
 }
 
@@ -343,21 +367,24 @@ pub fn run(
         warnings.push(aggregate::direct_io_unavailable(reason));
     }
 
-    // The fill's rate tells how long the whole-file writes after it will take.
-    let mut write_rate = None;
+    // The fill's rate, and each whole-file test's, tell how long those after will take.
+    let mut rates = Rates::default();
     if plan.fill {
         let live = Arc::new(Live::default());
         observer.started(
             &Phase::Fill {
                 bytes: plan.file_size,
-                after: plan.time_from(0, None),
+                after: plan.time_from(0, rates),
             },
             live.clone(),
         );
         let started = std::time::Instant::now();
         file.fill(plan.data, &live)
             .map_err(|e| anyhow::anyhow!("writing the test file {}: {e}", file.path().display()))?;
-        write_rate = Some(plan.file_size as f64 / started.elapsed().as_secs_f64().max(1e-3));
+        rates.record(
+            Op::Write,
+            plan.file_size as f64 / started.elapsed().as_secs_f64().max(1e-3),
+        );
         observer.finished(None);
     }
 
@@ -375,12 +402,15 @@ pub fn run(
                 count: plan.tests.len(),
                 expected: plan.test_time(),
                 bytes: spec.whole_file.then(|| spec.span_in(plan.file_size)),
-                after: plan.time_from(index + 1, write_rate),
+                after: plan.time_from(index + 1, rates),
             },
             live.clone(),
         );
         let result = run_test(plan, spec, &file, backend, &live)
             .map_err(|e| anyhow::anyhow!("{}: {e}", spec.name()))?;
+        if spec.whole_file {
+            rates.record(spec.op, result.mb_per_s * 1e6);
+        }
         observer.finished(Some(&result));
         tests.push(result);
     }
@@ -513,6 +543,13 @@ fn sample_temperatures(
 mod tests {
     use super::*;
 
+    fn at(write: f64) -> Rates {
+        Rates {
+            read: None,
+            write: Some(write),
+        }
+    }
+
     #[test]
     fn the_time_left_counts_loops_and_whole_file_writes_at_the_fill_rate() {
         let mut plan = plan_of(sdcard::sdcard());
@@ -520,17 +557,23 @@ mod tests {
         // Before the fill: the write counts at its bound (the rate is not known yet).
         let bound = sustained::TIME_BOUND;
         let loops = plan.test_time() * 2;
-        assert_eq!(plan.time_from(0, None), bound + loops);
+        assert_eq!(plan.time_from(0, Rates::default()), bound + loops);
         // A 10 MB/s card: 1 GiB takes 107 s, under the bound.
-        let at_10 = plan.time_from(0, Some(10e6));
+        let at_10 = plan.time_from(0, at(10e6));
         assert!((at_10 - loops).as_secs_f64() - (1u64 << 30) as f64 / 10e6 < 1e-6);
         assert!(at_10 - loops <= bound);
         // After the write, only the two random tests' loops remain; after those, nothing.
-        assert_eq!(plan.time_from(1, Some(10e6)), loops);
-        assert_eq!(plan.time_from(3, Some(10e6)), Duration::ZERO);
+        assert_eq!(plan.time_from(1, at(10e6)), loops);
+        assert_eq!(plan.time_from(3, at(10e6)), Duration::ZERO);
+        // The pi profile has no fill: once its dd step has measured 10 MB/s, its six other
+        // steps (each over 80 MiB) are estimated at that rate, not at their one-hour bound.
+        let pi = plan_of(pi::pi());
+        let left = pi.time_from(1, at(10e6)).as_secs_f64();
+        let expected = 6.0 * (80 << 20) as f64 / 10e6;
+        assert!((left - expected).abs() < 1e-6, "{left} s");
         // Counted tests are quick: the latency profile's remaining time is none.
         assert_eq!(
-            plan_of(latency::latency()).time_from(0, None),
+            plan_of(latency::latency()).time_from(0, Rates::default()),
             Duration::ZERO
         );
     }
