@@ -52,7 +52,8 @@ fn version_line(args: &[&str]) -> Result<String, String> {
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with("Picked up"))
-        .map(str::to_string)
+        // `Scala code runner version 2.11.12 -- Copyright 2002-2017, LAMP/EPFL`
+        .map(|l| l.split(" -- ").next().unwrap_or(l).to_string())
         .ok_or_else(|| format!("`{}` printed nothing", args.join(" ")))
 }
 
