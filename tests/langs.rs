@@ -36,7 +36,8 @@ fn every_program_writes_the_sequence_and_reads_it_back() {
         };
         for (variant, _) in lang.variants {
             let file = dir.path().join(format!("{}-{variant}.bin", lang.name));
-            let lines = program::run(&ready.command, lang.name, variant, &file, spec, |_| {})
+            let command = lang.command_for(&ready.command, variant);
+            let lines = program::run(&command, lang.name, variant, &file, spec, |_| {})
                 .unwrap_or_else(|e| panic!("{}/{variant}: {e}", lang.name));
             assert_eq!(lines.len(), 4);
             assert!(lines

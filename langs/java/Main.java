@@ -3,6 +3,8 @@
 // Variants:
 //   default  BufferedOutputStream.write(int) / BufferedInputStream.read() (8 KiB buffers)
 //   bigbuf   the same calls with 1 MiB buffers
+//   biased   default, run with -XX:+UseBiasedLocking: write(int) and read() are synchronized,
+//            and JDK 15 stopped making an uncontended lock nearly free
 import java.io.*;
 
 public class Main {
@@ -22,9 +24,9 @@ public class Main {
             }
         }
         int size;
-        if (variant.equals("default")) size = 8192;
+        if (variant.equals("default") || variant.equals("biased")) size = 8192;
         else if (variant.equals("bigbuf")) size = 1 << 20;
-        else { System.err.println("usage: --variant default|bigbuf"); System.exit(2); return; }
+        else { System.err.println("usage: --variant default|bigbuf|biased"); System.exit(2); return; }
         if (file == null) { System.err.println("usage: --file PATH --bytes N --reps R"); System.exit(2); }
         BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in));
         for (int rep = 1; rep <= reps; rep++) {

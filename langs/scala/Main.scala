@@ -4,6 +4,7 @@
 // Variants:
 //   default  BufferedOutputStream.write(int) / BufferedInputStream.read() (8 KiB), as in 2019
 //   bigbuf   the same calls with 1 MiB buffers
+//   biased   default, run with -XX:+UseBiasedLocking (the JVM's locks as in 2019's JDK 8)
 import java.io._
 
 object Main {
@@ -18,9 +19,9 @@ object Main {
     val variant = value("--variant").getOrElse("default")
     val wait = args.contains("--wait")
     val size = variant match {
-      case "default" => 8192
+      case "default" | "biased" => 8192
       case "bigbuf" => 1 << 20
-      case _ => System.err.println("usage: --variant default|bigbuf"); sys.exit(2)
+      case _ => System.err.println("usage: --variant default|bigbuf|biased"); sys.exit(2)
     }
     val stdin = new BufferedReader(new InputStreamReader(System.in))
     def print(rep: Int, op: String, bytes: Long, ns: Long, sum: Long): Unit = {

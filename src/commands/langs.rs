@@ -121,7 +121,8 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
                 },
                 live.clone(),
             );
-            let lines = program::run(&r.command, r.lang.name, variant, file.path(), spec, |l| {
+            let command = r.lang.command_for(&r.command, variant);
+            let lines = program::run(&command, r.lang.name, variant, file.path(), spec, |l| {
                 live.add(l.bytes)
             });
             progress.finished(None);

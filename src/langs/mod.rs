@@ -26,6 +26,25 @@ pub struct Lang {
     pub build: Option<&'static [&'static str]>,
     /// The command that runs the program, before its own arguments.
     pub run: &'static [&'static str],
+    /// Runtime options a variant adds after the run command's first word (JVM flags).
+    pub variant_options: &'static [(&'static str, &'static [&'static str])],
+}
+
+impl Lang {
+    /// The run command for a variant: `run`, with the variant's runtime options.
+    pub fn command_for(&self, command: &[String], variant: &str) -> Vec<String> {
+        let extra = self
+            .variant_options
+            .iter()
+            .find(|(v, _)| *v == variant)
+            .map(|(_, o)| *o)
+            .unwrap_or_default();
+        let mut out = command.to_vec();
+        for (i, option) in extra.iter().enumerate() {
+            out.insert(1 + i, option.to_string());
+        }
+        out
+    }
 }
 
 macro_rules! source {
@@ -36,6 +55,10 @@ macro_rules! source {
         )
     };
 }
+
+/// The JVM option that made 2019's uncontended locks nearly free: on by default up to JDK 14,
+/// off from 15, gone after 17 (where it is ignored rather than refused).
+const BIASED: &[&str] = &["-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UseBiasedLocking"];
 
 pub const LANGS: &[Lang] = &[
     Lang {
@@ -50,6 +73,7 @@ pub const LANGS: &[Lang] = &[
         version: &["cc", "--version"],
         build: Some(&["cc", "-O2", "-o", "{out}/prog", "{src}/main.c"]),
         run: &["{out}/prog"],
+        variant_options: &[],
     },
     Lang {
         name: "cpp",
@@ -70,6 +94,7 @@ pub const LANGS: &[Lang] = &[
             "{src}/main.cpp",
         ]),
         run: &["{out}/prog"],
+        variant_options: &[],
     },
     Lang {
         name: "go",
@@ -85,6 +110,7 @@ pub const LANGS: &[Lang] = &[
         version: &["go", "version"],
         build: Some(&["go", "build", "-o", "{out}/prog", "{src}/main.go"]),
         run: &["{out}/prog"],
+        variant_options: &[],
     },
     Lang {
         name: "rust",
@@ -108,6 +134,7 @@ pub const LANGS: &[Lang] = &[
             "{src}/main.rs",
         ]),
         run: &["{out}/prog"],
+        variant_options: &[],
     },
     Lang {
         name: "java",
@@ -115,11 +142,13 @@ pub const LANGS: &[Lang] = &[
         variants: &[
             ("default", "BufferedOutputStream/BufferedInputStream, 8 KiB"),
             ("bigbuf", "1 MiB buffers"),
+            ("biased", "default, with JDK 8's biased locking (JDK <= 17)"),
         ],
         tools: &["javac", "java"],
         version: &["java", "-version"],
         build: Some(&["javac", "-d", "{out}", "{src}/Main.java"]),
         run: &["java", "-cp", "{out}", "Main"],
+        variant_options: &[("biased", BIASED)],
     },
     Lang {
         name: "scala",
@@ -127,11 +156,19 @@ pub const LANGS: &[Lang] = &[
         variants: &[
             ("default", "Buffered*Stream, 8 KiB, as in 2019"),
             ("bigbuf", "1 MiB buffers"),
+            ("biased", "default, with JDK 8's biased locking (JDK <= 17)"),
         ],
         tools: &["scalac", "scala"],
         version: &["scala", "-version"],
         build: Some(&["scalac", "-d", "{out}", "{src}/Main.scala"]),
         run: &["scala", "-cp", "{out}", "Main"],
+        variant_options: &[(
+            "biased",
+            &[
+                "-J-XX:+IgnoreUnrecognizedVMOptions",
+                "-J-XX:+UseBiasedLocking",
+            ],
+        )],
     },
     Lang {
         name: "python",
@@ -147,6 +184,7 @@ pub const LANGS: &[Lang] = &[
         version: &["python3", "--version"],
         build: None,
         run: &["python3", "{src}/main.py"],
+        variant_options: &[],
     },
     Lang {
         name: "ruby",
@@ -159,6 +197,7 @@ pub const LANGS: &[Lang] = &[
         version: &["ruby", "--version"],
         build: None,
         run: &["ruby", "{src}/main.rb"],
+        variant_options: &[],
     },
     Lang {
         name: "node",
@@ -174,6 +213,7 @@ pub const LANGS: &[Lang] = &[
         version: &["node", "--version"],
         build: None,
         run: &["node", "{src}/main.js"],
+        variant_options: &[],
     },
 ];
 
@@ -248,6 +288,24 @@ mod tests {
             let summed: u64 = (0..n).map(|i| i % 256).sum();
             assert_eq!(expected_checksum(n), summed, "{n}");
         }
+    }
+
+    #[test]
+    fn a_variant_adds_its_runtime_options_after_the_runtime() {
+        let java = lang("java").unwrap();
+        let base: Vec<String> = ["java", "-cp", "out", "Main"].map(String::from).to_vec();
+        assert_eq!(java.command_for(&base, "default"), base);
+        assert_eq!(
+            java.command_for(&base, "biased"),
+            [
+                "java",
+                "-XX:+IgnoreUnrecognizedVMOptions",
+                "-XX:+UseBiasedLocking",
+                "-cp",
+                "out",
+                "Main"
+            ]
+        );
     }
 
     #[test]
