@@ -343,69 +343,60 @@ fn color_for(docs: &[&ResultDoc], run: usize, index: usize, op: &str) -> RGBColo
     }
 }
 
+/// Lines on a linear plot. With `log2_x`, x values are base-2 logarithms of block sizes, and
+/// whole numbers are labelled with the block size (4K, 8K, … 16M).
 fn lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     caption: String,
     series: Vec<Series>,
     x_desc: &str,
     y_desc: &str,
-    log_x: bool,
+    log2_x: bool,
 ) -> Result<(), String> {
     let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys = || series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
     let x_max = xs().fold(f64::MIN, f64::max).max(1.0);
     let x_min = xs().fold(f64::MAX, f64::min).min(x_max - 1.0);
     let y_max = ys().fold(0.0_f64, f64::max).max(1.0) * 1.1;
-    let mut builder = ChartBuilder::on(root);
-    builder
+    let mut chart = ChartBuilder::on(root)
         .caption(caption, (FONT, 18))
         .margin(12)
         .x_label_area_size(40)
-        .y_label_area_size(70);
-    macro_rules! plot {
-        ($chart:expr) => {{
-            let mut chart = $chart;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .y_desc(y_desc)
-                .label_style((FONT, 13))
-                .x_label_formatter(&|v: &f64| {
-                    if log_x {
-                        block_label(*v as u64)
-                    } else {
-                        tick(*v)
-                    }
-                })
-                .y_label_formatter(&|v: &f64| tick(*v))
-                .draw()
-                .map_err(err)?;
-            for s in &series {
-                let color = s.color;
-                chart
-                    .draw_series(LineSeries::new(
-                        s.points.iter().copied(),
-                        color.stroke_width(2),
-                    ))
-                    .map_err(err)?
-                    .label(s.name.clone())
-                    .legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled())
-                    });
+        .y_label_area_size(70)
+        .build_cartesian_2d(x_min..x_max, 0.0..y_max)
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    if log2_x {
+        // One label per power of two: the axis runs in whole steps.
+        mesh.x_labels(((x_max - x_min) as usize + 1) * 2);
+    }
+    mesh.x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style((FONT, 13))
+        .x_label_formatter(&|v: &f64| {
+            if !log2_x {
+                tick(*v)
+            } else if (v - v.round()).abs() < 1e-6 && *v >= 0.0 && *v < 63.0 {
+                block_label(1u64 << v.round() as u32)
+            } else {
+                String::new()
             }
-            series_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
-        }};
+        })
+        .y_label_formatter(&|v: &f64| tick(*v))
+        .draw()
+        .map_err(err)?;
+    for s in &series {
+        let color = s.color;
+        chart
+            .draw_series(LineSeries::new(
+                s.points.iter().copied(),
+                color.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(s.name.clone())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled()));
     }
-    if log_x {
-        plot!(builder
-            .build_cartesian_2d((x_min..x_max).log_scale(), 0.0..y_max)
-            .map_err(err)?);
-    } else {
-        plot!(builder
-            .build_cartesian_2d(x_min..x_max, 0.0..y_max)
-            .map_err(err)?);
-    }
-    Ok(())
+    series_legend(&mut chart, SeriesLabelPosition::LowerRight)
 }
 
 fn timeline<DB: DrawingBackend>(
@@ -451,7 +442,7 @@ fn sweep_series(docs: &[&ResultDoc]) -> Vec<Series> {
                 .tests
                 .iter()
                 .filter(|t| t.op == op && t.kind == "seq" && t.queue_depth == 1)
-                .map(|t| (t.block_size as f64, t.mb_per_s))
+                .map(|t| ((t.block_size.max(1) as f64).log2(), t.mb_per_s))
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
             points.dedup_by(|a, b| a.0 == b.0);
