@@ -40,17 +40,9 @@ impl Kind {
 
 pub const READ: RGBColor = RGBColor(0x2b, 0x6c, 0xb0);
 pub const WRITE: RGBColor = RGBColor(0xd9, 0x6c, 0x1e);
-/// One colour per run in comparisons (the first two are read's and write's).
-const RUNS: [RGBColor; 6] = [
-    READ,
-    WRITE,
-    RGBColor(0x2f, 0x9e, 0x44),
-    RGBColor(0x9c, 0x36, 0xb5),
-    RGBColor(0xc9, 0x2a, 0x2a),
-    RGBColor(0x5c, 0x5f, 0x66),
-];
-/// One colour per test where a chart draws many.
-const TESTS: [RGBColor; 8] = [
+/// One colour per run in comparisons, or per test where a chart draws many; the first two
+/// are read's and write's.
+const PALETTE: [RGBColor; 8] = [
     READ,
     WRITE,
     RGBColor(0x2f, 0x9e, 0x44),
@@ -231,7 +223,7 @@ fn bars<DB: DrawingBackend>(
             // Rows run top to bottom in test order.
             let top = n - 1.0 - i as f64 + 0.4 - slot * j as f64;
             let color = if docs.len() > 1 {
-                RUNS[j % RUNS.len()]
+                PALETTE[j % PALETTE.len()]
             } else if t.op == "write" {
                 WRITE
             } else {
@@ -285,7 +277,7 @@ fn legend<DB: DrawingBackend>(
         let x = 160;
         area.draw(&Rectangle::new(
             [(x, y), (x + 12, y + 12)],
-            RUNS[j % RUNS.len()].filled(),
+            PALETTE[j % PALETTE.len()].filled(),
         ))
         .map_err(err)?;
         area.draw(&Text::new(
@@ -331,7 +323,7 @@ struct Series {
 
 fn color_for(docs: &[&ResultDoc], run: usize, index: usize, op: &str) -> RGBColor {
     if docs.len() > 1 {
-        RUNS[run % RUNS.len()]
+        PALETTE[run % PALETTE.len()]
     } else if index < 2 {
         if op == "write" {
             WRITE
@@ -339,7 +331,7 @@ fn color_for(docs: &[&ResultDoc], run: usize, index: usize, op: &str) -> RGBColo
             READ
         }
     } else {
-        RUNS[index % RUNS.len()]
+        PALETTE[index % PALETTE.len()]
     }
 }
 
@@ -489,7 +481,7 @@ fn latency<DB: DrawingBackend>(
             runs.push(j);
             series.push(Series {
                 name: format!("{}{}", run_tag(docs, j), t.name.replace('_', " ")),
-                color: TESTS[index % TESTS.len()],
+                color: PALETTE[index % PALETTE.len()],
                 points: values
                     .iter()
                     .enumerate()
