@@ -297,6 +297,21 @@ fn langs_end_to_end_is_saved_like_any_run() {
     )
     .unwrap();
     assert_eq!(exported, doc);
+    // CSV: a row per language, variant and operation, with its figures.
+    let csv = common::stdout(&ok(
+        iomark(home).args(["export", "latest", "--format", "csv"])
+    ));
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 6, "3 variants × write and read");
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(&rows[2][col("variant")], "unlocked");
+    assert_eq!(&rows[3][col("op")], "read");
+    assert_eq!(
+        rows[3][col("mb_per_s")].parse::<f64>().unwrap(),
+        results[1]["read"]["mb_per_s"].as_f64().unwrap()
+    );
     // show, md and html carry the languages' figures too.
     let shown = common::stdout(&ok(iomark(home).args(["show", "latest"])));
     assert!(shown.contains("c       unlocked"), "{shown}");

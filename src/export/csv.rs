@@ -1,5 +1,6 @@
 //! One row per test with every figure, for spreadsheets; the run's identity repeats on each
-//! row so that files from several runs can be concatenated (without their headers).
+//! row so that files from several runs can be concatenated (without their headers). A langs
+//! run has one row per language, variant and operation instead ([`LANGS_HEADER`]).
 
 use super::Exporter;
 use crate::result::ResultDoc;
@@ -46,6 +47,9 @@ impl Exporter for Csv {
     }
 
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
+        if let Some(section) = &doc.langs {
+            return langs(doc, section);
+        }
         let mut out = csv::Writer::from_writer(Vec::new());
         out.write_record(HEADER).map_err(|e| e.to_string())?;
         let transport = doc
@@ -93,4 +97,52 @@ impl Exporter for Csv {
         }
         out.into_inner().map_err(|e| e.to_string())
     }
+}
+
+pub const LANGS_HEADER: [&str; 16] = [
+    "run_id",
+    "started_at",
+    "label",
+    "bytes",
+    "lang",
+    "variant",
+    "op",
+    "mb_per_s",
+    "mib_per_s",
+    "ns_per_byte",
+    "reps",
+    "min_mb_per_s",
+    "max_mb_per_s",
+    "cv",
+    "runtime",
+    "build_flags",
+];
+
+fn langs(doc: &ResultDoc, section: &crate::langs::Section) -> Result<Vec<u8>, String> {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record(LANGS_HEADER).map_err(|e| e.to_string())?;
+    for r in &section.results {
+        for (op, f) in [("write", &r.write), ("read", &r.read)] {
+            let record: Vec<String> = vec![
+                doc.id.clone(),
+                doc.started_at.clone(),
+                doc.label.clone().unwrap_or_default(),
+                section.bytes.to_string(),
+                r.lang.clone(),
+                r.variant.clone(),
+                op.into(),
+                f.mb_per_s.to_string(),
+                f.mib_per_s.to_string(),
+                f.ns_per_byte.to_string(),
+                f.reps.to_string(),
+                f.min_mb_per_s.to_string(),
+                f.max_mb_per_s.to_string(),
+                f.cv.to_string(),
+                r.runtime.clone(),
+                r.build_flags.clone().unwrap_or_default(),
+            ];
+            out.write_record(&record).map_err(|e| e.to_string())?;
+        }
+    }
+    out.into_inner().map_err(|e| e.to_string())
 }
