@@ -134,6 +134,24 @@ fn the_harness_believes_no_program_blindly() {
         let e = program::run(&fake(&script), "c", "default", &file, spec, |_| {}).unwrap_err();
         assert!(e.contains(needle), "{script}: {e}");
     }
+    // A program waits after each write, so the file is checked before the next repetition
+    // truncates it: this fake truncates at once after the pause, and passes only if the
+    // harness checks in it (it exits at end of input without the harness's line).
+    let spec2 = program::Spec { reps: 2, ..spec };
+    let rep = |n: u32| {
+        format!(
+            "{write_file}; {}; read x || exit 8; : > $2; {}",
+            line(n, "write", 512, good),
+            line(n, "read", 512, good)
+        )
+    };
+    let waits = format!(
+        "case \"$*\" in *--wait*) ;; *) exit 9 ;; esac; {}; {}",
+        rep(1),
+        rep(2)
+    );
+    let lines = program::run(&fake(&waits), "c", "default", &file, spec2, |_| {}).unwrap();
+    assert_eq!(lines.len(), 4);
     // And an honest fake passes.
     let honest = format!(
         "{write_file}; {}; {}",

@@ -118,4 +118,6 @@ async function waitLine() {
     const [sum, count] = variant === 'manual' ? readManual() : await readStream();
     report(rep, 'read', count, process.hrtime.bigint() - t0, sum);
   }
+  // A stdin still open would keep Node's event loop alive.
+  if (wait) process.stdin.destroy();
 })().catch((e) => { process.stderr.write(`${e.message}\n`); process.exit(1); });

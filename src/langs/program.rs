@@ -32,8 +32,13 @@ pub struct Line {
     pub checksum: u64,
 }
 
-/// Runs `command --file FILE --bytes N --reps R --variant V [--wait]` and checks every line.
+/// Runs `command --file FILE --bytes N --reps R --variant V --wait` and checks every line.
 /// `progress` hears of each checked line. Returns the lines, in order.
+///
+/// With `--wait`, a program waits for a line on its stdin after each write (outside its timed
+/// sections). The harness checks the file in that pause, and evicts it for `cold`: without
+/// the pause, a program could already be truncating the file for its next repetition while
+/// the harness looked at it.
 pub fn run(
     command: &[String],
     lang: &str,
@@ -49,12 +54,8 @@ pub fn run(
         .args(["--bytes", &spec.bytes.to_string()])
         .args(["--reps", &spec.reps.to_string()])
         .args(["--variant", variant])
-        .args(spec.cold.then_some("--wait"))
-        .stdin(if spec.cold {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
+        .arg("--wait")
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -86,12 +87,18 @@ pub fn run(
                         line.rep, spec.bytes
                     ));
                 }
-                if let Some(input) = stdin.as_mut() {
+                if spec.cold {
                     evict(file).map_err(|e| format!("cannot drop the file from the cache: {e}"))?;
-                    input
-                        .write_all(b"\n")
-                        .and_then(|()| input.flush())
-                        .map_err(|e| format!("the program stopped listening: {e}"))?;
+                }
+                // A program that has already exited no longer listens; what it left out shows
+                // in the lines and the exit status checked below.
+                if let Some(input) = stdin.as_mut() {
+                    let _ = input.write_all(b"\n").and_then(|()| input.flush());
+                }
+                // After the last write nothing more is said: closing stdin lets a runtime that
+                // watches it (Node) exit when the program is done.
+                if line.rep == spec.reps {
+                    stdin = None;
                 }
             }
             progress(&line);
