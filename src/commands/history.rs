@@ -88,26 +88,28 @@ pub fn delete(args: DeleteArgs) -> anyhow::Result<()> {
 }
 
 /// Saves a fresh run. The run has ended well whatever happens here: when the store cannot take
-/// the result, the document is written to a file and the message says how to add it later.
-pub fn save_run(args: &StoreArgs, doc: &ResultDoc) -> Option<String> {
-    match with_store(args, async |s| s.save(doc).await) {
-        Ok(()) => None,
-        Err(error) => {
-            let preferred: Option<PathBuf> = match Location::parse(args.db.as_deref()) {
-                Ok(Location::Sqlite(path)) => path.parent().map(PathBuf::from),
-                _ => store::data_dir().ok(),
-            };
-            let kept = match store::keep_aside(doc, preferred.as_deref()) {
-                Ok(path) => format!(
-                    "The result is kept in {}; add it later with `iomark import {}`.",
-                    path.display(),
-                    path.display()
-                ),
-                Err(e) => format!("It could not be kept in a file either ({e}); use --json FILE."),
-            };
-            let message = format!("warning: the result was not saved: {error}. {kept}\n");
-            to_stderr(&message);
-            Some(message)
-        }
-    }
+/// the result, the document is written to a file and the message says how to add it later;
+/// when no file can be written either, the document itself goes to standard error.
+pub fn save_run(args: &StoreArgs, doc: &ResultDoc) {
+    let Err(error) = with_store(args, async |s| s.save(doc).await) else {
+        return;
+    };
+    let preferred: Option<PathBuf> = match Location::parse(args.db.as_deref()) {
+        Ok(Location::Sqlite(path)) => path.parent().map(PathBuf::from),
+        _ => store::data_dir().ok(),
+    };
+    let kept = match store::keep_aside(doc, preferred.as_deref()) {
+        Ok(path) => format!(
+            "The result is kept in {}; add it later with `iomark import {}`.",
+            path.display(),
+            path.display()
+        ),
+        Err(e) => format!(
+            "It could not be kept in a file either ({e}); here it is, to import later:\n{}",
+            serde_json::to_string_pretty(doc).unwrap_or_default()
+        ),
+    };
+    to_stderr(&format!(
+        "warning: the result was not saved: {error}. {kept}\n"
+    ));
 }
