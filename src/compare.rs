@@ -63,6 +63,46 @@ pub struct Cell {
 pub struct Comparison {
     pub runs: Vec<Run>,
     pub rows: Vec<Row>,
+    /// How the runs' settings differ from the baseline's, where that changes what a figure
+    /// means (file size, direct or buffered I/O, data, engine, loops).
+    pub differences: Vec<String>,
+}
+
+/// The settings of each run that differ from the first run's, in words.
+pub fn differences(docs: &[ResultDoc]) -> Vec<String> {
+    let Some(base) = docs.first() else {
+        return Vec::new();
+    };
+    let describe = |d: &ResultDoc| -> Vec<(&'static str, String)> {
+        let s = &d.settings;
+        vec![
+            ("test file", crate::units::format_size(s.file_size_bytes)),
+            (
+                "I/O",
+                if s.direct {
+                    "direct".into()
+                } else {
+                    "buffered".into()
+                },
+            ),
+            ("data", s.data.clone()),
+            ("engine", s.engine.clone()),
+            ("loops", s.loops.to_string()),
+        ]
+    };
+    let first = describe(base);
+    let mut out = Vec::new();
+    for (i, doc) in docs.iter().enumerate().skip(1) {
+        for ((what, theirs), (_, ours)) in describe(doc).into_iter().zip(&first) {
+            if &theirs != ours {
+                let letter = (b'A' + (i % 26) as u8) as char;
+                out.push(format!(
+                    "{letter} ran with {what} {theirs}, the baseline with {ours}"
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The noise band for two runs' figures: twice their combined coefficient of variation, at
@@ -157,6 +197,7 @@ pub fn compare(docs: &[ResultDoc]) -> Comparison {
             })
             .collect(),
         rows,
+        differences: differences(docs),
     }
 }
 
@@ -232,5 +273,21 @@ mod tests {
         assert_eq!(cell.verdict, Some(Verdict::Slower));
         assert!((cell.diff_pct.unwrap() + 50.0).abs() < 1e-9);
         assert!(c.rows[0].cells[0].as_ref().unwrap().verdict.is_none());
+        assert!(c.differences.is_empty(), "{:?}", c.differences);
+    }
+
+    #[test]
+    fn runs_measured_differently_are_said_to_be() {
+        let a = crate::result::sample::doc();
+        let mut b = a.clone();
+        b.settings.direct = false;
+        b.settings.file_size_bytes = 64 << 20;
+        assert_eq!(
+            differences(&[a, b]),
+            [
+                "B ran with test file 64 MiB, the baseline with 1 GiB",
+                "B ran with I/O buffered, the baseline with direct"
+            ]
+        );
     }
 }

@@ -76,6 +76,9 @@ pub fn render(c: &Comparison, style: Style) -> String {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
+    for difference in &c.differences {
+        let _ = writeln!(out, "{}", style.yellow(&format!("note: {difference}")));
+    }
     let _ = writeln!(
         out,
         "{}",
