@@ -95,7 +95,7 @@ pub fn differences(docs: &[ResultDoc]) -> Vec<String> {
     for (i, doc) in docs.iter().enumerate().skip(1) {
         for ((what, theirs), (_, ours)) in describe(doc).into_iter().zip(&first) {
             if &theirs != ours {
-                let letter = (b'A' + (i % 26) as u8) as char;
+                let letter = letter(i);
                 out.push(format!(
                     "{letter} ran with {what} {theirs}, the baseline with {ours}"
                 ));
@@ -103,6 +103,11 @@ pub fn differences(docs: &[ResultDoc]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The letter a comparison calls its `i`-th run by: A (the baseline), B, C…
+pub fn letter(i: usize) -> char {
+    (b'A' + (i % 26) as u8) as char
 }
 
 /// The noise band for two runs' figures: twice their combined coefficient of variation, at
@@ -142,14 +147,7 @@ pub fn verdict(base: &TestResult, other: &TestResult) -> (f64, f64, Verdict) {
 }
 
 pub fn compare(docs: &[ResultDoc]) -> Comparison {
-    let mut names: Vec<&str> = Vec::new();
-    for doc in docs {
-        for t in &doc.tests {
-            if !names.contains(&t.name.as_str()) {
-                names.push(&t.name);
-            }
-        }
-    }
+    let names = crate::result::test_names(docs);
     let base = docs.first();
     let rows = names
         .into_iter()

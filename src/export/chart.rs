@@ -114,7 +114,7 @@ pub fn png(kind: Kind, docs: &[&ResultDoc], path: &Path) -> Result<(), String> {
 fn size(kind: Kind, docs: &[&ResultDoc]) -> (u32, u32) {
     match kind {
         Kind::Bars => {
-            let tests = test_names(docs).len() as u32;
+            let tests = crate::result::test_names(docs.iter().copied()).len() as u32;
             let per_test = 14 * docs.len() as u32 + 12;
             (WIDTH, 90 + tests * per_test.max(26) + legend_height(docs))
         }
@@ -145,7 +145,7 @@ fn draw<DB: DrawingBackend>(
 /// "A", "B"… for runs in a comparison; nothing for a single run.
 fn run_tag(docs: &[&ResultDoc], i: usize) -> String {
     if docs.len() > 1 {
-        format!("{} ", (b'A' + (i % 26) as u8) as char)
+        format!("{} ", crate::compare::letter(i))
     } else {
         String::new()
     }
@@ -171,25 +171,13 @@ fn describe(doc: &ResultDoc) -> String {
     )
 }
 
-fn test_names<'a>(docs: &[&'a ResultDoc]) -> Vec<&'a str> {
-    let mut names: Vec<&str> = Vec::new();
-    for doc in docs {
-        for t in &doc.tests {
-            if !names.contains(&t.name.as_str()) {
-                names.push(&t.name);
-            }
-        }
-    }
-    names
-}
-
 fn bars<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     docs: &[&ResultDoc],
 ) -> Result<(), String> {
     let (area, below) = with_legend_space(root, docs);
     let root = &area;
-    let names = test_names(docs);
+    let names = crate::result::test_names(docs.iter().copied());
     let max = docs
         .iter()
         .flat_map(|d| d.tests.iter().map(|t| t.mb_per_s))
@@ -470,7 +458,7 @@ fn latency<DB: DrawingBackend>(
     docs: &[&ResultDoc],
 ) -> Result<(), String> {
     // Colour tells the tests apart; in comparisons, the dash pattern tells the runs apart.
-    let names = test_names(docs);
+    let names = crate::result::test_names(docs.iter().copied());
     let mut series = Vec::new();
     let mut runs = Vec::new();
     for (j, doc) in docs.iter().enumerate() {

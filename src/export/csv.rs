@@ -42,10 +42,6 @@ pub const HEADER: [&str; 31] = [
 ];
 
 impl Exporter for Csv {
-    fn name(&self) -> &'static str {
-        "csv"
-    }
-
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
         if let Some(section) = &doc.langs {
             return langs(doc, section);

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::chart::{self, Kind};
-use super::{figure, rows, Exporter};
+use super::{figure, Exporter};
 use crate::result::{ResultDoc, TestResult};
 use crate::units::{format_micros, format_size};
 
@@ -41,10 +41,6 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#5
 pre{background:#f5f6f8;padding:.8rem;overflow:auto}footer{color:#5c5f66;margin-top:3rem;font-size:.85rem}";
 
 impl Exporter for Html {
-    fn name(&self) -> &'static str {
-        "html"
-    }
-
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
         let mut out = String::new();
         let title = match &doc.label {
@@ -83,7 +79,12 @@ impl Exporter for Html {
             <th class=\"read\">Read MB/s</th><th class=\"write\">Write MB/s</th>\
             <th class=\"read\">Read IOPS</th><th class=\"write\">Write IOPS</th>\
             <th class=\"read\">Read p99</th><th class=\"write\">Write p99</th></tr></thead><tbody>\n");
-        for (row, read, write) in rows(doc) {
+        for crate::result::TestRow {
+            name: row,
+            read,
+            write,
+        } in crate::result::rows(&doc.tests)
+        {
             let cell = |t: Option<&TestResult>, f: &dyn Fn(&TestResult) -> String| {
                 t.map(f).unwrap_or_else(|| "–".into())
             };

@@ -6,10 +6,6 @@ use crate::result::ResultDoc;
 pub struct Json;
 
 impl Exporter for Json {
-    fn name(&self) -> &'static str {
-        "json"
-    }
-
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
         let mut text = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())?;
         text.push('\n');

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{figure, rows, Exporter};
+use super::{figure, Exporter};
 use crate::result::ResultDoc;
 use crate::units::{format_micros, format_size};
 
@@ -26,10 +26,6 @@ fn escape(text: &str) -> String {
 }
 
 impl Exporter for Markdown {
-    fn name(&self) -> &'static str {
-        "md"
-    }
-
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
         let mut out = String::new();
         let s = &doc.settings;
@@ -71,7 +67,12 @@ impl Exporter for Markdown {
             out,
             "|:-----|----------:|-----------:|----------:|-----------:|---------:|----------:|"
         );
-        for (row, read, write) in rows(doc) {
+        for crate::result::TestRow {
+            name: row,
+            read,
+            write,
+        } in crate::result::rows(&doc.tests)
+        {
             let mb = |t: Option<&crate::result::TestResult>| {
                 t.map(|t| figure(t.mb_per_s)).unwrap_or_else(|| "–".into())
             };

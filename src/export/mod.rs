@@ -12,8 +12,6 @@ mod markdown;
 use crate::result::ResultDoc;
 
 pub trait Exporter {
-    /// What the format is called on the command line.
-    fn name(&self) -> &'static str;
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String>;
 }
 
@@ -43,34 +41,4 @@ pub(crate) fn figure(value: f64) -> String {
     } else {
         format!("{value:.2}")
     }
-}
-
-/// Test rows as the table shows them: a row name (`SEQ1M_Q8T1`) with its read and write tests.
-pub(crate) fn rows(
-    doc: &ResultDoc,
-) -> Vec<(
-    String,
-    Option<&crate::result::TestResult>,
-    Option<&crate::result::TestResult>,
-)> {
-    let mut rows: Vec<(String, Option<&_>, Option<&_>)> = Vec::new();
-    for t in &doc.tests {
-        let (row, op) = match t.name.rsplit_once('_') {
-            Some((row, op @ ("read" | "write"))) => (row.to_string(), op),
-            _ => (t.name.clone(), t.op.as_str()),
-        };
-        let index = match rows.iter().position(|r| r.0 == row) {
-            Some(i) => i,
-            None => {
-                rows.push((row, None, None));
-                rows.len() - 1
-            }
-        };
-        if op == "write" {
-            rows[index].2 = Some(t);
-        } else {
-            rows[index].1 = Some(t);
-        }
-    }
-    rows
 }

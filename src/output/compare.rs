@@ -9,7 +9,7 @@ use crate::compare::{Comparison, Verdict};
 pub fn render(c: &Comparison, style: Style) -> String {
     let mut out = String::new();
     let letters: Vec<String> = (0..c.runs.len())
-        .map(|i| ((b'A' + (i % 26) as u8) as char).to_string())
+        .map(|i| crate::compare::letter(i).to_string())
         .collect();
     for (run, letter) in c.runs.iter().zip(&letters) {
         let date = run

@@ -272,17 +272,6 @@ fn seconds(s: f64) -> String {
 
 /// Rows in the order the tests ran, each with its read and write figures.
 pub fn table(tests: &[TestResult], style: Style) -> String {
-    let mut rows: Vec<String> = Vec::new();
-    for test in tests {
-        let row = test
-            .name
-            .rsplit_once('_')
-            .map_or(test.name.as_str(), |(r, _)| r);
-        if !rows.iter().any(|r| r == row) {
-            rows.push(row.to_string());
-        }
-    }
-    let find = |row: &str, op: &str| tests.iter().find(|t| t.name == format!("{row}_{op}"));
     let mut out = String::new();
     let half = |label: &str| format!("{label:<38}");
     let _ = writeln!(
@@ -298,13 +287,13 @@ pub fn table(tests: &[TestResult], style: Style) -> String {
         "{}",
         style.bold(&format!("{:<12} {head}  {head}", "Test"))
     );
-    for row in rows {
+    for row in crate::result::rows(tests) {
         let _ = writeln!(
             out,
             "{} {}  {}",
-            style.bold(&format!("{:<12}", row.replace('_', " "))),
-            cells(find(&row, "read")),
-            cells(find(&row, "write"))
+            style.bold(&format!("{:<12}", row.name.replace('_', " "))),
+            cells(row.read),
+            cells(row.write)
         );
     }
     out

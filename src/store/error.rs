@@ -112,11 +112,6 @@ impl StoreError {
             detail: error.to_string(),
         }
     }
-
-    /// The store itself failed (as opposed to a request it refused, such as an unknown id).
-    pub fn is_unavailable(&self) -> bool {
-        matches!(self, StoreError::Unavailable { .. })
-    }
 }
 
 fn io_problem(error: &std::io::Error) -> Problem {

@@ -174,10 +174,6 @@ impl Store {
         Ok(store)
     }
 
-    pub fn location(&self) -> &Location {
-        &self.location
-    }
-
     async fn migrate(&self) -> Result<(), StoreError> {
         let migrator = migrator();
         let mut attempt = 0;
