@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::{Data, EngineChoice};
+use crate::suite::{Options, Profile};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -278,9 +279,12 @@ pub struct RunArgs {
     /// Which tests: standard (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, each read and
     /// write; 1 GiB, 3 loops of 2 s); quick (the same, 64 MiB, one 0.5 s loop); latency (1000
     /// single 4 KiB random reads, like ioping); sweep (sequential read and write, 4 KiB to 16 MiB
-    /// blocks, and where throughput saturates)
-    #[arg(long, default_value = "standard", value_parser = clap::builder::PossibleValuesParser::new(crate::suite::PROFILES))]
-    pub profile: String,
+    /// blocks, and where throughput saturates); sustained (one long write over fresh space, the
+    /// smaller of 16 GiB and half the free space, stopping at 5 minutes, and where its cache runs
+    /// out); sdcard (that write plus 4 KiB random IOPS, judged against every SD class); pi
+    /// (PiBenchmarks' dd, fio and iozone steps and its score)
+    #[arg(long, default_value = "standard", value_parser = profile_parser())]
+    pub profile: Profile,
 
     /// Test file size, e.g. 1GiB, 256MiB, 512MB (K/M/G alone mean KiB/MiB/GiB)
     /// [default: from the profile]
@@ -291,7 +295,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub loops: Option<u32>,
 
-    /// Length of each timed loop, e.g. 2s, 500ms [default: from the profile]
+    /// Length of each timed loop, e.g. 2s, 500ms; for sustained and sdcard, the bound on the
+    /// long write [default: from the profile; sustained's 5 min]
     #[arg(long, value_name = "DUR", value_parser = parse_positive_duration)]
     pub duration: Option<Duration>,
 
@@ -349,6 +354,33 @@ pub struct RunArgs {
     /// Print the equivalent fio job file for the chosen profile and options, and exit
     #[arg(long)]
     pub print_fio: bool,
+}
+
+/// `--profile`'s names, shown by `--help` and completed by shells, parsed into a [`Profile`].
+fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Profile::CHOICES.map(Profile::name))
+        .map(|name| Profile::from_name(&name).expect("a possible value"))
+}
+
+impl RunArgs {
+    /// The choices that shape the plan, for the suite.
+    pub fn options(&self) -> Options {
+        Options {
+            profile: self.profile,
+            size: self.size,
+            loops: self.loops,
+            duration: self.duration,
+            warmup: self.warmup,
+            count: self.count,
+            tests: self.tests.clone(),
+            claimed: self.claimed.clone(),
+            data: self.data.into(),
+            direct: !self.buffered,
+            live: self.live,
+            thermometer: None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -15,6 +15,7 @@ pub mod langs;
 pub mod output;
 pub mod probe;
 pub mod result;
+pub mod stats;
 pub mod store;
 pub mod suite;
 pub mod units;

@@ -4,7 +4,7 @@
 use std::os::unix::fs::FileExt;
 use std::time::Duration;
 
-use iomark::engine::{self, Backend, Data, Job, Limit, Live, Op, Pattern, TestFile};
+use iomark::engine::{self, Data, Engine, Job, Limit, Live, Op, Pattern, TestFile};
 
 const BLOCK: u64 = 64 * 1024;
 const FILE: u64 = 4 << 20;
@@ -22,10 +22,10 @@ fn job(op: Op, pattern: Pattern, queue_depth: u32, limit: Limit) -> Job {
     }
 }
 
-fn backends() -> Vec<Box<dyn Backend>> {
-    let mut list: Vec<Box<dyn Backend>> = vec![Box::new(engine::psync::Psync)];
+fn backends() -> Vec<Engine> {
+    let mut list = vec![Engine::Psync];
     if engine::uring::available().is_ok() {
-        list.push(Box::new(engine::uring::IoUring));
+        list.push(Engine::IoUring);
     } else {
         eprintln!("io_uring is not available here; testing psync only");
     }
@@ -123,7 +123,7 @@ fn io_uring_and_psync_agree_on_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = TestFile::create(dir.path(), FILE, true).unwrap();
     let live = Live::default();
-    engine::psync::Psync
+    Engine::Psync
         .run(
             &file,
             &job(Op::Write, Pattern::Sequential, 1, Limit::ios(FILE / BLOCK)),
@@ -152,7 +152,7 @@ fn io_uring_and_psync_agree_on_the_same_file() {
 fn null_backend_does_no_io() {
     let dir = tempfile::tempdir().unwrap();
     let file = TestFile::create(dir.path(), FILE, true).unwrap();
-    let m = engine::null::Null
+    let m = Engine::Null
         .run(
             &file,
             &job(Op::Write, Pattern::Random, 32, Limit::ios(100_000)),
@@ -179,7 +179,7 @@ fn short_transfer_is_an_error_not_a_panic() {
     };
     // Reading a truncated file gives a short transfer, which must come back as an error.
     file.file().set_len(BLOCK / 2).unwrap();
-    let error = engine::psync::Psync
+    let error = Engine::Psync
         .run(&file, &bad, &Live::default())
         .unwrap_err();
     assert!(error.to_string().contains("short transfer"), "{error}");

@@ -3,16 +3,15 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{bail, Context};
 
 use crate::cli::LangsArgs;
-use crate::engine::{self, target::TestFile, EngineChoice, Live, Op, Pattern};
+use crate::engine::{self, target::TestFile, EngineChoice, Live};
 use crate::langs::{self, program, toolchain, LangResult, Section, Skipped};
 use crate::output::{langs as table, progress::Progress, Style};
-use crate::result::{self, ResultDoc, Settings, Tool};
-use crate::suite::{self, Observer, Phase, Plan, TestSpec};
+use crate::result::{self, ResultDoc};
+use crate::suite::{self, Observer, Options, Phase, Plan, Profile};
 
 /// The device's own rate: SEQ1M Q8T1 read and write, direct, over a file of this size at most.
 const DEVICE_FILE: u64 = 256 << 20;
@@ -84,26 +83,11 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     }
 
     // The device's own sequential rate, through the engine, direct.
-    let (backend, _) = engine::select(EngineChoice::Auto).context("no I/O engine")?;
-    let mut plan = Plan {
-        profile: "langs".into(),
-        tests: vec![
-            TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Read),
-            TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Write),
-        ],
-        file_size: args.bytes.clamp(16 << 20, DEVICE_FILE),
-        loops: 3,
-        duration: Duration::from_secs(1),
-        warmup: Duration::from_millis(500),
-        data: engine::Data::Random,
-        direct: true,
-        live: false,
-        fill: true,
-        thermometer: None,
-        score: None,
-    };
-    plan.fit_file_size().map_err(anyhow::Error::msg)?;
-    let device = suite::run(&plan, &dir, backend.as_ref(), &progress)?;
+    let (engine, _) = engine::select(EngineChoice::Auto).context("no I/O engine")?;
+    let mut options = Options::of(Profile::Langs);
+    options.size = Some(args.bytes.clamp(16 << 20, DEVICE_FILE));
+    let plan = Plan::new(options, target.free_bytes)?;
+    let device = suite::run(&plan, &dir, engine, &progress, &target)?;
 
     // The programs, each on a fresh test file of this run's own.
     let mut results = Vec::new();
@@ -148,32 +132,12 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
         results,
         skipped,
     };
-    let doc = ResultDoc {
-        schema: result::SCHEMA.into(),
-        id: result::new_id(),
-        tool: Tool::this(),
-        started_at,
-        finished_at: result::now_rfc3339(),
-        label: args.label.clone(),
-        price_usd: None,
-        host,
-        target,
-        settings: Settings {
-            profile: "langs".into(),
-            file_size_bytes: args.bytes,
-            loops: args.reps,
-            duration_s: plan.duration.as_secs_f64(),
-            warmup_s: plan.warmup.as_secs_f64(),
-            engine: backend.name().into(),
-            direct: device.direct,
-            data: "sequence".into(),
-            count: None,
-        },
-        tests: device.tests,
-        warnings: device.warnings,
-        score: None,
-        langs: Some(section),
-    };
+    // `settings` describes `tests`, the device's own; the programs' settings are the section's.
+    let mut doc = ResultDoc::new(host, target, started_at, device.settings);
+    doc.label = args.label.clone();
+    doc.tests = device.tests;
+    doc.warnings = device.warnings;
+    doc.langs = Some(section);
     super::publish(
         &doc,
         |style| table::render(&doc, style),

@@ -1,13 +1,16 @@
 //! The I/O engine: a [`Job`] (what to do) goes in, a [`Measurement`] (what happened) comes out.
 //!
-//! The engine knows nothing of profiles, terminals or databases. Each backend lives in a file
-//! of its own behind the [`Backend`] trait: `uring` (io_uring, keeps exactly `queue_depth` I/Os
-//! in flight), `psync` (pread/pwrite; a queue depth above one uses that many threads) and `null`
-//! (no I/O at all, to measure what the engine itself costs). The test file's life cycle is in
-//! `target`, timing and latency recording in `clock`, offsets and data in `pattern`.
+//! The engine knows nothing of profiles, terminals or databases. One loop (`core_loop`) runs every
+//! job: limits, offsets, data, timing, latency and the timeline. Each backend lives in a file of
+//! its own and implements only the small [`core_loop::Ops`] (queue, commit, reap): `uring`
+//! (io_uring, exactly `queue_depth` I/Os in flight), `psync` (pread/pwrite; a queue depth above
+//! one uses that many threads) and `null` (no I/O at all, so it measures the loop itself).
+//! [`Engine`] names them. The test file's life cycle is in `target`, timing and latency
+//! recording in `clock`, offsets and data in `pattern`, aligned buffers in `buffer`.
 
 pub mod buffer;
 pub mod clock;
+pub mod core_loop;
 pub mod null;
 pub mod pattern;
 pub mod psync;
@@ -236,11 +239,44 @@ impl EngineError {
     }
 }
 
-/// An I/O backend: runs one job against an open test file.
-pub trait Backend: Send + Sync {
+/// An I/O backend. Each is a file of its own implementing [`core_loop::Ops`]; every job runs
+/// through the one loop in `core_loop`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    IoUring,
+    Psync,
+    Null,
+}
+
+impl Engine {
     /// The name the result document records (`settings.engine`).
-    fn name(&self) -> &'static str;
-    fn run(&self, file: &TestFile, job: &Job, live: &Live) -> Result<Measurement, EngineError>;
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::IoUring => "io_uring",
+            Engine::Psync => "psync",
+            Engine::Null => "null",
+        }
+    }
+
+    /// Runs one job against an open test file.
+    pub fn run(self, file: &TestFile, job: &Job, live: &Live) -> Result<Measurement, EngineError> {
+        let depth = job.queue_depth.max(1);
+        match self {
+            Engine::IoUring => core_loop::run::<uring::IoUring>(file, job, live, 1, depth as usize),
+            // Blocking calls reach a queue depth with that many streams of one I/O each.
+            Engine::Psync => core_loop::run::<psync::Psync>(file, job, live, u64::from(depth), 1),
+            Engine::Null => core_loop::run::<null::Null>(file, job, live, 1, depth as usize),
+        }
+    }
+
+    /// The engine for buffered I/O, done as programs (dd) do it: one `write(2)` after another.
+    /// io_uring would hand buffered writes to kernel workers and measure those instead.
+    pub fn for_buffered(self) -> Engine {
+        match self {
+            Engine::IoUring => Engine::Psync,
+            other => other,
+        }
+    }
 }
 
 /// Which backend the user asked for.
@@ -255,18 +291,18 @@ pub enum EngineChoice {
 
 /// Picks the backend; `Auto` falls back to psync where io_uring cannot be set up (old kernel,
 /// `kernel.io_uring_disabled`, a seccomp filter), and says why in the second value.
-pub fn select(choice: EngineChoice) -> Result<(Box<dyn Backend>, Option<String>), EngineError> {
+pub fn select(choice: EngineChoice) -> Result<(Engine, Option<String>), EngineError> {
     match choice {
-        EngineChoice::Psync => Ok((Box::new(psync::Psync), None)),
-        EngineChoice::Null => Ok((Box::new(null::Null), None)),
+        EngineChoice::Psync => Ok((Engine::Psync, None)),
+        EngineChoice::Null => Ok((Engine::Null, None)),
         EngineChoice::IoUring => {
             uring::available().map_err(EngineError::Setup)?;
-            Ok((Box::new(uring::IoUring), None))
+            Ok((Engine::IoUring, None))
         }
         EngineChoice::Auto => match uring::available() {
-            Ok(()) => Ok((Box::new(uring::IoUring), None)),
+            Ok(()) => Ok((Engine::IoUring, None)),
             Err(error) => Ok((
-                Box::new(psync::Psync),
+                Engine::Psync,
                 Some(format!("io_uring is not available ({error}); using psync")),
             )),
         },

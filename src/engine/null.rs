@@ -1,60 +1,41 @@
 //! null backend: does no I/O at all.
 //!
-//! It walks the same path as a real backend (offsets drawn, write buffers re-stamped, every
-//! "I/O" timed and recorded) and completes each at once, so its IOPS are the ceiling the engine
-//! itself can reach and its CPU time is the engine's own cost per I/O (as fio's `null` engine).
-
-use std::time::Instant;
+//! Its ops complete every queued I/O at once, so a job on it runs the same core loop as a real
+//! backend (offsets drawn, write buffers re-stamped, every I/O timed and recorded) and nothing
+//! else: its IOPS are the ceiling iomark's engine can reach, and its CPU time per I/O is the
+//! engine's own cost (as fio's `null` engine). `bench/vs-fio --parts null` sets it beside fio's.
 
 use super::buffer::Buffers;
-use super::clock::{Measurement, Recorder};
-use super::pattern::{prepare, restamp, Offsets, Rng};
-use super::{Backend, EngineError, Job, Live, Op, TestFile};
+use super::core_loop::{Completion, Ops};
+use super::{EngineError, Job, TestFile};
 
-pub struct Null;
+pub struct Null {
+    /// One buffer serves every slot: nothing reads it, but writes are still re-stamped.
+    buffer: Buffers,
+    block: usize,
+    queued: Vec<usize>,
+}
 
-impl Backend for Null {
-    fn name(&self) -> &'static str {
-        "null"
+impl Ops for Null {
+    fn open(_file: &TestFile, job: &Job, depth: usize) -> Result<Self, EngineError> {
+        Ok(Null {
+            buffer: Buffers::new(1, job.block_size as usize).map_err(EngineError::Memory)?,
+            block: job.block_size as usize,
+            queued: Vec::with_capacity(depth),
+        })
     }
 
-    fn run(&self, file: &TestFile, job: &Job, live: &Live) -> Result<Measurement, EngineError> {
-        let depth = job.queue_depth.max(1) as usize;
-        let block = job.block_size as usize;
-        let mut rng = Rng::from_entropy();
-        let mut buffer = Buffers::new(1, block).map_err(EngineError::Memory)?;
-        if job.op == Op::Write {
-            prepare(buffer.get_mut(0), job.data, &mut rng);
-        }
-        let mut offsets = Offsets::new(job.pattern, job.block_size, job.span_of(file), 0, 1);
-        let start = Instant::now();
-        let mut recorder = Recorder::new(start).with_sink(live.sample_sink());
-        let mut submitted = vec![start; depth];
-        let mut issued = 0u64;
-        let mut now = start;
-        loop {
-            let room = if job.limit.allows(issued, now.duration_since(start)) {
-                job.limit
-                    .ios
-                    .map_or(depth as u64, |count| (count - issued).min(depth as u64))
-            } else {
-                0
-            };
-            if room == 0 {
-                break;
-            }
-            for slot in submitted.iter_mut().take(room as usize) {
-                let _offset = std::hint::black_box(offsets.next_offset());
-                if job.op == Op::Write {
-                    restamp(buffer.get_mut(0), job.data, &mut rng);
-                }
-                recorder.record(*slot, now, job.block_size);
-                *slot = now;
-            }
-            issued += room;
-            live.add(room * job.block_size);
-            now = Instant::now();
-        }
-        Ok(recorder.finish(now))
+    fn buffer(&mut self, _slot: usize) -> &mut [u8] {
+        self.buffer.get_mut(0)
+    }
+
+    fn queue(&mut self, slot: usize, _offset: u64) {
+        self.queued.push(slot);
+    }
+
+    fn reap(&mut self, done: &mut Vec<Completion>) -> Result<(), EngineError> {
+        let block = self.block;
+        done.extend(self.queued.drain(..).map(|slot| (slot, Ok(block))));
+        Ok(())
     }
 }

@@ -1,25 +1,21 @@
-//! io_uring backend: one ring, exactly `queue_depth` I/Os in flight.
+//! io_uring backend: one ring of `queue_depth` slots, which the core loop keeps full.
 //!
-//! Every completion is answered at once by a new submission into the slot it freed, and the
-//! submissions of one batch go to the kernel together with the wait for the next completion
-//! (one `io_uring_enter` per batch). The file and the buffers are registered with the ring
-//! where the kernel allows it, which spares the kernel a file lookup and a page pinning per
-//! I/O. On an error no new I/O is issued, but everything in flight is waited for before the
-//! buffers are freed: the kernel may still be writing into them.
+//! The core loop answers every completion at once by a new submission into the slot it freed;
+//! the last of a batch goes to the kernel together with the wait for the next completion. The
+//! file and the buffers are registered with the ring where the kernel allows it, which spares
+//! the kernel a file lookup and a page pinning per I/O. If the ring itself fails with I/Os in flight, the buffers are leaked, not freed: the
+//! kernel may still be writing into them.
 //!
 //! Test: `cargo test engine` runs it against a real file; `bench/vs-fio` against fio's io_uring.
 
 use std::io;
-use std::time::Instant;
+use std::mem::ManuallyDrop;
 
 use io_uring::{opcode, squeue, types};
 
 use super::buffer::Buffers;
-use super::clock::{Measurement, Recorder};
-use super::pattern::{prepare, restamp, Offsets, Rng};
-use super::{Backend, EngineError, Job, Live, Op, TestFile};
-
-pub struct IoUring;
+use super::core_loop::{Completion, Ops};
+use super::{EngineError, Job, Op, TestFile};
 
 /// Whether this kernel lets us set up a ring (it may be too old, disabled by
 /// `kernel.io_uring_disabled`, or filtered by seccomp in a container).
@@ -27,149 +23,52 @@ pub fn available() -> io::Result<()> {
     io_uring::IoUring::new(2).map(|_| ())
 }
 
-impl Backend for IoUring {
-    fn name(&self) -> &'static str {
-        "io_uring"
-    }
+/// One ring and the buffers it reads into and writes from.
+pub struct IoUring {
+    // Dropped by hand, ring first: the kernel may use the buffers until the ring is gone.
+    ring: ManuallyDrop<io_uring::IoUring>,
+    buffers: ManuallyDrop<Buffers>,
+    /// Set when the ring failed with I/Os in flight: the kernel still owns the buffers, so
+    /// they are leaked rather than freed under it.
+    abandoned: bool,
+    op: Op,
+    block: u64,
+    target: Target,
+    fixed_buffers: bool,
+}
 
-    fn run(&self, file: &TestFile, job: &Job, live: &Live) -> Result<Measurement, EngineError> {
-        let depth = job.queue_depth.max(1) as usize;
-        let block = job.block_size;
-        let mut ring = new_ring(depth.next_power_of_two() as u32).map_err(EngineError::Setup)?;
+impl Ops for IoUring {
+    fn open(file: &TestFile, job: &Job, depth: usize) -> Result<Self, EngineError> {
+        let ring = new_ring(depth.next_power_of_two() as u32).map_err(EngineError::Setup)?;
         let fixed_file = ring.submitter().register_files(&[file.fd()]).is_ok();
-
-        let mut rng = Rng::from_entropy();
-        let mut buffers = Buffers::new(depth, block as usize).map_err(EngineError::Memory)?;
-        if job.op == Op::Write {
-            for slot in 0..depth {
-                prepare(buffers.get_mut(slot), job.data, &mut rng);
-            }
-        }
+        let mut buffers =
+            Buffers::new(depth, job.block_size as usize).map_err(EngineError::Memory)?;
         let iovecs = buffers.iovecs();
-        // SAFETY: the buffers outlive the ring's use of them (the ring is dropped first, below,
-        // and only after every submitted I/O has completed).
+        // SAFETY: the buffers outlive the ring's use of them: Drop frees the ring first, and
+        // frees the buffers only if no I/O can still be in flight.
         let fixed_buffers = unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
-
-        let mut stream = Stream {
-            job,
-            block,
+        Ok(IoUring {
+            ring: ManuallyDrop::new(ring),
+            buffers: ManuallyDrop::new(buffers),
+            abandoned: false,
+            op: job.op,
+            block: job.block_size,
             target: if fixed_file {
                 Target::Fixed
             } else {
                 Target::Fd(file.fd())
             },
             fixed_buffers,
-            offsets: Offsets::new(job.pattern, block, job.span_of(file), 0, 1),
-            rng,
-            buffers,
-            slots: Vec::new(),
-        };
-        let start = Instant::now();
-        stream.slots = vec![(start, 0u64); depth];
-        let mut recorder = Recorder::new(start).with_sink(live.sample_sink());
-        let mut issued = 0u64;
-        let mut in_flight = 0usize;
-        let mut last_done = start;
-        let mut failure: Option<EngineError> = None;
-        let may_issue =
-            |issued: u64, now: Instant| job.limit.allows(issued, now.duration_since(start));
-
-        for slot in 0..depth {
-            if !may_issue(issued, start) {
-                break;
-            }
-            stream.issue(slot, start, &mut ring);
-            issued += 1;
-            in_flight += 1;
-        }
-
-        let mut completed: Vec<(usize, i32)> = Vec::with_capacity(depth);
-        while in_flight > 0 {
-            match ring.submit_and_wait(1) {
-                Ok(_) => {}
-                Err(e) if matches!(e.raw_os_error(), Some(libc::EINTR) | Some(libc::EBUSY)) => {}
-                Err(e) => {
-                    // The ring itself failed; the kernel still owns the in-flight I/Os, so the
-                    // buffers must not be freed while it might write into them.
-                    std::mem::forget(stream);
-                    return Err(EngineError::Setup(e));
-                }
-            }
-            let now = Instant::now();
-            last_done = now;
-            completed.clear();
-            completed.extend(
-                ring.completion()
-                    .map(|c| (c.user_data() as usize, c.result())),
-            );
-            let mut batch_bytes = 0;
-            for (position, &(slot, result)) in completed.iter().enumerate() {
-                in_flight -= 1;
-                let (submitted, offset) = stream.slots[slot];
-                let outcome = if result < 0 {
-                    Err(io::Error::from_raw_os_error(-result))
-                } else {
-                    Ok(result as usize)
-                };
-                match EngineError::check(job.op, offset, block, outcome) {
-                    Ok(()) => {
-                        recorder.record(submitted, now, block);
-                        batch_bytes += block;
-                    }
-                    Err(error) => {
-                        failure.get_or_insert(error);
-                    }
-                }
-                if failure.is_none() && may_issue(issued, now) {
-                    stream.issue(slot, now, &mut ring);
-                    // Hand each new I/O to the kernel at once rather than as one batch: a batch
-                    // is submitted under a block-layer plug, so its first I/O would wait for the
-                    // last to be prepared while the device idles. The batch's last I/O goes with
-                    // the next wait, so a queue depth of one costs one system call per I/O.
-                    if position + 1 < completed.len() {
-                        submit(&mut ring);
-                    }
-                    issued += 1;
-                    in_flight += 1;
-                }
-            }
-            live.add(batch_bytes);
-        }
-        drop(ring);
-        if let Some(error) = failure {
-            return Err(error);
-        }
-        if job.sync_at_end {
-            EngineError::check(Op::Write, 0, 0, file.file().sync_data().map(|_| 0))?;
-            last_done = Instant::now();
-        }
-        Ok(recorder.finish(last_done))
+        })
     }
-}
 
-/// Everything one ring's I/Os need besides the ring: buffers, offsets, and per slot the time
-/// of submission and the offset.
-struct Stream<'a> {
-    job: &'a Job,
-    block: u64,
-    target: Target,
-    fixed_buffers: bool,
-    offsets: Offsets,
-    rng: Rng,
-    buffers: Buffers,
-    slots: Vec<(Instant, u64)>,
-}
+    fn buffer(&mut self, slot: usize) -> &mut [u8] {
+        self.buffers.get_mut(slot)
+    }
 
-impl Stream<'_> {
-    /// Queues the next I/O into `slot`; the caller submits it.
-    fn issue(&mut self, slot: usize, now: Instant, ring: &mut io_uring::IoUring) {
-        let offset = self.offsets.next_offset();
-        self.slots[slot] = (now, offset);
-        if self.job.op == Op::Write {
-            restamp(self.buffers.get_mut(slot), self.job.data, &mut self.rng);
-        }
+    fn queue(&mut self, slot: usize, offset: u64) {
         let entry = entry(
-            self.job.op,
+            self.op,
             self.target,
             self.fixed_buffers,
             self.buffers.ptr(slot),
@@ -179,7 +78,47 @@ impl Stream<'_> {
         );
         // SAFETY: the buffer stays alive and untouched until this slot's completion is reaped;
         // the queue has room for `depth` entries and never holds more.
-        unsafe { ring.submission().push(&entry) }.expect("submission queue sized to depth");
+        unsafe { self.ring.submission().push(&entry) }.expect("submission queue sized to depth");
+    }
+
+    /// Submits what is queued without waiting; a transient refusal leaves it queued for the
+    /// next wait, which reports any lasting failure.
+    fn commit(&mut self) {
+        let _ = self.ring.submit();
+    }
+
+    fn reap(&mut self, done: &mut Vec<Completion>) -> Result<(), EngineError> {
+        match self.ring.submit_and_wait(1) {
+            Ok(_) => {}
+            // Interrupted, or the completion queue is full: reap what is there and wait again.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EINTR) | Some(libc::EBUSY)) => {}
+            Err(e) => {
+                self.abandoned = true;
+                return Err(EngineError::Setup(e));
+            }
+        }
+        done.extend(self.ring.completion().map(|c| {
+            let result = c.result();
+            let outcome = if result < 0 {
+                Err(io::Error::from_raw_os_error(-result))
+            } else {
+                Ok(result as usize)
+            };
+            (c.user_data() as usize, outcome)
+        }));
+        Ok(())
+    }
+}
+
+impl Drop for IoUring {
+    fn drop(&mut self) {
+        // SAFETY: each field is dropped once, here; the ring goes before the buffers it used.
+        unsafe {
+            ManuallyDrop::drop(&mut self.ring);
+            if !self.abandoned {
+                ManuallyDrop::drop(&mut self.buffers);
+            }
+        }
     }
 }
 
@@ -200,12 +139,6 @@ fn new_ring(entries: u32) -> io::Result<io_uring::IoUring> {
         Err(error) if error.raw_os_error() == Some(libc::EINVAL) => io_uring::IoUring::new(entries),
         Err(error) => Err(error),
     }
-}
-
-/// Submits what is queued without waiting; a transient refusal leaves it queued for the next
-/// `submit_and_wait`, which reports any lasting failure.
-fn submit(ring: &mut io_uring::IoUring) {
-    let _ = ring.submit();
 }
 
 #[derive(Clone, Copy)]

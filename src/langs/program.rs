@@ -209,7 +209,7 @@ pub fn figures(lines: &[Line], spec: Spec) -> (OpFigures, OpFigures) {
             reps: counted.len() as u32,
             min_mb_per_s: rates.iter().copied().fold(f64::INFINITY, f64::min),
             max_mb_per_s: rates.iter().copied().fold(0.0, f64::max),
-            cv: crate::suite::aggregate::coefficient_of_variation(&rates),
+            cv: crate::stats::coefficient_of_variation(&rates),
         }
     };
     (op("write"), op("read"))

@@ -7,6 +7,7 @@ pub mod history;
 pub mod info;
 pub mod langs;
 pub mod progress;
+pub mod score;
 pub mod table;
 
 use std::io::{IsTerminal, Write};

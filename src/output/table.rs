@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::result::{ResultDoc, TestResult};
+use crate::result::{ResultDoc, Score, TestResult};
 use crate::units::{format_micros, format_size};
 
 /// The whole report for a finished run.
@@ -50,19 +50,18 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             style.dim(&format!("device {}", parts.join(" · ")))
         );
     }
-    let plan = if s.profile == "pi" {
-        format!(
+    // How the tests were paced: one pass per step (pi), one long write (sustained), or loops.
+    let plan = match &doc.score {
+        Some(Score::Pi(_)) => format!(
             "{} test file · each step once over its file, as dd, fio and iozone do",
             format_size(s.file_size_bytes)
-        )
-    } else if s.profile == "sustained" {
-        format!(
+        ),
+        Some(Score::Sustained(_)) => format!(
             "{} written once (stopping at {} if not done)",
             format_size(s.file_size_bytes),
             seconds(s.duration_s)
-        )
-    } else {
-        format!(
+        ),
+        _ => format!(
             "{} test file · {} of {} after {} warm-up",
             format_size(s.file_size_bytes),
             if s.loops == 1 {
@@ -75,7 +74,7 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
                 None => seconds(s.duration_s),
             },
             seconds(s.warmup_s)
-        )
+        ),
     };
     let _ = writeln!(
         out,
@@ -99,7 +98,7 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
         "{}",
         style.dim("MB/s = 10^6 bytes/s (as fio and CrystalDiskMark) · median loop · p99 = 99th percentile latency · ± = loop-to-loop variation")
     );
-    out.push_str(&details(doc, style));
+    out.push_str(&super::score::details(doc, style));
     for warning in &doc.warnings {
         let _ = writeln!(out, "{} {}", style.yellow("warning:"), warning.message);
     }
@@ -113,156 +112,7 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
     out
 }
 
-/// What a profile adds below the table: the latency distribution, the sweep's saturation point.
-fn details(doc: &ResultDoc, style: Style) -> String {
-    let mut out = String::new();
-    if doc.settings.profile == "latency" {
-        for t in &doc.tests {
-            let l = &t.latency_us;
-            let samples: u64 = t.loops.iter().map(|l| l.ios).sum();
-            let _ = writeln!(
-                out,
-                "{} {samples} samples: min {}, mean {}, max {}, stddev {}; p50 {}, p90 {}, p99 {}, p99.9 {}",
-                style.bold(&format!("{} latency:", t.name)),
-                format_micros(l.min),
-                format_micros(l.mean),
-                format_micros(l.max),
-                format_micros(l.stddev),
-                format_micros(l.p50),
-                format_micros(l.p90),
-                format_micros(l.p99),
-                format_micros(l.p99_9)
-            );
-        }
-    }
-    if let Some(sustained) = doc.score.as_ref().and_then(|s| s.get("sustained")) {
-        let rate = |key: &str| sustained[key].as_f64().unwrap_or(0.0);
-        let written = sustained["written_bytes"].as_u64().unwrap_or(0);
-        let seconds = sustained["seconds"].as_f64().unwrap_or(0.0);
-        let verdict = match sustained["cliff_at_bytes"].as_u64() {
-            Some(at) => format!(
-                "{:.1} MB/s for the first {}, then {:.1} MB/s (a write cache ran out)",
-                rate("before_mb_per_s"),
-                crate::units::format_size(at),
-                rate("after_mb_per_s")
-            ),
-            None => format!("{:.1} MB/s throughout, no cliff", rate("before_mb_per_s")),
-        };
-        let dips = sustained["dips"].as_u64().unwrap_or(0);
-        let heat = sustained["max_temp_c"]
-            .as_f64()
-            .map(|c| format!("; peaking at {c:.0} °C"))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "{} {verdict}; {} written in {seconds:.1} s{heat}{}",
-            style.bold("Sustained write:"),
-            crate::units::format_size(written),
-            if dips >= 3 {
-                format!("; {dips} short dips (throttling? check temperature)")
-            } else {
-                String::new()
-            }
-        );
-    }
-    if let Some(classes) = doc.score.as_ref().and_then(|s| s["classes"].as_array()) {
-        let _ = writeln!(
-            out,
-            "{}",
-            style.bold(&format!(
-                "{:<6} {:<8} {:<32} {}",
-                "Class", "verdict", "measured", "required"
-            ))
-        );
-        let figures = |side: &serde_json::Value| {
-            let mut parts = vec![format!(
-                "{:.1} MB/s",
-                side["sequential_write_mb_per_s"]
-                    .as_f64()
-                    .unwrap_or(f64::NAN)
-            )];
-            if let (Some(r), Some(w)) = (
-                side["random_read_iops_4k"].as_f64(),
-                side["random_write_iops_4k"].as_f64(),
-            ) {
-                parts.push(format!("{r:.0}/{w:.0} IOPS"));
-            }
-            parts.join(", ")
-        };
-        for class in classes {
-            let verdict = match class["pass"].as_bool() {
-                Some(true) => "pass".to_string(),
-                Some(false) => style.red("FAIL"),
-                None => "–".to_string(),
-            };
-            let note = class["note"]
-                .as_str()
-                .filter(|n| !n.is_empty())
-                .map(|n| format!("  ({n})"))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "{:<6} {:<8} {:<32} {}{}",
-                class["class"].as_str().unwrap_or("?"),
-                verdict,
-                figures(&class["measured"]),
-                figures(&class["required"]),
-                style.dim(&note)
-            );
-        }
-        let _ = writeln!(out, "{}", style.dim("sequential: the write rate sustained after any cache cliff; IOPS: 4 KiB random read/write at QD1"));
-    }
-    if let Some(parts) = doc
-        .score
-        .as_ref()
-        .filter(|_| doc.settings.profile == "pi")
-        .map(|s| &s["parts"])
-    {
-        let part = |key: &str| {
-            parts[key]
-                .as_f64()
-                .map_or("?".to_string(), |v| format!("{v:.1}"))
-        };
-        let total = doc.score.as_ref().and_then(|s| s["total"].as_u64());
-        let _ = writeln!(
-            out,
-            "{} {} = int(({} MB/s dd×1024 + {}×4 + {}×10 fio IOPS + {} + {} + {}×4 + {}×10 iozone KB/s) / 100)",
-            style.bold("PiBenchmarks score:"),
-            total.map_or("?".to_string(), |t| t.to_string()),
-            part("dd_write_mb_per_s"),
-            part("fio_randread_4k_iops"),
-            part("fio_randwrite_4k_iops"),
-            part("iozone_read_4k_kb_per_s"),
-            part("iozone_write_4k_kb_per_s"),
-            part("iozone_randread_4k_kb_per_s"),
-            part("iozone_randwrite_4k_kb_per_s"),
-        );
-        let _ = writeln!(
-            out,
-            "{}",
-            style.dim("DD4K: dd bs=4k count=130k conv=fsync of zeros; FIO4K_Q64T1: fio 4k random, iodepth 64, 80 MiB; IOZ4K / IOZRND4K: iozone -e -I -s 80M -r 4k. Equivalents run by iomark's engine, not the tools themselves.")
-        );
-    }
-    if let Some(sweep) = doc.score.as_ref().and_then(|s| s.get("sweep")) {
-        for op in ["read", "write"] {
-            let Some(entry) = sweep.get(op) else { continue };
-            if let (Some(block), Some(best)) = (
-                entry["saturated_at_block_size"].as_u64(),
-                entry["max_mb_per_s"].as_f64(),
-            ) {
-                let _ = writeln!(
-                    out,
-                    "{} saturates at {} blocks: within 90% of its best, {best:.1} MB/s",
-                    style.bold(&format!("Sequential {op}")),
-                    crate::units::format_size(block)
-                );
-            }
-        }
-    }
-    out
-}
-
-fn seconds(s: f64) -> String {
+pub(super) fn seconds(s: f64) -> String {
     if s < 1.0 && s > 0.0 {
         format!("{:.0} ms", s * 1000.0)
     } else {

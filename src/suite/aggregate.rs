@@ -1,4 +1,4 @@
-//! From measurements to reported figures, and the warnings the figures call for.
+//! From measurements to reported figures.
 //!
 //! The reported loop is the median loop by throughput (the lower of the middle two for an even
 //! count), reported whole, so its MB/s and IOPS come from the same bytes and seconds and
@@ -6,17 +6,12 @@
 //! every timed loop. The spread between loops is the coefficient of variation of their MB/s.
 
 use crate::engine::Measurement;
-use crate::result::{Bucket, Cpu, Latency, Loop, TestResult, TimelineSample, Warning};
+use crate::result::{Bucket, Cpu, Latency, Loop, TestResult, TimelineSample};
+use crate::stats::{coefficient_of_variation, median_index};
 use crate::units::{mb_per_s, per_second};
 
 use super::TestSpec;
 
-/// Loops whose MB/s vary by more than this (coefficient of variation) are called noisy.
-pub const HIGH_VARIATION: f64 = 0.10;
-/// A read faster than this many bytes per microsecond (20 GB/s) did not come from a device
-/// through any interface iomark expects, and neither did one under [`CACHED_MIN_LATENCY_US`].
-pub const CACHED_BYTES_PER_US: f64 = 20_000.0;
-pub const CACHED_MIN_LATENCY_US: f64 = 5.0;
 /// A timeline's last second shorter than this is folded into the one before: it holds only the
 /// I/Os drained after the deadline, and on its own would show a rate no device sustained.
 const SHORTEST_SAMPLE_S: f64 = 0.5;
@@ -58,30 +53,6 @@ pub fn summarize(spec: &TestSpec, measurements: &[Measurement], cpu: Cpu) -> Tes
         timeline: timeline(measurements),
         loops,
     }
-}
-
-/// Index of the median value (the lower of the middle two for an even count).
-pub fn median_index(values: &[f64]) -> usize {
-    if values.is_empty() {
-        return 0;
-    }
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
-    order[(values.len() - 1) / 2]
-}
-
-/// Sample standard deviation over mean; 0 for fewer than two values or a zero mean.
-pub fn coefficient_of_variation(values: &[f64]) -> f64 {
-    if values.len() < 2 {
-        return 0.0;
-    }
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    if mean == 0.0 {
-        return 0.0;
-    }
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    variance.sqrt() / mean
 }
 
 /// Latency over every I/O; with `buckets`, also the histogram (for counted tests: the latency
@@ -171,78 +142,6 @@ pub fn attach_temperatures(timeline: &mut [TimelineSample], readings: &[(f64, f6
     }
 }
 
-/// Direct I/O could not be used.
-pub fn direct_io_unavailable(reason: &str) -> Warning {
-    Warning {
-        kind: "direct_io_unavailable".into(),
-        message: format!(
-            "direct I/O is off: {reason}. Buffered I/O was used, with fsync after writes and the \
-             file evicted from the page cache before reads, but reads may still be served from \
-             memory; compare with a filesystem that supports O_DIRECT"
-        ),
-    }
-}
-
-/// The requested engine could not be used.
-pub fn engine_fallback(reason: &str) -> Warning {
-    Warning {
-        kind: "engine_fallback".into(),
-        message: format!(
-            "{reason}. psync reaches queue depths above 1 with threads, which costs more CPU; \
-             the figures remain valid"
-        ),
-    }
-}
-
-/// Figures the link to the device cannot carry: a USB link of `link_mbps` megabits per second
-/// moves at most `link_mbps / 8` MB/s (before its own encoding overhead), so anything faster
-/// came from a cache on this side of the link.
-pub fn beyond_link(tests: &[TestResult], link_mbps: f64) -> Vec<Warning> {
-    let ceiling = link_mbps / 8.0;
-    tests
-        .iter()
-        .filter(|t| t.mb_per_s > ceiling)
-        .map(|t| Warning {
-            kind: "probably_cached".into(),
-            message: format!(
-                "{}: {:.1} MB/s is more than the {link_mbps} Mbps USB link can carry ({ceiling:.0} MB/s): \
-                 this figure came from a cache, not from the device",
-                t.name, t.mb_per_s
-            ),
-        })
-        .collect()
-}
-
-/// Warnings the results themselves call for.
-pub fn verdicts(tests: &[TestResult]) -> Vec<Warning> {
-    let mut warnings = Vec::new();
-    for test in tests {
-        let cached_floor = CACHED_MIN_LATENCY_US.max(test.block_size as f64 / CACHED_BYTES_PER_US);
-        if test.op == "read" && test.latency_us.min > 0.0 && test.latency_us.min < cached_floor {
-            warnings.push(Warning {
-                kind: "probably_cached".into(),
-                message: format!(
-                    "{}: the fastest read took {:.1} µs, faster than storage answers: these reads \
-                     were probably served from a cache (page cache, RAM disk, or a device cache)",
-                    test.name, test.latency_us.min
-                ),
-            });
-        }
-        if test.cv > HIGH_VARIATION {
-            warnings.push(Warning {
-                kind: "high_variation".into(),
-                message: format!(
-                    "{}: loops differed by {:.0}% (coefficient of variation); close other \
-                     programs using the disk, or use more --loops or a longer --duration",
-                    test.name,
-                    test.cv * 100.0
-                ),
-            });
-        }
-    }
-    warnings
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,31 +210,6 @@ mod tests {
     }
 
     #[test]
-    fn faster_than_the_link_is_a_cache() {
-        let fast = summarize(
-            &spec(),
-            &[measured(20_000, 4096, 1.0, Duration::from_micros(50))],
-            Cpu::default(),
-        );
-        let slow = summarize(
-            &spec(),
-            &[measured(2_000, 4096, 1.0, Duration::from_micros(500))],
-            Cpu::default(),
-        );
-        // 81.9 MB/s through a 480 Mbps (60 MB/s) link; 8.2 MB/s is fine.
-        let warnings = beyond_link(&[fast.clone(), slow.clone()], 480.0);
-        assert_eq!(warnings.len(), 1);
-        assert!(
-            warnings[0]
-                .message
-                .contains("81.9 MB/s is more than the 480 Mbps USB link"),
-            "{}",
-            warnings[0].message
-        );
-        assert!(beyond_link(&[fast, slow], 5000.0).is_empty());
-    }
-
-    #[test]
     fn histogram_buckets_are_quarter_octaves_covering_every_io() {
         let mut h = crate::engine::clock::new_histogram();
         // 100 I/Os at 100 µs, 10 at 1 ms, 1 at 10 ms.
@@ -378,27 +252,5 @@ mod tests {
         );
         let temps: Vec<Option<f64>> = timeline.iter().map(|s| s.temp_c).collect();
         assert_eq!(temps, [Some(40.0), Some(42.0), None]);
-    }
-
-    #[test]
-    fn warns_about_caches_and_noise() {
-        let fast = measured(1000, 4096, 0.001, Duration::from_nanos(800));
-        let slow = measured(1000, 4096, 0.5, Duration::from_micros(80));
-        let cached = summarize(&spec(), &[fast.clone(), fast], Cpu::default());
-        let noisy = summarize(
-            &spec(),
-            &[
-                slow.clone(),
-                measured(1000, 4096, 1.0, Duration::from_micros(80)),
-            ],
-            Cpu::default(),
-        );
-        let kinds: Vec<String> = verdicts(&[cached, noisy])
-            .into_iter()
-            .map(|w| w.kind)
-            .collect();
-        assert_eq!(kinds, ["probably_cached", "high_variation"]);
-        let steady = summarize(&spec(), &[slow.clone(), slow], Cpu::default());
-        assert!(verdicts(&[steady]).is_empty());
     }
 }

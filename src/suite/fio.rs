@@ -10,20 +10,17 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{Plan, TestSpec};
-use crate::engine::{Data, Op, Pattern};
+use crate::engine::{Data, Engine, Op, Pattern};
 
-/// A fio job file for `plan` on `dir`, using the fio engine named `engine` (io_uring or psync).
-pub fn job_file(plan: &Plan, dir: &Path, engine: &str) -> String {
-    let fio_engine = if engine == "io_uring" {
-        "io_uring"
-    } else {
-        "psync"
-    };
+/// A fio job file for `plan` on `dir`, on fio's engine of the same name as iomark's `engine`
+/// (io_uring, psync, null).
+pub fn job_file(plan: &Plan, dir: &Path, engine: Engine) -> String {
+    let fio_engine = engine.name();
     let mut out = String::new();
     let _ = writeln!(
         out,
         "; fio equivalent of `iomark run --profile {}` ({} {}), engine {fio_engine}",
-        plan.profile,
+        plan.profile.name(),
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION")
     );
@@ -56,12 +53,12 @@ pub fn job_file(plan: &Plan, dir: &Path, engine: &str) -> String {
     let _ = writeln!(out, "thread=1\ngroup_reporting=1");
     for (index, spec) in plan.tests.iter().enumerate() {
         let last = index + 1 == plan.tests.len();
-        job(&mut out, spec, plan.file_size, fio_engine, last);
+        job(&mut out, spec, plan.file_size, engine, last);
     }
     out
 }
 
-fn job(out: &mut String, spec: &TestSpec, file_size: u64, fio_engine: &str, last: bool) {
+fn job(out: &mut String, spec: &TestSpec, file_size: u64, engine: Engine, last: bool) {
     let rw = match (spec.pattern, spec.op) {
         (Pattern::Sequential, Op::Read) => "read",
         (Pattern::Sequential, Op::Write) => "write",
@@ -74,7 +71,7 @@ fn job(out: &mut String, spec: &TestSpec, file_size: u64, fio_engine: &str, last
         spec.name(),
         spec.block_size
     );
-    if fio_engine == "io_uring" {
+    if engine != Engine::Psync {
         let _ = writeln!(out, "iodepth={}", spec.queue_depth);
     } else if spec.queue_depth > 1 {
         let _ = writeln!(out, "numjobs={}", spec.queue_depth);
@@ -92,29 +89,15 @@ fn job(out: &mut String, spec: &TestSpec, file_size: u64, fio_engine: &str, last
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use crate::suite::{Options, Profile};
 
     fn plan() -> Plan {
-        let profile = super::super::standard::standard();
-        Plan {
-            profile: profile.name.into(),
-            tests: profile.tests,
-            file_size: 1 << 30,
-            loops: 3,
-            duration: Duration::from_secs(2),
-            warmup: Duration::from_secs(1),
-            data: Data::Random,
-            direct: true,
-            live: false,
-            fill: true,
-            thermometer: None,
-            score: None,
-        }
+        Plan::new(Options::of(Profile::Standard), None).unwrap()
     }
 
     #[test]
     fn io_uring_jobs_match_the_plan() {
-        let text = job_file(&plan(), Path::new("/mnt/disk"), "io_uring");
+        let text = job_file(&plan(), Path::new("/mnt/disk"), Engine::IoUring);
         assert!(text.contains(
             "ioengine=io_uring\ndirect=1\nfilename=/mnt/disk/iomark-fio.test\nsize=1073741824\n"
         ));
@@ -129,7 +112,7 @@ mod tests {
 
     #[test]
     fn psync_depth_becomes_threads_with_stripes() {
-        let text = job_file(&plan(), Path::new("/d"), "psync");
+        let text = job_file(&plan(), Path::new("/d"), Engine::Psync);
         assert!(text.contains("[SEQ1M_Q8T1_read]\nstonewall\nrw=read\nbs=1048576\nnumjobs=8\nsize=134217728\noffset_increment=134217728\n"));
         assert!(text.contains("[RND4K_Q32T1_read]\nstonewall\nrw=randread\nbs=4096\nnumjobs=32\n"));
         assert!(!text.contains("iodepth"));

@@ -3,22 +3,20 @@
 
 use std::time::Duration;
 
-use super::{Profile, TestSpec};
+use super::{Defaults, FileSize, TestSpec};
 use crate::engine::{Op, Pattern};
 
 /// Samples taken unless `--count` says otherwise (GNOME Disks takes 100, ioping one a second).
 pub const SAMPLES: u64 = 1000;
 
-pub fn latency() -> Profile {
-    Profile {
-        name: "latency",
+pub fn latency() -> Defaults {
+    Defaults {
         tests: vec![TestSpec::new(Pattern::Random, 4096, 1, Op::Read).with_ios(SAMPLES)],
-        file_size: 256 << 20,
+        file_size: FileSize::Fixed(256 << 20),
         loops: 1,
         // Counted, not timed: the duration only sizes the progress bar's first guess.
         duration: Duration::from_secs(1),
         warmup: Duration::ZERO,
-        score: None,
         fill: true,
     }
 }

@@ -19,11 +19,10 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
-use super::{Profile, TestSpec};
+use super::{Defaults, FileSize, TestSpec};
 use crate::engine::{Data, Op, Pattern};
-use crate::result::TestResult;
+use crate::result::score::{PiParts, PiScore};
+use crate::result::{TestResult, Warning, WarningKind};
 
 const BLOCK: u64 = 4096;
 /// dd's `count=130k` of 4 KiB blocks: 520 MiB, which is also the test file's size.
@@ -46,7 +45,7 @@ fn small(pattern: Pattern, depth: u32, op: Op, label: &'static str) -> TestSpec 
     spec
 }
 
-pub fn pi() -> Profile {
+pub fn pi() -> Defaults {
     let mut dd = TestSpec::new(Pattern::Sequential, BLOCK, 1, Op::Write).once_over_file();
     dd.buffered = true;
     dd.data = Some(Data::Zero);
@@ -60,8 +59,7 @@ pub fn pi() -> Profile {
         fsync: true,
         ..small(Pattern::Random, 1, Op::Write, IOZONE_RANDOM)
     };
-    Profile {
-        name: "pi",
+    Defaults {
         tests: vec![
             // dd first: it writes the whole file, so no separate fill is needed.
             dd,
@@ -72,59 +70,56 @@ pub fn pi() -> Profile {
             small(Pattern::Random, 1, Op::Read, IOZONE_RANDOM),
             iozone_random_write,
         ],
-        file_size: FILE_SIZE,
+        file_size: FileSize::Fixed(FILE_SIZE),
         loops: 1,
         // Every step is one pass over its file; this bound is for media slower than 150 KB/s.
         duration: Duration::from_secs(3600),
         warmup: Duration::ZERO,
-        score: Some(score),
         fill: false,
     }
 }
 
 /// The score and every input to it, so a user can check it by hand.
-pub fn score(tests: &[TestResult]) -> serde_json::Value {
+pub fn score(tests: &[TestResult]) -> PiScore {
     let find = |name: String| tests.iter().find(|t| t.name == name);
     let kb_per_s = |t: &TestResult| t.mb_per_s * 1e6 / 1024.0;
-    let dd = find(format!("{DD}_write")).map(|t| t.mb_per_s);
-    let fio_read = find(format!("{FIO}_read")).map(|t| t.iops);
-    let fio_write = find(format!("{FIO}_write")).map(|t| t.iops);
-    let io_read = find(format!("{IOZONE}_read")).map(kb_per_s);
-    let io_write = find(format!("{IOZONE}_write")).map(kb_per_s);
-    let io_rand_read = find(format!("{IOZONE_RANDOM}_read")).map(kb_per_s);
-    let io_rand_write = find(format!("{IOZONE_RANDOM}_write")).map(kb_per_s);
-    let parts = [
-        dd,
-        fio_read,
-        fio_write,
-        io_read,
-        io_write,
-        io_rand_read,
-        io_rand_write,
-    ];
-    let total = if parts.iter().all(Option::is_some) {
-        let [dd, fr, fw, ir, iw, irr, irw] = parts.map(Option::unwrap);
-        Some(
-            ((dd * 1024.0 + fr * 4.0 + fw * 10.0 + ir + iw + irr * 4.0 + irw * 10.0) / 100.0)
-                .floor() as u64,
-        )
-    } else {
-        None
+    let parts = PiParts {
+        dd_write_mb_per_s: find(format!("{DD}_write")).map(|t| t.mb_per_s),
+        fio_randread_4k_iops: find(format!("{FIO}_read")).map(|t| t.iops),
+        fio_randwrite_4k_iops: find(format!("{FIO}_write")).map(|t| t.iops),
+        iozone_randread_4k_kb_per_s: find(format!("{IOZONE_RANDOM}_read")).map(kb_per_s),
+        iozone_randwrite_4k_kb_per_s: find(format!("{IOZONE_RANDOM}_write")).map(kb_per_s),
+        iozone_read_4k_kb_per_s: find(format!("{IOZONE}_read")).map(kb_per_s),
+        iozone_write_4k_kb_per_s: find(format!("{IOZONE}_write")).map(kb_per_s),
     };
-    json!({
-        "total": total,
-        "parts": {
-            "dd_write_mb_per_s": dd,
-            "fio_randread_4k_iops": fio_read,
-            "fio_randwrite_4k_iops": fio_write,
-            "iozone_read_4k_kb_per_s": io_read,
-            "iozone_write_4k_kb_per_s": io_write,
-            "iozone_randread_4k_kb_per_s": io_rand_read,
-            "iozone_randwrite_4k_kb_per_s": io_rand_write,
-        },
-        "formula": "int((dd_write_mb_per_s*1024 + fio_randread_4k_iops*4 + fio_randwrite_4k_iops*10 + iozone_read_4k_kb_per_s + iozone_write_4k_kb_per_s + iozone_randread_4k_kb_per_s*4 + iozone_randwrite_4k_kb_per_s*10) / 100)",
-        "equivalents": "iomark's engine ran equivalents of dd, fio and iozone (same operations, sizes, queue depths and caching), not the tools themselves",
-    })
+    let total = (|| {
+        let sum = parts.dd_write_mb_per_s? * 1024.0
+            + parts.fio_randread_4k_iops? * 4.0
+            + parts.fio_randwrite_4k_iops? * 10.0
+            + parts.iozone_read_4k_kb_per_s?
+            + parts.iozone_write_4k_kb_per_s?
+            + parts.iozone_randread_4k_kb_per_s? * 4.0
+            + parts.iozone_randwrite_4k_kb_per_s? * 10.0;
+        Some((sum / 100.0).floor() as u64)
+    })();
+    PiScore {
+        equivalents: "iomark's engine ran equivalents of dd, fio and iozone (same operations, sizes, queue depths and caching), not the tools themselves".into(),
+        formula: "int((dd_write_mb_per_s*1024 + fio_randread_4k_iops*4 + fio_randwrite_4k_iops*10 + iozone_read_4k_kb_per_s + iozone_write_4k_kb_per_s + iozone_randread_4k_kb_per_s*4 + iozone_randwrite_4k_kb_per_s*10) / 100)".into(),
+        parts,
+        total,
+    }
+}
+
+/// The score is PiBenchmarks' only on its own file sizes.
+pub fn verdicts(file_size: u64) -> Vec<Warning> {
+    if file_size == FILE_SIZE {
+        return Vec::new();
+    }
+    vec![Warning::new(
+        WarningKind::PiScoreNotComparable,
+        "--size changed the pi profile's file sizes: the score is not comparable with \
+         pibenchmarks.com (run without --size for that)",
+    )]
 }
 
 #[cfg(test)]
@@ -153,17 +148,17 @@ mod tests {
             result("IOZRND4K_Q1T1_write", kb(2686.0), 0.0),
         ];
         let score = score(&tests);
-        assert_eq!(score["total"], 1045);
-        let read = score["parts"]["iozone_read_4k_kb_per_s"].as_f64().unwrap();
+        assert_eq!(score.total, Some(1045));
+        let read = score.parts.iozone_read_4k_kb_per_s.unwrap();
         assert!((read - 9558.0).abs() < 1e-6, "{read}");
         // A missing part leaves the total unknown rather than wrong.
-        assert!(super::score(&tests[1..])["total"].is_null());
+        assert!(super::score(&tests[1..]).total.is_none());
     }
 
     #[test]
     fn profile_matches_storage_sh() {
         let p = pi();
-        assert_eq!(p.file_size, 130 * 1024 * 4096);
+        assert_eq!(p.file_size, FileSize::Fixed(130 * 1024 * 4096));
         let names: Vec<String> = p.tests.iter().map(TestSpec::name).collect();
         assert_eq!(
             names,

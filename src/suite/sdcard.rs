@@ -10,11 +10,10 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
-use super::{sustained, Profile, TestSpec};
+use super::{sustained, Defaults, FileSize, TestSpec};
 use crate::engine::{Op, Pattern};
-use crate::result::TestResult;
+use crate::result::score::{ClassFigures, ClassVerdict, SdCardScore};
+use crate::result::{Target, TestResult, Warning, WarningKind};
 
 /// One class: its name and minimums (sequential write MB/s, random 4 KiB read and write IOPS).
 pub struct Class {
@@ -77,9 +76,8 @@ pub const SEQUENTIAL: &str = "SEQ1M_Q8T1_write";
 pub const RANDOM_READ: &str = "RND4K_Q1T1_read";
 pub const RANDOM_WRITE: &str = "RND4K_Q1T1_write";
 
-pub fn sdcard() -> Profile {
-    Profile {
-        name: "sdcard",
+pub fn sdcard() -> Defaults {
+    Defaults {
         tests: vec![
             TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Write)
                 .once_over_file()
@@ -88,11 +86,10 @@ pub fn sdcard() -> Profile {
             TestSpec::new(Pattern::Random, 4096, 1, Op::Write),
         ],
         // Well beyond the SLC cache of most cards, small enough for a 10 MB/s card.
-        file_size: 1 << 30,
+        file_size: FileSize::Fixed(1 << 30),
         loops: 3,
         duration: Duration::from_secs(2),
         warmup: Duration::from_secs(1),
-        score: Some(score),
         fill: true,
     }
 }
@@ -103,12 +100,12 @@ fn sustained_rate(test: &TestResult) -> f64 {
     finding.after_mb_per_s.min(finding.before_mb_per_s)
 }
 
-pub fn score(tests: &[TestResult]) -> serde_json::Value {
+pub fn score(tests: &[TestResult]) -> SdCardScore {
     let find = |name: &str| tests.iter().find(|t| t.name == name);
     let write = find(SEQUENTIAL).map(sustained_rate);
     let read_iops = find(RANDOM_READ).map(|t| t.iops);
     let write_iops = find(RANDOM_WRITE).map(|t| t.iops);
-    let classes: Vec<serde_json::Value> = CLASSES
+    let classes = CLASSES
         .iter()
         .map(|c| {
             let checks = [
@@ -123,40 +120,66 @@ pub fn score(tests: &[TestResult]) -> serde_json::Value {
             } else {
                 Some(verdicts.iter().all(|v| *v == Some(true)))
             };
-            json!({
-                "class": c.name,
-                "family": c.family,
-                "pass": pass,
-                "measured": {
-                    "sequential_write_mb_per_s": write,
-                    "random_read_iops_4k": c.read_iops.and(read_iops),
-                    "random_write_iops_4k": c.write_iops.and(write_iops),
+            ClassVerdict {
+                class: c.name.into(),
+                family: c.family.into(),
+                measured: ClassFigures {
+                    random_read_iops_4k: c.read_iops.and(read_iops),
+                    random_write_iops_4k: c.write_iops.and(write_iops),
+                    sequential_write_mb_per_s: write,
                 },
-                "required": {
-                    "sequential_write_mb_per_s": c.write_mb_per_s,
-                    "random_read_iops_4k": c.read_iops,
-                    "random_write_iops_4k": c.write_iops,
+                note: c.note.into(),
+                pass,
+                required: ClassFigures {
+                    random_read_iops_4k: c.read_iops,
+                    random_write_iops_4k: c.write_iops,
+                    sequential_write_mb_per_s: Some(c.write_mb_per_s),
                 },
-                "note": c.note,
-            })
+            }
         })
         .collect();
-    json!({ "classes": classes })
+    SdCardScore { classes }
 }
 
-/// The classes a card claims but failed, from a score made by [`score`].
-pub fn failed_claims(score: &serde_json::Value, claimed: &[String]) -> Vec<String> {
-    let Some(classes) = score["classes"].as_array() else {
-        return Vec::new();
-    };
+/// The classes a card claims but failed.
+pub fn failed_claims(score: &SdCardScore, claimed: &[String]) -> Vec<String> {
     claimed
         .iter()
         .filter(|name| {
-            classes
+            score
+                .classes
                 .iter()
-                .any(|c| c["class"].as_str() == Some(name.as_str()) && c["pass"] == false)
+                .any(|c| &c.class == *name && c.pass == Some(false))
         })
         .cloned()
+        .collect()
+}
+
+/// A warning for each class the card claims and fails: the classes given with `--claimed`,
+/// else those the card itself reports.
+pub fn verdicts(score: &SdCardScore, claimed: &[String], target: &Target) -> Vec<Warning> {
+    let reported = target
+        .device
+        .as_ref()
+        .and_then(|d| d.sd.as_ref())
+        .map(|sd| sd.claimed_classes.as_slice())
+        .unwrap_or_default();
+    let claimed = if claimed.is_empty() {
+        reported
+    } else {
+        claimed
+    };
+    failed_claims(score, claimed)
+        .into_iter()
+        .map(|class| {
+            Warning::new(
+                WarningKind::FailsClaimedClass,
+                format!(
+                    "the card claims {class} but does not meet it here (see the class table): \
+                     a fake or worn card, or a reader or host that holds it back"
+                ),
+            )
+        })
         .collect()
 }
 
@@ -177,14 +200,13 @@ mod tests {
         }
     }
 
-    fn verdict(score: &serde_json::Value, class: &str) -> serde_json::Value {
-        score["classes"]
-            .as_array()
-            .unwrap()
+    fn verdict(score: &SdCardScore, class: &str) -> Option<bool> {
+        score
+            .classes
             .iter()
-            .find(|c| c["class"] == class)
-            .unwrap()["pass"]
-            .clone()
+            .find(|c| c.class == class)
+            .unwrap()
+            .pass
     }
 
     #[test]
@@ -207,10 +229,10 @@ mod tests {
             ("A1", true),
             ("A2", false),
         ] {
-            assert_eq!(verdict(&score, class), pass, "{class}");
+            assert_eq!(verdict(&score, class), Some(pass), "{class}");
         }
-        let required = &score["classes"].as_array().unwrap()[11]["required"];
-        assert_eq!(required["random_read_iops_4k"], 1500.0);
+        let required = &score.classes[11].required;
+        assert_eq!(required.random_read_iops_4k, Some(1500.0));
         assert_eq!(
             failed_claims(&score, &["C10".into(), "U3".into(), "A1".into()]),
             ["U3"]
@@ -225,16 +247,16 @@ mod tests {
             result(RANDOM_WRITE, 120.0, &[]),
         ];
         let score = score(&tests);
-        assert_eq!(verdict(&score, "V90"), true);
-        assert_eq!(verdict(&score, "A1"), false);
+        assert_eq!(verdict(&score, "V90"), Some(true));
+        assert_eq!(verdict(&score, "A1"), Some(false));
     }
 
     #[test]
     fn unmeasured_requirements_give_no_verdict() {
         let tests = [result(SEQUENTIAL, 0.0, &[25.0; 10])];
         let score = score(&tests);
-        assert_eq!(verdict(&score, "C10"), true);
-        assert!(verdict(&score, "A1").is_null());
+        assert_eq!(verdict(&score, "C10"), Some(true));
+        assert!(verdict(&score, "A1").is_none());
         assert!(known("V30") && !known("V20"));
     }
 }

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use super::{Profile, TestSpec};
+use super::{Defaults, FileSize, TestSpec};
 use crate::engine::{Op, Pattern};
 
 /// The four rows of the table, each with a read and a write test (reads first, as in
@@ -28,28 +28,40 @@ fn table_tests() -> Vec<TestSpec> {
         .collect()
 }
 
-pub fn standard() -> Profile {
-    Profile {
-        name: "standard",
+pub fn standard() -> Defaults {
+    Defaults {
         tests: table_tests(),
-        file_size: 1 << 30,
+        file_size: FileSize::Fixed(1 << 30),
         loops: 3,
         duration: Duration::from_secs(2),
         warmup: Duration::from_secs(1),
-        score: None,
         fill: true,
     }
 }
 
-pub fn quick() -> Profile {
-    Profile {
-        name: "quick",
+pub fn quick() -> Defaults {
+    Defaults {
         tests: table_tests(),
-        file_size: 64 << 20,
+        file_size: FileSize::Fixed(64 << 20),
         loops: 1,
         duration: Duration::from_millis(500),
         warmup: Duration::from_millis(100),
-        score: None,
+        fill: true,
+    }
+}
+
+/// The device's own sequential rate, measured beside `iomark langs`: SEQ1M Q8T1 read and write,
+/// three 1 s loops after a 0.5 s warm-up, on a file of up to 256 MiB (the caller sizes it).
+pub fn langs() -> Defaults {
+    Defaults {
+        tests: vec![
+            TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Read),
+            TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Write),
+        ],
+        file_size: FileSize::Fixed(256 << 20),
+        loops: 3,
+        duration: Duration::from_secs(1),
+        warmup: Duration::from_millis(500),
         fill: true,
     }
 }

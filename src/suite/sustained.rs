@@ -9,10 +9,9 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
-use super::{Profile, TestSpec};
+use super::{Defaults, FileSize, TestSpec};
 use crate::engine::{Op, Pattern};
+use crate::result::score::{SustainedFinding, SustainedScore};
 use crate::result::{TestResult, TimelineSample};
 
 /// The write stops here even if the size is not reached.
@@ -27,23 +26,16 @@ const STAYS_DOWN: f64 = 0.8;
 const DIP_DEPTH: f64 = 0.5;
 const DIP_RECOVERY: f64 = 0.8;
 
-pub fn sustained() -> Profile {
-    Profile {
-        name: "sustained",
+pub fn sustained() -> Defaults {
+    Defaults {
         tests: vec![TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Write).once_over_file()],
-        file_size: MAX_SIZE,
+        file_size: FileSize::HalfFreeUpTo(MAX_SIZE),
         loops: 1,
         duration: TIME_BOUND,
         warmup: Duration::ZERO,
-        score: Some(score),
         // The write itself is the measurement, over fresh space.
         fill: false,
     }
-}
-
-/// The default size for `free` bytes of free space.
-pub fn default_size(free: u64) -> u64 {
-    MAX_SIZE.min(free / 2)
 }
 
 /// What the timeline shows.
@@ -126,23 +118,25 @@ fn count_dips(rates: &[f64]) -> usize {
         .count()
 }
 
-pub fn score(tests: &[TestResult]) -> serde_json::Value {
-    let Some(test) = tests.first() else {
-        return json!({ "sustained": null });
-    };
-    let finding = analyze(&test.timeline);
-    let written: u64 = test.loops.iter().map(|l| l.bytes).sum();
-    let seconds: f64 = test.loops.iter().map(|l| l.seconds).sum();
-    json!({ "sustained": {
-        "cliff_at_bytes": finding.cliff_at_bytes,
-        "before_mb_per_s": finding.before_mb_per_s,
-        "after_mb_per_s": finding.after_mb_per_s,
-        "dips": finding.dips,
-        "written_bytes": written,
-        "seconds": seconds,
-        // Drive (else SoC) temperature at its highest, where the kernel exposes a sensor.
-        "max_temp_c": test.timeline.iter().filter_map(|s| s.temp_c).reduce(f64::max),
-    }})
+pub fn score(tests: &[TestResult]) -> SustainedScore {
+    let sustained = tests.first().map(|test| {
+        let finding = analyze(&test.timeline);
+        SustainedFinding {
+            after_mb_per_s: finding.after_mb_per_s,
+            before_mb_per_s: finding.before_mb_per_s,
+            cliff_at_bytes: finding.cliff_at_bytes,
+            dips: finding.dips as u64,
+            // Drive (else SoC) temperature at its highest, where the kernel exposes a sensor.
+            max_temp_c: test
+                .timeline
+                .iter()
+                .filter_map(|s| s.temp_c)
+                .reduce(f64::max),
+            seconds: test.loops.iter().map(|l| l.seconds).sum(),
+            written_bytes: test.loops.iter().map(|l| l.bytes).sum(),
+        }
+    });
+    SustainedScore { sustained }
 }
 
 #[cfg(test)]
@@ -197,7 +191,8 @@ mod tests {
     fn too_short_to_tell() {
         let finding = analyze(&timeline(&[500.0, 500.0, 50.0, 50.0]));
         assert_eq!(finding.cliff_at_bytes, None);
-        assert_eq!(default_size(10 << 30), 5 << 30);
-        assert_eq!(default_size(100 << 30), 16 << 30);
+        let size = sustained().file_size;
+        assert_eq!(size.resolve(Some(10 << 30)), Some(5 << 30));
+        assert_eq!(size.resolve(Some(100 << 30)), Some(16 << 30));
     }
 }

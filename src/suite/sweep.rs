@@ -3,10 +3,9 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
-use super::{Profile, TestSpec};
+use super::{Defaults, FileSize, TestSpec};
 use crate::engine::{Op, Pattern};
+use crate::result::score::{Saturation, SweepDirections, SweepScore};
 use crate::result::TestResult;
 
 pub const BLOCK_SIZES: [u64; 7] = [
@@ -22,43 +21,44 @@ pub const BLOCK_SIZES: [u64; 7] = [
 /// A block size reaches saturation when its MB/s is within this share of the best.
 pub const SATURATED: f64 = 0.9;
 
-pub fn sweep() -> Profile {
+pub fn sweep() -> Defaults {
     let tests = [Op::Read, Op::Write]
         .into_iter()
         .flat_map(|op| BLOCK_SIZES.map(|block| TestSpec::new(Pattern::Sequential, block, 1, op)))
         .collect();
-    Profile {
-        name: "sweep",
+    Defaults {
         tests,
-        file_size: 256 << 20,
+        file_size: FileSize::Fixed(256 << 20),
         loops: 1,
         duration: Duration::from_secs(1),
         warmup: Duration::from_millis(200),
-        score: Some(score),
         fill: true,
     }
 }
 
 /// Per direction: the best MB/s, and the smallest block size within 90% of it.
-pub fn score(tests: &[TestResult]) -> serde_json::Value {
-    let mut out = serde_json::Map::new();
-    for op in ["read", "write"] {
+pub fn score(tests: &[TestResult]) -> SweepScore {
+    let saturation = |op: &str| {
         let mut runs: Vec<&TestResult> = tests.iter().filter(|t| t.op == op).collect();
         if runs.is_empty() {
-            continue;
+            return None;
         }
         runs.sort_by_key(|t| t.block_size);
         let best = runs.iter().map(|t| t.mb_per_s).fold(0.0, f64::max);
-        let saturated = runs
-            .iter()
-            .find(|t| t.mb_per_s >= SATURATED * best)
-            .map(|t| t.block_size);
-        out.insert(
-            op.into(),
-            json!({ "max_mb_per_s": best, "saturated_at_block_size": saturated }),
-        );
+        Some(Saturation {
+            max_mb_per_s: best,
+            saturated_at_block_size: runs
+                .iter()
+                .find(|t| t.mb_per_s >= SATURATED * best)
+                .map(|t| t.block_size),
+        })
+    };
+    SweepScore {
+        sweep: SweepDirections {
+            read: saturation("read"),
+            write: saturation("write"),
+        },
     }
-    json!({ "sweep": out })
 }
 
 #[cfg(test)]
@@ -81,10 +81,11 @@ mod tests {
             result("write", 4096, 10.0),
             result("write", 1 << 20, 90.0),
         ];
-        let score = score(&tests);
-        assert_eq!(score["sweep"]["read"]["saturated_at_block_size"], 65536);
-        assert_eq!(score["sweep"]["read"]["max_mb_per_s"], 200.0);
-        assert_eq!(score["sweep"]["write"]["saturated_at_block_size"], 1 << 20);
+        let score = score(&tests).sweep;
+        let read = score.read.unwrap();
+        assert_eq!(read.saturated_at_block_size, Some(65536));
+        assert_eq!(read.max_mb_per_s, 200.0);
+        assert_eq!(score.write.unwrap().saturated_at_block_size, Some(1 << 20));
     }
 
     #[test]

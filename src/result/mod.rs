@@ -5,7 +5,19 @@
 //! will accept it. Units: `mb_per_s` is 10^6 bytes per second; latencies are microseconds;
 //! sizes are bytes; times are RFC 3339 (UTC).
 
+mod id;
+mod rows;
+#[cfg(test)]
+pub(crate) mod sample;
+pub mod score;
+pub mod warning;
+
 use serde::{Deserialize, Serialize};
+
+pub use id::{new_id, now_rfc3339};
+pub use rows::{rows, test_names, TestRow};
+pub use score::Score;
+pub use warning::{Warning, WarningKind};
 
 pub const SCHEMA: &str = "iomark.result/1";
 
@@ -25,7 +37,7 @@ pub struct ResultDoc {
     pub tests: Vec<TestResult>,
     pub warnings: Vec<Warning>,
     /// Profile-specific derived figures (the pi score, SD class verdicts…); null for standard.
-    pub score: Option<serde_json::Value>,
+    pub score: Option<Score>,
     /// `iomark langs`: each language's byte-at-a-time write and read (added within /1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub langs: Option<crate::langs::Section>,
@@ -251,16 +263,28 @@ pub struct TimelineSample {
     pub temp_c: Option<f64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Warning {
-    /// A stable machine name: direct_io_unavailable, engine_fallback, probably_cached,
-    /// high_variation, ram_filesystem.
-    pub kind: String,
-    /// What happened and what to do about it.
-    pub message: String,
-}
-
 impl ResultDoc {
+    /// A new document, with a new id, finished now, for a run measured as `settings` say; the
+    /// caller adds its tests, warnings, score and label.
+    pub fn new(host: Host, target: Target, started_at: String, settings: Settings) -> Self {
+        ResultDoc {
+            schema: SCHEMA.into(),
+            id: new_id(),
+            tool: Tool::this(),
+            started_at,
+            finished_at: now_rfc3339(),
+            label: None,
+            price_usd: None,
+            host,
+            target,
+            settings,
+            tests: Vec::new(),
+            warnings: Vec::new(),
+            score: None,
+            langs: None,
+        }
+    }
+
     /// The test of that name (`SEQ1M_Q8T1_read`), if the run had it.
     pub fn test(&self, name: &str) -> Option<&TestResult> {
         self.tests.iter().find(|t| t.name == name)
@@ -294,7 +318,10 @@ impl ResultDoc {
 
     /// The score's `total`, for profiles that have one (pi).
     pub fn score_total(&self) -> Option<i64> {
-        self.score.as_ref()?.get("total")?.as_i64()
+        match self.score.as_ref()? {
+            Score::Pi(pi) => pi.total.map(|t| t as i64),
+            _ => None,
+        }
     }
 
     /// Parses and checks a result document from elsewhere (a file to import, a submission):
@@ -344,56 +371,6 @@ impl ResultDoc {
     }
 }
 
-/// A table row: a row name (`SEQ1M_Q8T1`) with its read and write tests, as the terminal
-/// table and the exports show them.
-pub struct TestRow<'a> {
-    pub name: String,
-    pub read: Option<&'a TestResult>,
-    pub write: Option<&'a TestResult>,
-}
-
-/// Tests paired into rows, in the order they ran: `X_read` and `X_write` share the row `X`; a
-/// name without that suffix is a row of its own, on the side its op says.
-pub fn rows(tests: &[TestResult]) -> Vec<TestRow<'_>> {
-    let mut rows: Vec<TestRow> = Vec::new();
-    for t in tests {
-        let (name, op) = match t.name.rsplit_once('_') {
-            Some((row, op @ ("read" | "write"))) => (row, op),
-            _ => (t.name.as_str(), t.op.as_str()),
-        };
-        let index = match rows.iter().position(|r| r.name == name) {
-            Some(i) => i,
-            None => {
-                rows.push(TestRow {
-                    name: name.to_string(),
-                    read: None,
-                    write: None,
-                });
-                rows.len() - 1
-            }
-        };
-        if op == "write" {
-            rows[index].write = Some(t);
-        } else {
-            rows[index].read = Some(t);
-        }
-    }
-    rows
-}
-
-/// The names of the tests in any of these runs, each once, in the order first seen.
-pub fn test_names<'a>(docs: impl IntoIterator<Item = &'a ResultDoc>) -> Vec<&'a str> {
-    let mut names: Vec<&str> = Vec::new();
-    for doc in docs {
-        for t in &doc.tests {
-            if !names.contains(&t.name.as_str()) {
-                names.push(&t.name);
-            }
-        }
-    }
-    names
-}
-
 /// See [`ResultDoc::headline`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Headline {
@@ -401,176 +378,4 @@ pub struct Headline {
     pub seq_write_mb_per_s: Option<f64>,
     pub rnd_read_iops: Option<f64>,
     pub rnd_write_iops: Option<f64>,
-}
-
-/// A new ULID (Crockford base32 of 48 bits of milliseconds and 80 random bits): unique, and
-/// sortable by time, which history listings will use.
-pub fn new_id() -> String {
-    const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-    let millis = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or(0);
-    let mut rng = crate::engine::pattern::Rng::from_entropy();
-    let random = ((rng.next_u64() as u128) << 16) | (rng.next_u64() as u128 & 0xFFFF);
-    let value = (millis & ((1 << 48) - 1)) << 80 | random;
-    (0..26)
-        .rev()
-        .map(|i| ALPHABET[((value >> (i * 5)) & 31) as usize] as char)
-        .collect()
-}
-
-/// Now, as RFC 3339 UTC with seconds.
-pub fn now_rfc3339() -> String {
-    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
-}
-
-/// Results made up for unit tests of the verdicts derived from them.
-#[cfg(test)]
-pub(crate) mod sample {
-    use super::*;
-
-    pub fn result(name: &str, op: &str, block_size: u64, mb_per_s: f64, iops: f64) -> TestResult {
-        TestResult {
-            name: name.into(),
-            kind: "rand".into(),
-            op: op.into(),
-            block_size,
-            queue_depth: 1,
-            threads: 1,
-            mb_per_s,
-            iops,
-            latency_us: Latency::default(),
-            loops: vec![],
-            cv: 0.0,
-            cpu: Cpu::default(),
-            timeline: vec![],
-        }
-    }
-
-    /// A whole document: the standard profile's eight tests with plausible figures.
-    pub fn doc() -> ResultDoc {
-        let rows = [
-            ("SEQ1M_Q8T1", "seq", 1 << 20, 8, 2000.0, 1500.0),
-            ("SEQ1M_Q1T1", "seq", 1 << 20, 1, 900.0, 800.0),
-            ("RND4K_Q32T1", "rand", 4096, 32, 400.0, 300.0),
-            ("RND4K_Q1T1", "rand", 4096, 1, 40.0, 60.0),
-        ];
-        let mut tests = Vec::new();
-        for (row, kind, bs, qd, read, write) in rows {
-            for (op, mb) in [("read", read), ("write", write)] {
-                let mut t = result(&format!("{row}_{op}"), op, bs, mb, mb * 1e6 / bs as f64);
-                t.kind = kind.into();
-                t.queue_depth = qd;
-                t.loops = [0.98, 1.0, 1.02]
-                    .iter()
-                    .map(|f| Loop {
-                        mb_per_s: mb * f,
-                        iops: mb * f * 1e6 / bs as f64,
-                        bytes: (mb * f * 1e6) as u64,
-                        ios: (mb * f * 1e6 / bs as f64) as u64,
-                        seconds: 1.0,
-                    })
-                    .collect();
-                t.cv = 0.02;
-                t.latency_us = Latency {
-                    min: 20.0,
-                    mean: 100.0,
-                    p50: 90.0,
-                    p90: 150.0,
-                    p99: 300.0,
-                    p99_9: 800.0,
-                    max: 2000.0,
-                    stddev: 40.0,
-                    histogram: vec![],
-                };
-                t.timeline = timeline(&[mb * 0.99, mb * 1.01, mb]);
-                tests.push(t);
-            }
-        }
-        ResultDoc {
-            schema: SCHEMA.into(),
-            id: "01KAQZ8X3N7M2P4R6T8V0W2Y4Z".into(),
-            tool: Tool::this(),
-            started_at: "2026-11-21T07:00:00Z".into(),
-            finished_at: "2026-11-21T07:01:00Z".into(),
-            label: Some("sample <card> & \"reader\"".into()),
-            price_usd: None,
-            host: Host {
-                arch: "x86_64".into(),
-                ..Host::default()
-            },
-            target: Target {
-                path: "/mnt/test".into(),
-                filesystem: Some("ext4".into()),
-                ..Target::default()
-            },
-            settings: Settings {
-                profile: "standard".into(),
-                file_size_bytes: 1 << 30,
-                loops: 3,
-                duration_s: 2.0,
-                warmup_s: 1.0,
-                engine: "io_uring".into(),
-                direct: true,
-                data: "random".into(),
-                count: None,
-            },
-            tests,
-            warnings: vec![],
-            score: None,
-            langs: None,
-        }
-    }
-
-    /// One sample a second at these rates.
-    pub fn timeline(rates: &[f64]) -> Vec<TimelineSample> {
-        rates
-            .iter()
-            .enumerate()
-            .map(|(i, &mb_per_s)| TimelineSample {
-                t: i as f64,
-                mb_per_s,
-                temp_c: None,
-            })
-            .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tests_pair_into_rows_in_the_order_they_ran() {
-        let mut tests = sample::doc().tests;
-        // A test without a direction in its name sits on the side its op says.
-        tests.push(sample::result("DD4K", "write", 4096, 1.0, 1.0));
-        let rows = rows(&tests);
-        let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "SEQ1M_Q8T1",
-                "SEQ1M_Q1T1",
-                "RND4K_Q32T1",
-                "RND4K_Q1T1",
-                "DD4K"
-            ]
-        );
-        assert_eq!(rows[0].read.unwrap().name, "SEQ1M_Q8T1_read");
-        assert_eq!(rows[0].write.unwrap().name, "SEQ1M_Q8T1_write");
-        assert!(rows[4].read.is_none() && rows[4].write.unwrap().name == "DD4K");
-    }
-
-    #[test]
-    fn ids_are_ulids_and_unique() {
-        let a = new_id();
-        let b = new_id();
-        assert_eq!(a.len(), 26);
-        assert_ne!(a, b);
-        assert!(a
-            .chars()
-            .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase()));
-    }
 }

@@ -1,0 +1,258 @@
+//! The one I/O loop every backend runs through, as fio's core loop serves every ioengine.
+//!
+//! A backend implements [`Ops`]: set up a stream, queue an I/O into a slot, start what is
+//! queued, and reap completions. Everything else lives here, once: the limits (I/O count and
+//! time), offsets and write data, the clock, the latency recorder and the timeline, progress
+//! counters, what happens on an error, and the final `fdatasync`. So the `null` backend, whose
+//! ops do nothing, measures exactly what this loop costs per I/O.
+//!
+//! Queue depth is I/Os in flight. A backend that completes I/Os asynchronously (io_uring, null)
+//! runs one stream with `queue_depth` slots; psync, whose calls block, runs `queue_depth`
+//! streams of one slot each on as many threads, sharing the I/O budget (as fio's `numjobs`).
+
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::clock::{Measurement, Recorder};
+use super::pattern::{prepare, restamp, Offsets, Rng};
+use super::{EngineError, Job, Live, Op, TestFile};
+
+/// One completed I/O: the slot it was queued in and what the kernel answered (bytes moved).
+pub type Completion = (usize, io::Result<usize>);
+
+/// What a backend does for one stream of I/O: fio's `ioengine_ops` (queue, commit, getevents),
+/// reduced to what iomark needs.
+pub trait Ops: Sized {
+    /// Sets up one stream of `depth` slots over `file`, each slot with a buffer of the job's
+    /// block size.
+    fn open(file: &TestFile, job: &Job, depth: usize) -> Result<Self, EngineError>;
+
+    /// The buffer of `slot`, which the loop fills before it queues a write.
+    fn buffer(&mut self, slot: usize) -> &mut [u8];
+
+    /// Queues the job's operation on `slot` at `offset`; it need not start yet.
+    fn queue(&mut self, slot: usize, offset: u64);
+
+    /// Starts what is queued, without waiting for anything to complete.
+    fn commit(&mut self) {}
+
+    /// Starts what is queued and waits until at least one I/O completes (or the wait is
+    /// interrupted), appending each completion to `done`. An error here is the backend's own
+    /// failure, not an I/O's: the stream ends at once.
+    fn reap(&mut self, done: &mut Vec<Completion>) -> Result<(), EngineError>;
+}
+
+/// Runs `job` on `file` as `streams` streams of `depth` slots each, through backend `O`.
+pub fn run<O: Ops>(
+    file: &TestFile,
+    job: &Job,
+    live: &Live,
+    streams: u64,
+    depth: usize,
+) -> Result<Measurement, EngineError> {
+    let shared = Shared {
+        file,
+        job,
+        live,
+        start: Instant::now(),
+        streams: streams.max(1),
+        depth: depth.max(1),
+        failed: AtomicBool::new(false),
+        budget: AtomicU64::new(job.limit.ios.unwrap_or(u64::MAX)),
+    };
+    let mut total = if shared.streams == 1 {
+        shared.stream::<O>(0)?
+    } else {
+        let results: Vec<Result<Measurement, EngineError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..shared.streams)
+                .map(|index| {
+                    let shared = &shared;
+                    scope.spawn(move || shared.stream::<O>(index))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an I/O stream panicked"))
+                .collect()
+        });
+        let mut merged: Option<Measurement> = None;
+        for result in results {
+            let measurement = result?;
+            match merged.as_mut() {
+                Some(total) => total.merge(&measurement),
+                None => merged = Some(measurement),
+            }
+        }
+        merged.expect("at least one stream")
+    };
+    if job.sync_at_end {
+        EngineError::check(Op::Write, 0, 0, file.file().sync_data().map(|_| 0))?;
+        total.elapsed = shared.start.elapsed();
+    }
+    Ok(total)
+}
+
+/// Progress is published in batches, to keep streams off one shared cache line, yet often
+/// enough that a slow device's progress bar moves: every 16 I/Os or every MiB.
+const PUBLISH_IOS: u64 = 16;
+const PUBLISH_BYTES: u64 = 1 << 20;
+
+/// What the streams of one job share.
+struct Shared<'a> {
+    file: &'a TestFile,
+    job: &'a Job,
+    live: &'a Live,
+    start: Instant,
+    streams: u64,
+    depth: usize,
+    /// Set by the first stream that fails, so the others stop issuing.
+    failed: AtomicBool,
+    /// I/Os left to issue, for a counted job run as several streams.
+    budget: AtomicU64,
+}
+
+impl Shared<'_> {
+    /// Whether one more I/O may be issued by a stream that has issued `issued`. A count is a
+    /// budget shared by all streams; a timed job never touches it, so threads do not contend
+    /// for one cache line per I/O.
+    #[inline]
+    fn may_issue(&self, issued: u64, now: Instant) -> bool {
+        let limit = &self.job.limit;
+        if limit
+            .time
+            .is_some_and(|time| now.duration_since(self.start) >= time)
+        {
+            return false;
+        }
+        match limit.ios {
+            None => true,
+            Some(count) if self.streams == 1 => issued < count,
+            Some(_) => self
+                .budget
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                    left.checked_sub(1)
+                })
+                .is_ok(),
+        }
+    }
+
+    fn stream<O: Ops>(&self, index: u64) -> Result<Measurement, EngineError> {
+        let outcome = self.stream_inner::<O>(index);
+        if outcome.is_err() {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+        outcome
+    }
+
+    fn stream_inner<O: Ops>(&self, index: u64) -> Result<Measurement, EngineError> {
+        let job = self.job;
+        let block = job.block_size;
+        let depth = self.depth;
+        let mut ops = O::open(self.file, job, depth)?;
+        let mut rng = Rng::from_entropy();
+        if job.op == Op::Write {
+            for slot in 0..depth {
+                prepare(ops.buffer(slot), job.data, &mut rng);
+            }
+        }
+        let offsets = Offsets::new(
+            job.pattern,
+            block,
+            job.span_of(self.file),
+            index,
+            self.streams,
+        );
+        let mut recorder = Recorder::new(self.start).with_sink(self.live.sample_sink());
+        let mut next = Next {
+            job,
+            offsets,
+            rng,
+            slots: vec![(self.start, 0u64); depth],
+        };
+        let several = self.streams > 1;
+        let mut issued = 0u64;
+        let mut in_flight = 0usize;
+        let mut failure: Option<EngineError> = None;
+        let mut now = Instant::now();
+        let mut last_done = now;
+        let (mut unpublished_ios, mut unpublished_bytes) = (0u64, 0u64);
+
+        // The first wave goes to the kernel together with the first wait.
+        for slot in 0..depth {
+            if !self.may_issue(issued, now) {
+                break;
+            }
+            next.issue(&mut ops, slot, now);
+            issued += 1;
+            in_flight += 1;
+        }
+        let mut done: Vec<Completion> = Vec::with_capacity(depth);
+        while in_flight > 0 {
+            ops.reap(&mut done)?;
+            now = Instant::now();
+            last_done = now;
+            let count = done.len();
+            for (position, (slot, result)) in done.drain(..).enumerate() {
+                in_flight -= 1;
+                let (submitted, offset) = next.slots[slot];
+                match EngineError::check(job.op, offset, block, result) {
+                    Ok(()) => {
+                        recorder.record(submitted, now, block);
+                        unpublished_ios += 1;
+                        unpublished_bytes += block;
+                    }
+                    Err(error) => {
+                        failure.get_or_insert(error);
+                        if several {
+                            self.failed.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                let stopped = failure.is_some() || (several && self.failed.load(Ordering::Relaxed));
+                if !stopped && self.may_issue(issued, now) {
+                    next.issue(&mut ops, slot, now);
+                    // Hand each new I/O to the kernel at once rather than as one batch: a batch
+                    // is submitted under a block-layer plug, so its first I/O would wait for the
+                    // last to be prepared while the device idles. The batch's last I/O goes with
+                    // the next wait, so a queue depth of one costs one system call per I/O.
+                    if position + 1 < count {
+                        ops.commit();
+                    }
+                    issued += 1;
+                    in_flight += 1;
+                }
+            }
+            if unpublished_ios >= PUBLISH_IOS || unpublished_bytes >= PUBLISH_BYTES {
+                self.live.add(unpublished_bytes);
+                (unpublished_ios, unpublished_bytes) = (0, 0);
+            }
+        }
+        self.live.add(unpublished_bytes);
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        Ok(recorder.finish(last_done))
+    }
+}
+
+/// What the next I/O of a stream is: its offset and, for a write, fresh data in its buffer.
+struct Next<'a> {
+    job: &'a Job,
+    offsets: Offsets,
+    rng: Rng,
+    /// Per slot: when its I/O was issued, and where (for an error message).
+    slots: Vec<(Instant, u64)>,
+}
+
+impl Next<'_> {
+    #[inline]
+    fn issue<O: Ops>(&mut self, ops: &mut O, slot: usize, now: Instant) {
+        let offset = self.offsets.next_offset();
+        if self.job.op == Op::Write {
+            restamp(ops.buffer(slot), self.job.data, &mut self.rng);
+        }
+        self.slots[slot] = (now, offset);
+        ops.queue(slot, offset);
+    }
+}

@@ -1,0 +1,160 @@
+//! What a profile adds below the table, rendered from the typed score: the latency
+//! distribution, the sustained write's cliff, the SD class verdicts, the PiBenchmarks score and
+//! the sweep's saturation point.
+
+use std::fmt::Write as _;
+
+use super::Style;
+use crate::result::score::{ClassFigures, PiScore, SdCardScore, SustainedFinding, SweepScore};
+use crate::result::{ResultDoc, Score};
+use crate::units::{format_micros, format_size};
+
+pub fn details(doc: &ResultDoc, style: Style) -> String {
+    let mut out = String::new();
+    // Counted tests (the latency profile) are there for their distribution.
+    if doc.settings.count.is_some() {
+        for t in &doc.tests {
+            let l = &t.latency_us;
+            let samples: u64 = t.loops.iter().map(|l| l.ios).sum();
+            let _ = writeln!(
+                out,
+                "{} {samples} samples: min {}, mean {}, max {}, stddev {}; p50 {}, p90 {}, p99 {}, p99.9 {}",
+                style.bold(&format!("{} latency:", t.name)),
+                format_micros(l.min),
+                format_micros(l.mean),
+                format_micros(l.max),
+                format_micros(l.stddev),
+                format_micros(l.p50),
+                format_micros(l.p90),
+                format_micros(l.p99),
+                format_micros(l.p99_9)
+            );
+        }
+    }
+    match &doc.score {
+        Some(Score::Sustained(score)) => {
+            if let Some(finding) = &score.sustained {
+                sustained(&mut out, finding, style);
+            }
+        }
+        Some(Score::SdCard(score)) => classes(&mut out, score, style),
+        Some(Score::Pi(score)) => pi(&mut out, score, style),
+        Some(Score::Sweep(score)) => sweep(&mut out, score, style),
+        Some(Score::Other(_)) | None => {}
+    }
+    out
+}
+
+fn sustained(out: &mut String, s: &SustainedFinding, style: Style) {
+    let verdict = match s.cliff_at_bytes {
+        Some(at) => format!(
+            "{:.1} MB/s for the first {}, then {:.1} MB/s (a write cache ran out)",
+            s.before_mb_per_s,
+            format_size(at),
+            s.after_mb_per_s
+        ),
+        None => format!("{:.1} MB/s throughout, no cliff", s.before_mb_per_s),
+    };
+    let heat = s
+        .max_temp_c
+        .map(|c| format!("; peaking at {c:.0} °C"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{} {verdict}; {} written in {:.1} s{heat}{}",
+        style.bold("Sustained write:"),
+        format_size(s.written_bytes),
+        s.seconds,
+        if s.dips >= 3 {
+            format!("; {} short dips (throttling? check temperature)", s.dips)
+        } else {
+            String::new()
+        }
+    );
+}
+
+fn classes(out: &mut String, score: &SdCardScore, style: Style) {
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&format!(
+            "{:<6} {:<8} {:<32} {}",
+            "Class", "verdict", "measured", "required"
+        ))
+    );
+    let figures = |side: &ClassFigures| {
+        let mut parts = vec![format!(
+            "{:.1} MB/s",
+            side.sequential_write_mb_per_s.unwrap_or(f64::NAN)
+        )];
+        if let (Some(r), Some(w)) = (side.random_read_iops_4k, side.random_write_iops_4k) {
+            parts.push(format!("{r:.0}/{w:.0} IOPS"));
+        }
+        parts.join(", ")
+    };
+    for class in &score.classes {
+        let verdict = match class.pass {
+            Some(true) => "pass".to_string(),
+            Some(false) => style.red("FAIL"),
+            None => "–".to_string(),
+        };
+        let note = Some(class.note.as_str())
+            .filter(|n| !n.is_empty())
+            .map(|n| format!("  ({n})"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{:<6} {:<8} {:<32} {}{}",
+            class.class,
+            verdict,
+            figures(&class.measured),
+            figures(&class.required),
+            style.dim(&note)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim(
+            "sequential: the write rate sustained after any cache cliff; IOPS: 4 KiB random read/write at QD1"
+        )
+    );
+}
+
+fn pi(out: &mut String, score: &PiScore, style: Style) {
+    let part = |value: Option<f64>| value.map_or("?".to_string(), |v| format!("{v:.1}"));
+    let p = &score.parts;
+    let _ = writeln!(
+        out,
+        "{} {} = int(({} MB/s dd×1024 + {}×4 + {}×10 fio IOPS + {} + {} + {}×4 + {}×10 iozone KB/s) / 100)",
+        style.bold("PiBenchmarks score:"),
+        score.total.map_or("?".to_string(), |t| t.to_string()),
+        part(p.dd_write_mb_per_s),
+        part(p.fio_randread_4k_iops),
+        part(p.fio_randwrite_4k_iops),
+        part(p.iozone_read_4k_kb_per_s),
+        part(p.iozone_write_4k_kb_per_s),
+        part(p.iozone_randread_4k_kb_per_s),
+        part(p.iozone_randwrite_4k_kb_per_s),
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim("DD4K: dd bs=4k count=130k conv=fsync of zeros; FIO4K_Q64T1: fio 4k random, iodepth 64, 80 MiB; IOZ4K / IOZRND4K: iozone -e -I -s 80M -r 4k. Equivalents run by iomark's engine, not the tools themselves.")
+    );
+}
+
+fn sweep(out: &mut String, score: &SweepScore, style: Style) {
+    for (op, entry) in [("read", &score.sweep.read), ("write", &score.sweep.write)] {
+        let Some(entry) = entry else { continue };
+        if let Some(block) = entry.saturated_at_block_size {
+            let _ = writeln!(
+                out,
+                "{} saturates at {} blocks: within 90% of its best, {:.1} MB/s",
+                style.bold(&format!("Sequential {op}")),
+                format_size(block),
+                entry.max_mb_per_s
+            );
+        }
+    }
+}

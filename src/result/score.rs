@@ -1,0 +1,180 @@
+//! `score`: the figures a profile derives from its tests, typed per profile.
+//!
+//! The JSON shapes are the contract (DESIGN.md's `score`, unchanged since the first profiles):
+//! - pi: `{equivalents, formula, parts: {…}, total}`;
+//! - sdcard: `{classes: [{class, family, measured, note, pass, required}]}`;
+//! - sustained: `{sustained: {…} | null}`;
+//! - sweep: `{sweep: {read?: {…}, write?: {…}}}`;
+//! - standard, quick, latency: `null`.
+//!
+//! A document is read back without knowing its profile first, so the variants are told apart
+//! by the fields they must have (serde's untagged form, tried in order). A score this version
+//! does not know, from a newer iomark, is kept as it came (`Other`) rather than refused or
+//! changed. Fields are declared in alphabetical order, the order the documents have always
+//! had, so a stored document exports byte for byte as it was written.
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Score {
+    Pi(PiScore),
+    SdCard(SdCardScore),
+    Sweep(SweepScore),
+    Sustained(SustainedScore),
+    /// A score of a kind this version does not know.
+    Other(serde_json::Value),
+}
+
+/// PiBenchmarks' published score and every input to it, so a user can check it by hand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PiScore {
+    /// What ran: iomark's equivalents of dd, fio and iozone, not the tools.
+    pub equivalents: String,
+    /// The formula, with the names of `parts`.
+    pub formula: String,
+    pub parts: PiParts,
+    /// `null` when a step was left out (`--test`).
+    pub total: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PiParts {
+    pub dd_write_mb_per_s: Option<f64>,
+    pub fio_randread_4k_iops: Option<f64>,
+    pub fio_randwrite_4k_iops: Option<f64>,
+    pub iozone_randread_4k_kb_per_s: Option<f64>,
+    pub iozone_randwrite_4k_kb_per_s: Option<f64>,
+    pub iozone_read_4k_kb_per_s: Option<f64>,
+    pub iozone_write_4k_kb_per_s: Option<f64>,
+}
+
+/// A verdict for every SD Association class.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SdCardScore {
+    pub classes: Vec<ClassVerdict>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassVerdict {
+    /// C2…C10, U1/U3, V6…V90, A1/A2.
+    pub class: String,
+    /// speed, uhs, video or app.
+    pub family: String,
+    /// What this card did, for the figures the class requires.
+    pub measured: ClassFigures,
+    /// What the class needs beyond the figures (a bus, a spec version).
+    pub note: String,
+    /// `null` when a required figure was not measured (`--test`).
+    pub pass: Option<bool>,
+    pub required: ClassFigures,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClassFigures {
+    pub random_read_iops_4k: Option<f64>,
+    pub random_write_iops_4k: Option<f64>,
+    pub sequential_write_mb_per_s: Option<f64>,
+}
+
+/// Where a long write's cache ran out.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SustainedScore {
+    /// `null` when the profile's write was left out.
+    #[serde(deserialize_with = "present")]
+    pub sustained: Option<SustainedFinding>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SustainedFinding {
+    pub after_mb_per_s: f64,
+    pub before_mb_per_s: f64,
+    /// Bytes written before throughput fell for good; `null`: no cliff.
+    pub cliff_at_bytes: Option<u64>,
+    /// Seconds that fell below half the median and recovered (throttling).
+    pub dips: u64,
+    /// The drive's (else the SoC's) hottest reading, where the kernel exposes a sensor.
+    pub max_temp_c: Option<f64>,
+    pub seconds: f64,
+    pub written_bytes: u64,
+}
+
+/// Per direction, where throughput stops growing with block size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepScore {
+    pub sweep: SweepDirections,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SweepDirections {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<Saturation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<Saturation>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Saturation {
+    pub max_mb_per_s: f64,
+    /// The smallest block size within 90% of the best.
+    pub saturated_at_block_size: Option<u64>,
+}
+
+/// A field that must be present, though it may be `null`: without this, serde takes a missing
+/// `Option` field as `null`, and `{}` (or any other object) would read as a sustained score.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    Option::<T>::deserialize(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(value: serde_json::Value) -> Score {
+        let score: Score = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&score).unwrap(), value, "{score:?}");
+        score
+    }
+
+    #[test]
+    fn each_shape_reads_back_as_its_own_variant_and_writes_the_same_json() {
+        let pi = read(json!({"equivalents": "e", "formula": "f", "total": 12,
+            "parts": {"dd_write_mb_per_s": 1.5, "fio_randread_4k_iops": null,
+                      "fio_randwrite_4k_iops": 3.0, "iozone_randread_4k_kb_per_s": 4.0,
+                      "iozone_randwrite_4k_kb_per_s": 5.0, "iozone_read_4k_kb_per_s": 6.0,
+                      "iozone_write_4k_kb_per_s": 7.0}}));
+        assert!(matches!(
+            pi,
+            Score::Pi(PiScore {
+                total: Some(12),
+                ..
+            })
+        ));
+        let figures = json!({"random_read_iops_4k": null, "random_write_iops_4k": null,
+                             "sequential_write_mb_per_s": 10.0});
+        let sd = read(
+            json!({"classes": [{"class": "C10", "family": "speed", "note": "",
+            "pass": true, "measured": figures, "required": figures}]}),
+        );
+        assert!(matches!(sd, Score::SdCard(s) if s.classes[0].pass == Some(true)));
+        let sweep = read(json!({"sweep": {"read": {"max_mb_per_s": 200.0,
+            "saturated_at_block_size": 65536}}}));
+        assert!(matches!(sweep, Score::Sweep(s) if s.sweep.write.is_none()));
+        let sustained = read(json!({"sustained": {"after_mb_per_s": 10.0,
+            "before_mb_per_s": 40.0, "cliff_at_bytes": 1000, "dips": 0, "max_temp_c": null,
+            "seconds": 3.0, "written_bytes": 5000}}));
+        assert!(matches!(sustained, Score::Sustained(s) if s.sustained.is_some()));
+        assert!(matches!(
+            read(json!({"sustained": null})),
+            Score::Sustained(SustainedScore { sustained: None })
+        ));
+    }
+
+    #[test]
+    fn an_unknown_score_is_kept_as_it_came() {
+        for value in [json!({}), json!({"future": [1, 2]}), json!(3)] {
+            assert!(matches!(read(value), Score::Other(_)));
+        }
+    }
+}

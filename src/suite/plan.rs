@@ -1,0 +1,401 @@
+//! From the user's choices to a checked [`Plan`]: a profile's defaults with the options applied,
+//! and how long what is left of it should take.
+
+use std::time::Duration;
+
+use super::profile::Profile;
+use super::TestSpec;
+use crate::engine::{Data, Op};
+use crate::result::Settings;
+use crate::units::format_size;
+
+/// What the user chose, already parsed (`cli` turns arguments into this).
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub profile: Profile,
+    pub size: Option<u64>,
+    pub loops: Option<u32>,
+    pub duration: Option<Duration>,
+    pub warmup: Option<Duration>,
+    /// I/Os per loop, for the tests counted rather than timed.
+    pub count: Option<u64>,
+    /// Test or row names to keep (`--test`); empty keeps every test.
+    pub tests: Vec<String>,
+    /// SD classes the card claims (`--claimed`), for the sdcard profile.
+    pub claimed: Vec<String>,
+    pub data: Data,
+    /// Ask for direct I/O (it may still be unavailable).
+    pub direct: bool,
+    /// Keep every I/O's latency for the watcher (`--live`).
+    pub live: bool,
+    /// Reads a temperature (°C), sampled each second during whole-file writes; given by the
+    /// caller, which knows where the sensors are.
+    pub thermometer: Option<fn() -> Option<f64>>,
+}
+
+impl Options {
+    /// A profile as it is, without any choice of the user's.
+    pub fn of(profile: Profile) -> Self {
+        Options {
+            profile,
+            size: None,
+            loops: None,
+            duration: None,
+            warmup: None,
+            count: None,
+            tests: Vec::new(),
+            claimed: Vec::new(),
+            data: Data::Random,
+            direct: true,
+            live: false,
+            thermometer: None,
+        }
+    }
+}
+
+/// Why options do not make a plan; each message names the flag at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error("--test: no test '{wanted}' in profile {profile} (tests: {known})")]
+    UnknownTest {
+        wanted: String,
+        profile: &'static str,
+        known: String,
+    },
+    #[error("--size: {size} is smaller than one {block} block of the selected tests")]
+    SmallerThanABlock { size: String, block: String },
+    #[error("--count: the {0} profile runs its tests for a time; use --duration")]
+    NotCounted(&'static str),
+    #[error("--claimed: only the sdcard profile judges SD classes")]
+    ClaimsWithoutSdCard,
+    #[error("the free space is unknown, so the {0} profile cannot size its file: give --size")]
+    FreeSpaceUnknown(&'static str),
+}
+
+/// What exactly will run: a profile with the user's choices applied and checked.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub profile: Profile,
+    pub tests: Vec<TestSpec>,
+    pub file_size: u64,
+    pub loops: u32,
+    pub duration: Duration,
+    pub warmup: Duration,
+    pub data: Data,
+    pub direct: bool,
+    pub live: bool,
+    /// Write the whole file before the tests.
+    pub fill: bool,
+    pub claimed: Vec<String>,
+    pub thermometer: Option<fn() -> Option<f64>>,
+}
+
+impl Plan {
+    /// The plan for `options`; `free_bytes` is the free space where the test file goes, for
+    /// profiles whose file size depends on it.
+    pub fn new(options: Options, free_bytes: Option<u64>) -> Result<Plan, PlanError> {
+        let profile = options.profile;
+        let defaults = profile.defaults();
+        if !options.claimed.is_empty() && !profile.judges_sd_classes() {
+            return Err(PlanError::ClaimsWithoutSdCard);
+        }
+        let file_size = match options.size {
+            Some(size) => size,
+            None => defaults
+                .file_size
+                .resolve(free_bytes)
+                .ok_or(PlanError::FreeSpaceUnknown(profile.name()))?,
+        };
+        let mut plan = Plan {
+            profile,
+            tests: defaults.tests,
+            file_size,
+            loops: options.loops.unwrap_or(defaults.loops),
+            duration: options.duration.unwrap_or(defaults.duration),
+            warmup: options.warmup.unwrap_or(defaults.warmup),
+            data: options.data,
+            direct: options.direct,
+            live: options.live,
+            fill: defaults.fill,
+            claimed: options.claimed,
+            thermometer: options.thermometer,
+        };
+        plan.select(&options.tests)?;
+        if let Some(count) = options.count {
+            plan.set_count(count)?;
+        }
+        plan.fit_file_size()?;
+        Ok(plan)
+    }
+
+    /// The document's `settings` for this plan, run on `engine` with direct I/O `direct`.
+    pub fn settings(&self, engine: String, direct: bool) -> Settings {
+        Settings {
+            profile: self.profile.name().into(),
+            file_size_bytes: self.file_size,
+            loops: self.loops,
+            duration_s: self.duration.as_secs_f64(),
+            warmup_s: self.warmup.as_secs_f64(),
+            engine,
+            direct,
+            data: self.data.as_str().into(),
+            count: self.tests.iter().find_map(|t| t.ios),
+        }
+    }
+
+    /// Keeps only the tests named in `names` (case-insensitive); a row name such as
+    /// `SEQ1M_Q8T1` selects both its read and its write test.
+    fn select(&mut self, names: &[String]) -> Result<(), PlanError> {
+        if names.is_empty() {
+            return Ok(());
+        }
+        let selected = |t: &TestSpec| {
+            names
+                .iter()
+                .any(|n| t.name().eq_ignore_ascii_case(n) || t.row().eq_ignore_ascii_case(n))
+        };
+        for wanted in names {
+            let known = self.tests.iter().any(|t| {
+                t.name().eq_ignore_ascii_case(wanted) || t.row().eq_ignore_ascii_case(wanted)
+            });
+            if !known {
+                let all: Vec<String> = self.tests.iter().map(TestSpec::name).collect();
+                return Err(PlanError::UnknownTest {
+                    wanted: wanted.clone(),
+                    profile: self.profile.name(),
+                    known: all.join(", "),
+                });
+            }
+        }
+        // A profile that skips the fill relies on its first test writing the whole file; if
+        // the selection drops that test, reads would meet never-written blocks (which the
+        // filesystem answers with zeros, without touching the device), so the file is filled
+        // after all.
+        let writes_all = |t: &TestSpec| t.whole_file && t.op == Op::Write && t.span.is_none();
+        if let Some(first) = self.tests.iter().find(|t| selected(t)) {
+            if !writes_all(first) {
+                self.fill = true;
+            }
+        }
+        self.tests.retain(selected);
+        Ok(())
+    }
+
+    /// The largest block any selected test uses; the file must hold at least one.
+    pub fn largest_block(&self) -> u64 {
+        self.tests
+            .iter()
+            .map(|t| t.block_size)
+            .max()
+            .unwrap_or(4096)
+    }
+
+    /// Rounds the file size down to whole largest blocks, so sequential tests cover it evenly.
+    fn fit_file_size(&mut self) -> Result<(), PlanError> {
+        let block = self.largest_block();
+        if self.file_size < block {
+            return Err(PlanError::SmallerThanABlock {
+                size: format_size(self.file_size),
+                block: format_size(block),
+            });
+        }
+        self.file_size -= self.file_size % block;
+        Ok(())
+    }
+
+    /// Sets the I/O count of the tests that are counted rather than timed.
+    fn set_count(&mut self, count: u64) -> Result<(), PlanError> {
+        let mut counted = self.tests.iter_mut().filter(|t| t.ios.is_some()).peekable();
+        if counted.peek().is_none() {
+            return Err(PlanError::NotCounted(self.profile.name()));
+        }
+        for test in counted {
+            test.ios = Some(count);
+        }
+        Ok(())
+    }
+
+    /// How long one test is expected to take (counted tests: until they are done).
+    pub fn test_time(&self) -> Duration {
+        self.warmup + self.duration * self.loops
+    }
+
+    /// How long the tests from `first` on should take: their loops for timed tests; for a test
+    /// over the whole file (or its span), its bytes at the rate measured so far, never more than
+    /// its time bound; counted tests (latency) are quick and left out.
+    pub fn time_from(&self, first: usize, rates: Rates) -> Duration {
+        self.tests
+            .iter()
+            .skip(first)
+            .map(|t| {
+                let bound = t.bound.unwrap_or(self.duration);
+                if t.whole_file {
+                    match rates.for_op(t.op) {
+                        Some(rate) => bound.min(Duration::from_secs_f64(
+                            t.span_in(self.file_size) as f64 / rate,
+                        )),
+                        None => bound,
+                    }
+                } else if t.ios.is_some() {
+                    Duration::ZERO
+                } else {
+                    self.test_time()
+                }
+            })
+            .sum()
+    }
+}
+
+/// Rates measured so far in a run (bytes per second), to estimate what is left.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rates {
+    pub read: Option<f64>,
+    pub write: Option<f64>,
+}
+
+impl Rates {
+    /// The rate of that direction, else the other's (better than nothing), else none.
+    pub fn for_op(self, op: Op) -> Option<f64> {
+        let (own, other) = match op {
+            Op::Read => (self.read, self.write),
+            _ => (self.write, self.read),
+        };
+        own.or(other).filter(|r| *r > 0.0)
+    }
+
+    pub fn record(&mut self, op: Op, bytes_per_s: f64) {
+        match op {
+            Op::Read => self.read = Some(bytes_per_s),
+            _ => self.write = Some(bytes_per_s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(write: f64) -> Rates {
+        Rates {
+            read: None,
+            write: Some(write),
+        }
+    }
+
+    fn plan_of(profile: Profile, tests: &[&str]) -> Plan {
+        let mut options = Options::of(profile);
+        options.tests = tests.iter().map(|t| t.to_string()).collect();
+        Plan::new(options, Some(100 << 30)).unwrap()
+    }
+
+    #[test]
+    fn the_time_left_counts_loops_and_whole_file_writes_at_the_fill_rate() {
+        let plan = plan_of(Profile::SdCard, &[]);
+        assert_eq!(plan.file_size, 1 << 30);
+        // Before the fill: the write counts at its bound (the rate is not known yet).
+        let bound = super::super::sustained::TIME_BOUND;
+        let loops = plan.test_time() * 2;
+        assert_eq!(plan.time_from(0, Rates::default()), bound + loops);
+        // A 10 MB/s card: 1 GiB takes 107 s, under the bound.
+        let at_10 = plan.time_from(0, at(10e6));
+        assert!((at_10 - loops).as_secs_f64() - (1u64 << 30) as f64 / 10e6 < 1e-6);
+        assert!(at_10 - loops <= bound);
+        // After the write, only the two random tests' loops remain; after those, nothing.
+        assert_eq!(plan.time_from(1, at(10e6)), loops);
+        assert_eq!(plan.time_from(3, at(10e6)), Duration::ZERO);
+        // The pi profile has no fill: once its dd step has measured 10 MB/s, its six other
+        // steps (each over 80 MiB) are estimated at that rate, not at their one-hour bound.
+        let pi = plan_of(Profile::Pi, &[]);
+        let left = pi.time_from(1, at(10e6)).as_secs_f64();
+        let expected = 6.0 * (80 << 20) as f64 / 10e6;
+        assert!((left - expected).abs() < 1e-6, "{left} s");
+        // Counted tests are quick: the latency profile's remaining time is none.
+        assert_eq!(
+            plan_of(Profile::Latency, &[]).time_from(0, Rates::default()),
+            Duration::ZERO
+        );
+    }
+
+    #[test]
+    fn standard_names_match_crystaldiskmark() {
+        let names: Vec<String> = plan_of(Profile::Standard, &[])
+            .tests
+            .iter()
+            .map(TestSpec::name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "SEQ1M_Q8T1_read",
+                "SEQ1M_Q1T1_read",
+                "RND4K_Q32T1_read",
+                "RND4K_Q1T1_read",
+                "SEQ1M_Q8T1_write",
+                "SEQ1M_Q1T1_write",
+                "RND4K_Q32T1_write",
+                "RND4K_Q1T1_write"
+            ]
+        );
+    }
+
+    #[test]
+    fn select_by_test_or_row_name() {
+        let p = plan_of(Profile::Standard, &["rnd4k_q32t1_read", "SEQ1M_Q1T1"]);
+        let names: Vec<String> = p.tests.iter().map(TestSpec::name).collect();
+        assert_eq!(
+            names,
+            ["SEQ1M_Q1T1_read", "RND4K_Q32T1_read", "SEQ1M_Q1T1_write"]
+        );
+        let mut options = Options::of(Profile::Standard);
+        options.tests = vec!["RND8K_Q1T1_read".into()];
+        let error = Plan::new(options, None).unwrap_err().to_string();
+        assert!(
+            error.starts_with("--test: no test 'RND8K_Q1T1_read'"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn file_size_fits_whole_blocks() {
+        let sized = |size: u64, tests: &[&str]| {
+            let mut options = Options::of(Profile::Standard);
+            options.size = Some(size);
+            options.tests = tests.iter().map(|t| t.to_string()).collect();
+            Plan::new(options, None)
+        };
+        assert_eq!(sized((3 << 20) + 5, &[]).unwrap().file_size, 3 << 20);
+        assert!(sized(4096, &[])
+            .unwrap_err()
+            .to_string()
+            .contains("smaller than one 1 MiB block"));
+        assert_eq!(sized(4096, &["RND4K_Q1T1_read"]).unwrap().file_size, 4096);
+    }
+
+    #[test]
+    fn a_selection_without_the_writing_step_fills_the_file() {
+        assert!(!plan_of(Profile::Pi, &[]).fill);
+        assert!(!plan_of(Profile::Pi, &["DD4K_Q1T1_write", "FIO4K_Q64T1_read"]).fill);
+        assert!(plan_of(Profile::Pi, &["FIO4K_Q64T1_read"]).fill);
+    }
+
+    #[test]
+    fn the_sustained_file_follows_the_free_space() {
+        let options = Options::of(Profile::Sustained);
+        let plan = Plan::new(options.clone(), Some(10 << 30)).unwrap();
+        assert_eq!(plan.file_size, 5 << 30);
+        assert!(matches!(
+            Plan::new(options, None),
+            Err(PlanError::FreeSpaceUnknown("sustained"))
+        ));
+    }
+
+    #[test]
+    fn claims_belong_to_the_sdcard_profile() {
+        let mut options = Options::of(Profile::Standard);
+        options.claimed = vec!["V30".into()];
+        assert!(matches!(
+            Plan::new(options, None),
+            Err(PlanError::ClaimsWithoutSdCard)
+        ));
+    }
+}

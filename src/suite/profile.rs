@@ -1,0 +1,128 @@
+//! The profiles: which tests, with which defaults, and what is concluded from them.
+//!
+//! Each profile is a file of its own (`standard.rs`, `pi.rs`, …) that knows its tests and
+//! defaults, its score and its verdicts; [`Profile`] names them and is the only place that
+//! dispatches on which one runs. A new profile is a new file, a variant here, and a line in
+//! `docs/ARCHITECTURE.md`.
+
+use std::time::Duration;
+
+use super::plan::Plan;
+use super::{latency, pi, sdcard, standard, sustained, sweep, TestSpec};
+use crate::result::{Score, Target, TestResult, Warning};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    Standard,
+    Quick,
+    Latency,
+    Sweep,
+    Sustained,
+    SdCard,
+    Pi,
+    /// The device's own sequential rate, measured beside `iomark langs`; not a `--profile`.
+    Langs,
+}
+
+/// What a profile runs unless the user says otherwise.
+#[derive(Clone, Debug)]
+pub struct Defaults {
+    pub tests: Vec<TestSpec>,
+    pub file_size: FileSize,
+    pub loops: u32,
+    pub duration: Duration,
+    pub warmup: Duration,
+    /// Write the whole file before the tests (not when the first test writes it itself).
+    pub fill: bool,
+}
+
+/// A profile's default file size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileSize {
+    Fixed(u64),
+    /// The smaller of this and half the free space (a write over fresh space).
+    HalfFreeUpTo(u64),
+}
+
+impl FileSize {
+    /// The size in bytes, given the free space where it is known.
+    pub fn resolve(self, free_bytes: Option<u64>) -> Option<u64> {
+        match self {
+            FileSize::Fixed(size) => Some(size),
+            FileSize::HalfFreeUpTo(most) => free_bytes.map(|free| most.min(free / 2)),
+        }
+    }
+}
+
+impl Profile {
+    /// What `--profile` offers, in the order `--help` lists them.
+    pub const CHOICES: [Profile; 7] = [
+        Profile::Standard,
+        Profile::Quick,
+        Profile::Latency,
+        Profile::Sweep,
+        Profile::Sustained,
+        Profile::SdCard,
+        Profile::Pi,
+    ];
+
+    /// The name `--profile` takes and `settings.profile` records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Standard => "standard",
+            Profile::Quick => "quick",
+            Profile::Latency => "latency",
+            Profile::Sweep => "sweep",
+            Profile::Sustained => "sustained",
+            Profile::SdCard => "sdcard",
+            Profile::Pi => "pi",
+            Profile::Langs => "langs",
+        }
+    }
+
+    /// The `--profile` choice of that name.
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Self::CHOICES.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn defaults(self) -> Defaults {
+        match self {
+            Profile::Standard => standard::standard(),
+            Profile::Quick => standard::quick(),
+            Profile::Latency => latency::latency(),
+            Profile::Sweep => sweep::sweep(),
+            Profile::Sustained => sustained::sustained(),
+            Profile::SdCard => sdcard::sdcard(),
+            Profile::Pi => pi::pi(),
+            Profile::Langs => standard::langs(),
+        }
+    }
+
+    /// Whether `--claimed` means anything here.
+    pub fn judges_sd_classes(self) -> bool {
+        self == Profile::SdCard
+    }
+
+    /// The figures this profile derives from its tests, if it has any.
+    pub fn score(self, tests: &[TestResult]) -> Option<Score> {
+        match self {
+            Profile::Sweep => Some(Score::Sweep(sweep::score(tests))),
+            Profile::Sustained => Some(Score::Sustained(sustained::score(tests))),
+            Profile::SdCard => Some(Score::SdCard(sdcard::score(tests))),
+            Profile::Pi => Some(Score::Pi(pi::score(tests))),
+            Profile::Standard | Profile::Quick | Profile::Latency | Profile::Langs => None,
+        }
+    }
+
+    /// What this profile concludes beyond the figures: a class the card claims and fails, a
+    /// score that is not comparable.
+    pub fn verdicts(self, plan: &Plan, score: Option<&Score>, target: &Target) -> Vec<Warning> {
+        match (self, score) {
+            (Profile::SdCard, Some(Score::SdCard(score))) => {
+                sdcard::verdicts(score, &plan.claimed, target)
+            }
+            (Profile::Pi, _) => pi::verdicts(plan.file_size),
+            _ => Vec::new(),
+        }
+    }
+}
