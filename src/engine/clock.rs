@@ -78,12 +78,19 @@ impl<'a> Recorder<'a> {
     /// One I/O of `bytes` bytes, submitted at `submitted`, completed at `done`.
     #[inline]
     pub fn record(&mut self, submitted: Instant, done: Instant, bytes: u64) {
+        let second = done.saturating_duration_since(self.start).as_secs() as usize;
         let nanos = done.saturating_duration_since(submitted).as_nanos() as u64;
+        self.record_at(nanos, second, bytes);
+    }
+
+    /// One I/O of `bytes` bytes that took `nanos` and completed in second `second` since the
+    /// start: the core loop reads the clock once per batch and works out the second once.
+    #[inline]
+    pub fn record_at(&mut self, nanos: u64, second: usize, bytes: u64) {
         self.latency.saturating_record(nanos.max(1));
         if let Some(sink) = self.sink {
             sink.lock().unwrap_or_else(|p| p.into_inner()).push(nanos);
         }
-        let second = done.saturating_duration_since(self.start).as_secs() as usize;
         if second >= self.timeline.len() {
             self.timeline.resize(second + 1, 0);
         }

@@ -12,7 +12,7 @@
 
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::clock::{Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
@@ -117,12 +117,9 @@ impl Shared<'_> {
     /// budget shared by all streams; a timed job never touches it, so threads do not contend
     /// for one cache line per I/O.
     #[inline]
-    fn may_issue(&self, issued: u64, now: Instant) -> bool {
+    fn may_issue(&self, issued: u64, elapsed: Duration) -> bool {
         let limit = &self.job.limit;
-        if limit
-            .time
-            .is_some_and(|time| now.duration_since(self.start) >= time)
-        {
+        if limit.time.is_some_and(|time| elapsed >= time) {
             return false;
         }
         match limit.ios {
@@ -179,8 +176,9 @@ impl Shared<'_> {
         let (mut unpublished_ios, mut unpublished_bytes) = (0u64, 0u64);
 
         // The first wave goes to the kernel together with the first wait.
+        let mut elapsed = now.saturating_duration_since(self.start);
         for slot in 0..depth {
-            if !self.may_issue(issued, now) {
+            if !self.may_issue(issued, elapsed) {
                 break;
             }
             next.issue(&mut ops, slot, now);
@@ -192,13 +190,17 @@ impl Shared<'_> {
             ops.reap(&mut done)?;
             now = Instant::now();
             last_done = now;
+            // The clock is read once per batch, and the timeline's second worked out once.
+            elapsed = now.saturating_duration_since(self.start);
+            let second = elapsed.as_secs() as usize;
             let count = done.len();
             for (position, (slot, result)) in done.drain(..).enumerate() {
                 in_flight -= 1;
                 let (submitted, offset) = next.slots[slot];
                 match EngineError::check(job.op, offset, block, result) {
                     Ok(()) => {
-                        recorder.record(submitted, now, block);
+                        let nanos = now.saturating_duration_since(submitted).as_nanos() as u64;
+                        recorder.record_at(nanos, second, block);
                         unpublished_ios += 1;
                         unpublished_bytes += block;
                     }
@@ -210,7 +212,7 @@ impl Shared<'_> {
                     }
                 }
                 let stopped = failure.is_some() || (several && self.failed.load(Ordering::Relaxed));
-                if !stopped && self.may_issue(issued, now) {
+                if !stopped && self.may_issue(issued, elapsed) {
                     next.issue(&mut ops, slot, now);
                     // Hand each new I/O to the kernel at once rather than as one batch: a batch
                     // is submitted under a block-layer plug, so its first I/O would wait for the
