@@ -2,7 +2,7 @@
 //! row so that files from several runs can be concatenated (without their headers). A langs
 //! run has one row per language, variant and operation instead ([`LANGS_HEADER`]).
 
-use super::Exporter;
+use super::{ExportError, Exporter};
 use crate::result::ResultDoc;
 
 pub struct Csv;
@@ -42,12 +42,13 @@ pub const HEADER: [&str; 31] = [
 ];
 
 impl Exporter for Csv {
-    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
+    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, ExportError> {
         if let Some(section) = &doc.langs {
             return langs(doc, section);
         }
         let mut out = csv::Writer::from_writer(Vec::new());
-        out.write_record(HEADER).map_err(|e| e.to_string())?;
+        out.write_record(HEADER)
+            .map_err(|e| ExportError::Encode(e.to_string()))?;
         let transport = doc
             .target
             .device
@@ -89,9 +90,11 @@ impl Exporter for Csv {
                 t.cpu.sys_s.to_string(),
                 t.timeline.len().to_string(),
             ];
-            out.write_record(&record).map_err(|e| e.to_string())?;
+            out.write_record(&record)
+                .map_err(|e| ExportError::Encode(e.to_string()))?;
         }
-        out.into_inner().map_err(|e| e.to_string())
+        out.into_inner()
+            .map_err(|e| ExportError::Encode(e.to_string()))
     }
 }
 
@@ -114,9 +117,10 @@ pub const LANGS_HEADER: [&str; 16] = [
     "build_flags",
 ];
 
-fn langs(doc: &ResultDoc, section: &crate::langs::Section) -> Result<Vec<u8>, String> {
+fn langs(doc: &ResultDoc, section: &crate::langs::Section) -> Result<Vec<u8>, ExportError> {
     let mut out = csv::Writer::from_writer(Vec::new());
-    out.write_record(LANGS_HEADER).map_err(|e| e.to_string())?;
+    out.write_record(LANGS_HEADER)
+        .map_err(|e| ExportError::Encode(e.to_string()))?;
     for r in &section.results {
         for (op, f) in [("write", &r.write), ("read", &r.read)] {
             let record: Vec<String> = vec![
@@ -137,8 +141,10 @@ fn langs(doc: &ResultDoc, section: &crate::langs::Section) -> Result<Vec<u8>, St
                 r.runtime.clone(),
                 r.build_flags.clone().unwrap_or_default(),
             ];
-            out.write_record(&record).map_err(|e| e.to_string())?;
+            out.write_record(&record)
+                .map_err(|e| ExportError::Encode(e.to_string()))?;
         }
     }
-    out.into_inner().map_err(|e| e.to_string())
+    out.into_inner()
+        .map_err(|e| ExportError::Encode(e.to_string()))
 }

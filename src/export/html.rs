@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::chart::{self, Kind};
-use super::{figure, Exporter};
+use super::{figure, ExportError, Exporter};
 use crate::result::{ResultDoc, TestResult};
 use crate::units::{format_micros, format_size};
 
@@ -41,7 +41,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#5
 pre{background:#f5f6f8;padding:.8rem;overflow:auto}footer{color:#5c5f66;margin-top:3rem;font-size:.85rem}";
 
 impl Exporter for Html {
-    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
+    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, ExportError> {
         let mut out = String::new();
         let title = match &doc.label {
             Some(label) => format!("{label} · {}", doc.device_label()),
@@ -235,7 +235,8 @@ impl Exporter for Html {
         }
         out.push_str("</dl>\n");
         if let Some(score) = &doc.score {
-            let pretty = serde_json::to_string_pretty(score).map_err(|e| e.to_string())?;
+            let pretty = serde_json::to_string_pretty(score)
+                .map_err(|e| ExportError::Encode(e.to_string()))?;
             let _ = writeln!(
                 out,
                 "<h2>Score</h2>\n<pre id=\"score\">{}</pre>",

@@ -1,13 +1,14 @@
 //! The result document itself, as `iomark run --json` writes it.
 
-use super::Exporter;
+use super::{ExportError, Exporter};
 use crate::result::ResultDoc;
 
 pub struct Json;
 
 impl Exporter for Json {
-    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
-        let mut text = serde_json::to_string_pretty(doc).map_err(|e| e.to_string())?;
+    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, ExportError> {
+        let mut text =
+            serde_json::to_string_pretty(doc).map_err(|e| ExportError::Encode(e.to_string()))?;
         text.push('\n');
         Ok(text.into_bytes())
     }

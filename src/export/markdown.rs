@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{figure, Exporter};
+use super::{figure, ExportError, Exporter};
 use crate::result::ResultDoc;
 use crate::units::{format_micros, format_size};
 
@@ -26,7 +26,7 @@ fn escape(text: &str) -> String {
 }
 
 impl Exporter for Markdown {
-    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String> {
+    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, ExportError> {
         let mut out = String::new();
         let s = &doc.settings;
         let title = match &doc.label {

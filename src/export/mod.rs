@@ -12,7 +12,19 @@ mod markdown;
 use crate::result::ResultDoc;
 
 pub trait Exporter {
-    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, String>;
+    fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, ExportError>;
+}
+
+/// Why a document or chart could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The runs lack what this chart draws; the message says which run would have it.
+    #[error("{0}")]
+    NothingToDraw(String),
+    #[error("cannot draw the chart: {0}")]
+    Draw(String),
+    #[error("cannot encode the document: {0}")]
+    Encode(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

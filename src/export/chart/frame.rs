@@ -1,0 +1,174 @@
+//! What the charts share: the legend and the space it takes, axis labels, line series and
+//! their colours.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::*;
+use crate::result::ResultDoc;
+use crate::units::block_label;
+
+/// Splits off a strip at the bottom for the runs' legend, when there are several runs.
+pub(super) fn with_legend_space<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    docs: &[&ResultDoc],
+) -> (DrawingArea<DB, Shift>, Option<DrawingArea<DB, Shift>>) {
+    if docs.len() < 2 {
+        return (root.clone(), None);
+    }
+    let (_, h) = root.dim_in_pixel();
+    let (top, bottom) = root.split_vertically(h.saturating_sub(legend_height(docs)));
+    (top, Some(bottom))
+}
+
+pub(super) fn legend_height(docs: &[&ResultDoc]) -> u32 {
+    if docs.len() < 2 {
+        0
+    } else {
+        16 * docs.len() as u32 + 12
+    }
+}
+
+/// The runs' letters, colours and descriptions, in the strip below a chart.
+pub(super) fn legend<DB: DrawingBackend>(
+    area: Option<DrawingArea<DB, Shift>>,
+    docs: &[&ResultDoc],
+) -> Result<(), ExportError> {
+    let Some(area) = area else { return Ok(()) };
+    for (j, doc) in docs.iter().enumerate() {
+        let y = 4 + 16 * j as i32;
+        let x = 160;
+        area.draw(&Rectangle::new(
+            [(x, y), (x + 12, y + 12)],
+            PALETTE[j % PALETTE.len()].filled(),
+        ))
+        .map_err(err)?;
+        area.draw(&Text::new(
+            format!("{}{}", run_tag(docs, j), describe(doc)),
+            (x + 18, y),
+            (FONT, 12).into_font(),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The name at a whole-number axis position (none between them): `names[v]`, or counted down
+/// from `top` when `reversed`.
+pub(super) fn category(names: &[&str], top: usize, v: f64, reversed: bool) -> String {
+    if (v - v.round()).abs() > 1e-6 || v.round() < 0.0 {
+        return String::new();
+    }
+    let k = v.round() as usize;
+    let index = if reversed {
+        top.checked_sub(k)
+    } else {
+        Some(k)
+    };
+    index
+        .and_then(|i| names.get(i))
+        .map(|s| s.replace('_', " "))
+        .unwrap_or_default()
+}
+
+/// An axis label: no more decimals than it needs (at most two), none from floating-point dust.
+pub(super) fn tick(v: f64) -> String {
+    let text = format!("{v:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A line per test (and run); colours cycle.
+pub(super) struct Series {
+    pub(super) name: String,
+    pub(super) color: RGBColor,
+    pub(super) points: Vec<(f64, f64)>,
+}
+
+pub(super) fn color_for(docs: &[&ResultDoc], run: usize, index: usize, op: &str) -> RGBColor {
+    if docs.len() > 1 {
+        PALETTE[run % PALETTE.len()]
+    } else if index < 2 {
+        if op == "write" {
+            WRITE
+        } else {
+            READ
+        }
+    } else {
+        PALETTE[index % PALETTE.len()]
+    }
+}
+
+/// Lines on a linear plot. With `log2_x`, x values are base-2 logarithms of block sizes, and
+/// whole numbers are labelled with the block size (4K, 8K, … 16M).
+pub(super) fn lines<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    caption: String,
+    series: Vec<Series>,
+    x_desc: &str,
+    y_desc: &str,
+    log2_x: bool,
+) -> Result<(), ExportError> {
+    let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+    let ys = || series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let x_max = xs().fold(f64::MIN, f64::max).max(1.0);
+    let x_min = xs().fold(f64::MAX, f64::min).min(x_max - 1.0);
+    let y_max = ys().fold(0.0_f64, f64::max).max(1.0) * 1.1;
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, (FONT, 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x_min..x_max, 0.0..y_max)
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    if log2_x {
+        // One label per power of two: the axis runs in whole steps.
+        mesh.x_labels(((x_max - x_min) as usize + 1) * 2);
+    }
+    mesh.x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style((FONT, 13))
+        .x_label_formatter(&|v: &f64| {
+            if !log2_x {
+                tick(*v)
+            } else if (v - v.round()).abs() < 1e-6 && *v >= 0.0 && *v < 63.0 {
+                block_label(1u64 << v.round() as u32)
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|v: &f64| tick(*v))
+        .draw()
+        .map_err(err)?;
+    for s in &series {
+        let color = s.color;
+        chart
+            .draw_series(LineSeries::new(
+                s.points.iter().copied(),
+                color.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(s.name.clone())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled()));
+    }
+    series_legend(&mut chart, SeriesLabelPosition::LowerRight)
+}
+
+/// The box naming each labelled series.
+pub(super) fn series_legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), ExportError>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font((FONT, 12))
+        .draw()
+        .map_err(err)
+}

@@ -1,0 +1,100 @@
+//! Latency percentiles, min to max, on a log scale.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::frame::*;
+use super::*;
+use crate::result::ResultDoc;
+
+const PERCENTILES: [&str; 7] = ["min", "p50", "mean", "p90", "p99", "p99.9", "max"];
+
+pub(super) fn latency<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    docs: &[&ResultDoc],
+) -> Result<(), ExportError> {
+    // Colour tells the tests apart; in comparisons, the dash pattern tells the runs apart.
+    let names = crate::result::test_names(docs.iter().copied());
+    let mut series = Vec::new();
+    let mut runs = Vec::new();
+    for (j, doc) in docs.iter().enumerate() {
+        for t in &doc.tests {
+            let l = &t.latency_us;
+            let values = [l.min, l.p50, l.mean, l.p90, l.p99, l.p99_9, l.max];
+            let index = names.iter().position(|n| *n == t.name).unwrap_or(0);
+            runs.push(j);
+            series.push(Series {
+                name: format!("{}{}", run_tag(docs, j), t.name.replace('_', " ")),
+                color: PALETTE[index % PALETTE.len()],
+                points: values
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| (k as f64, v.max(0.1)))
+                    .collect(),
+            });
+        }
+    }
+    let y_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .fold(1.0_f64, f64::max)
+        * 2.0;
+    let y_min = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .fold(f64::MAX, f64::min)
+        .min(y_max / 10.0)
+        / 2.0;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            match docs.len() {
+                1 => title(docs, "Latency (µs, log scale)"),
+                _ => title(docs, "Latency (µs, log scale; A solid, B, C… dashed)"),
+            },
+            (FONT, 18),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(
+            -0.3..(PERCENTILES.len() as f64 - 0.7),
+            (y_min..y_max).log_scale(),
+        )
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_labels(PERCENTILES.len() * 2 + 1)
+        .x_label_formatter(&|v| category(&PERCENTILES, 0, *v, false))
+        .y_desc("µs")
+        .y_label_formatter(&|v| tick(*v))
+        .label_style((FONT, 13))
+        .draw()
+        .map_err(err)?;
+    for (s, &run) in series.iter().zip(&runs) {
+        let color = s.color;
+        let points = s.points.iter().copied();
+        let drawn = if run == 0 {
+            chart.draw_series(LineSeries::new(points, color.stroke_width(2)))
+        } else {
+            let dash = 4 + 3 * run as u32;
+            chart.draw_series(DashedLineSeries::new(
+                points,
+                dash,
+                dash,
+                color.stroke_width(2),
+            ))
+        }
+        .map_err(err)?;
+        if run == 0 || docs.len() == 1 {
+            drawn
+                .label(s.name.trim_start_matches("A ").to_string())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled())
+                });
+        }
+        chart
+            .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+            .map_err(err)?;
+    }
+    series_legend(&mut chart, SeriesLabelPosition::UpperLeft)
+}

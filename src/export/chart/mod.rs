@@ -1,0 +1,214 @@
+//! Charts of saved runs, drawn with plotters as SVG (for files and the HTML report) or PNG.
+//!
+//! Text is laid out with DejaVu Sans, compiled in, so that a chart looks the same on a machine
+//! without fonts; SVG text names `sans-serif` and the viewer's own font draws it.
+
+mod bars;
+mod frame;
+mod histogram;
+mod latency;
+mod sweep;
+mod timeline;
+
+use std::path::Path;
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::ExportError;
+use crate::result::{ResultDoc, TestResult};
+use frame::legend_height;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// MB/s of every test, one bar per test and run.
+    Bars,
+    /// MB/s second by second.
+    Timeline,
+    /// Latency percentiles, min to max, on a log scale.
+    Latency,
+    /// How many I/Os fell in each latency bucket (tests that kept buckets: the latency profile).
+    Histogram,
+    /// MB/s against block size, read and write.
+    Sweep,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Bars => "bars",
+            Kind::Timeline => "timeline",
+            Kind::Latency => "latency",
+            Kind::Histogram => "histogram",
+            Kind::Sweep => "sweep",
+        }
+    }
+}
+
+pub const READ: RGBColor = RGBColor(0x2b, 0x6c, 0xb0);
+pub const WRITE: RGBColor = RGBColor(0xd9, 0x6c, 0x1e);
+/// One colour per run in comparisons, or per test where a chart draws many; the first two
+/// are read's and write's.
+pub(super) const PALETTE: [RGBColor; 8] = [
+    READ,
+    WRITE,
+    RGBColor(0x2f, 0x9e, 0x44),
+    RGBColor(0x9c, 0x36, 0xb5),
+    RGBColor(0xc9, 0x2a, 0x2a),
+    RGBColor(0x5c, 0x5f, 0x66),
+    RGBColor(0x0c, 0x8f, 0x9c),
+    RGBColor(0xb0, 0x8d, 0x00),
+];
+pub(super) const FONT: &str = "sans-serif";
+pub(super) const WIDTH: u32 = 900;
+
+fn fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+/// Whether the runs hold what this kind of chart draws; `Err` says what is missing.
+pub fn check(kind: Kind, docs: &[&ResultDoc]) -> Result<(), ExportError> {
+    let has = |f: &dyn Fn(&TestResult) -> bool| docs.iter().any(|d| d.tests.iter().any(f));
+    let ok = match kind {
+        Kind::Bars | Kind::Latency => has(&|_| true),
+        Kind::Timeline => has(&|t| !t.timeline.is_empty()),
+        Kind::Histogram => has(&|t| !t.latency_us.histogram.is_empty()),
+        Kind::Sweep => sweep::sweep_series(docs)
+            .iter()
+            .any(|s| s.points.len() >= 2),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(ExportError::NothingToDraw(match kind {
+            Kind::Histogram => {
+                "no latency histogram in these runs: `iomark run --profile latency` records one"
+                    .into()
+            }
+            Kind::Sweep => {
+                "no block-size series in these runs: `iomark run --profile sweep` measures one"
+                    .into()
+            }
+            _ => format!("nothing to draw a {} chart from", kind.name()),
+        }))
+    }
+}
+
+/// The chart as an SVG document.
+pub fn svg(kind: Kind, docs: &[&ResultDoc]) -> Result<String, ExportError> {
+    check(kind, docs)?;
+    fonts();
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, size(kind, docs)).into_drawing_area();
+        draw(&root, kind, docs)?;
+        root.present().map_err(err)?;
+    }
+    Ok(text)
+}
+
+/// The chart as a PNG file.
+pub fn png(kind: Kind, docs: &[&ResultDoc], path: &Path) -> Result<(), ExportError> {
+    check(kind, docs)?;
+    fonts();
+    let root = BitMapBackend::new(path, size(kind, docs)).into_drawing_area();
+    draw(&root, kind, docs)?;
+    root.present().map_err(err)
+}
+
+fn size(kind: Kind, docs: &[&ResultDoc]) -> (u32, u32) {
+    match kind {
+        Kind::Bars => {
+            let tests = crate::result::test_names(docs.iter().copied()).len() as u32;
+            let per_test = 14 * docs.len() as u32 + 12;
+            (WIDTH, 90 + tests * per_test.max(26) + legend_height(docs))
+        }
+        Kind::Histogram => (WIDTH, 420 + legend_height(docs)),
+        _ => (WIDTH, 420),
+    }
+}
+
+pub(super) fn err<E: std::fmt::Display>(e: E) -> ExportError {
+    ExportError::Draw(e.to_string())
+}
+
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    kind: Kind,
+    docs: &[&ResultDoc],
+) -> Result<(), ExportError> {
+    root.fill(&WHITE).map_err(err)?;
+    match kind {
+        Kind::Bars => bars::bars(root, docs),
+        Kind::Timeline => timeline::timeline(root, docs),
+        Kind::Latency => latency::latency(root, docs),
+        Kind::Histogram => histogram::histogram(root, docs),
+        Kind::Sweep => sweep::sweep(root, docs),
+    }
+}
+
+/// "A", "B"… for runs in a comparison; nothing for a single run.
+pub(super) fn run_tag(docs: &[&ResultDoc], i: usize) -> String {
+    if docs.len() > 1 {
+        format!("{} ", crate::compare::letter(i))
+    } else {
+        String::new()
+    }
+}
+
+pub(super) fn title(docs: &[&ResultDoc], what: &str) -> String {
+    match docs {
+        [doc] => format!("{what} · {}", describe(doc)),
+        _ => format!("{what} · {} runs", docs.len()),
+    }
+}
+
+pub(super) fn describe(doc: &ResultDoc) -> String {
+    let label = doc
+        .label
+        .as_deref()
+        .map(|l| format!(" \"{l}\""))
+        .unwrap_or_default();
+    format!(
+        "{}{label} · {}",
+        doc.device_label(),
+        doc.started_at.get(..10).unwrap_or(&doc.started_at)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::frame::tick;
+    use super::*;
+
+    #[test]
+    fn ticks_lose_floating_point_dust() {
+        assert_eq!(tick(0.30000000000000004), "0.3");
+        assert_eq!(tick(4000.0), "4000");
+        assert_eq!(tick(2.5), "2.5");
+        assert_eq!(tick(0.375), "0.38");
+    }
+
+    #[test]
+    fn every_kind_draws_the_sample_or_says_what_is_missing() {
+        let doc = crate::result::sample::doc();
+        for kind in [Kind::Bars, Kind::Timeline, Kind::Latency] {
+            let svg = svg(kind, &[&doc]).unwrap();
+            assert!(svg.starts_with("<svg") && svg.contains("<rect"), "{kind:?}");
+        }
+        // The sample is a standard run: no histogram, no block-size series.
+        assert!(svg(Kind::Histogram, &[&doc])
+            .unwrap_err()
+            .to_string()
+            .contains("--profile latency"));
+        assert!(svg(Kind::Sweep, &[&doc])
+            .unwrap_err()
+            .to_string()
+            .contains("--profile sweep"));
+    }
+}
