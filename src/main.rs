@@ -1,7 +1,5 @@
 //! The `iomark` binary: parse, dispatch, report. All real work is in the library.
 
-use std::io::IsTerminal;
-
 use iomark::cli::{self, Command};
 
 fn main() {
@@ -9,13 +7,13 @@ fn main() {
         Ok(cli) => cli,
         Err((line, code)) => {
             if !line.is_empty() {
-                print_error(&line);
+                iomark::output::print_error(&line);
             }
             std::process::exit(code);
         }
     };
     if let Err(error) = iomark::interrupt::install() {
-        print_error(&format!("cannot watch for Ctrl-C: {error}"));
+        iomark::output::print_error(&format!("cannot watch for Ctrl-C: {error}"));
         std::process::exit(1);
     }
     let outcome = match cli.command {
@@ -32,17 +30,7 @@ fn main() {
     };
     // Everything the command created (the test file above all) has been dropped by now.
     if let Err(error) = outcome {
-        print_error(&format!("{error:#}"));
+        iomark::output::print_error(&format!("{error:#}"));
         std::process::exit(1);
     }
-}
-
-fn print_error(message: &str) {
-    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let label = if color {
-        "\x1b[31mError:\x1b[0m"
-    } else {
-        "Error:"
-    };
-    iomark::output::to_stderr(&format!("{label} {message}\n"));
 }

@@ -3,19 +3,10 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
-use serde::Serialize;
 
 use crate::cli::InfoArgs;
 use crate::output::{info, Style};
-use crate::result::{Host, Target, Warning};
-
-/// What `iomark info --json` prints: the result document's `host` and `target`, and warnings.
-#[derive(Serialize)]
-pub struct Info {
-    pub host: Host,
-    pub target: Target,
-    pub warnings: Vec<Warning>,
-}
+use crate::result::Info;
 
 pub fn run(args: InfoArgs) -> anyhow::Result<()> {
     let path = args.path.unwrap_or_else(|| PathBuf::from("."));

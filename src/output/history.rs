@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::store::{short_ids, Summary};
+use crate::store::Summary;
 
 pub fn render(runs: &[Summary], style: Style) -> String {
     if runs.is_empty() {
@@ -85,4 +85,36 @@ fn figure(value: Option<f64>, decimals: usize) -> String {
     value
         .map(|v| format!("{v:.decimals$}"))
         .unwrap_or_else(|| "-".into())
+}
+
+/// Shortest prefixes (at least `min` characters) that tell each id apart from the others.
+pub fn short_ids(ids: &[&str], min: usize) -> Vec<String> {
+    ids.iter()
+        .map(|id| {
+            let mut len = min.min(id.len());
+            while len < id.len()
+                && ids
+                    .iter()
+                    .any(|other| other != id && other.len() >= len && other[..len] == id[..len])
+            {
+                len += 1;
+            }
+            id[..len].to_string()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_ids_grow_until_unique() {
+        let ids = ["01ABCDEFGH11XY", "01ABCDEFGH12XY", "01ZZZZZZZZZZZZ"];
+        assert_eq!(
+            short_ids(&ids, 10),
+            ["01ABCDEFGH11", "01ABCDEFGH12", "01ZZZZZZZZ"]
+        );
+        assert_eq!(short_ids(&["ABC"], 10), ["ABC"]);
+    }
 }

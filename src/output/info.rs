@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::commands::info::Info;
+use crate::result::Info;
 use crate::units::format_size;
 
 pub fn render(info: &Info, style: Style) -> String {

@@ -19,6 +19,12 @@ pub fn to_stderr(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
+/// Prints `Error: message` on standard error, the label in red where colour is on.
+pub fn print_error(message: &str) {
+    let style = Style::stderr();
+    to_stderr(&format!("{} {message}\n", style.red("Error:")));
+}
+
 /// How to draw on one output stream.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {

@@ -263,6 +263,14 @@ pub struct TimelineSample {
     pub temp_c: Option<f64>,
 }
 
+#[derive(Serialize)]
+/// What `iomark info --json` prints: the result document's `host` and `target`, and warnings.
+pub struct Info {
+    pub host: Host,
+    pub target: Target,
+    pub warnings: Vec<Warning>,
+}
+
 impl ResultDoc {
     /// A new document, with a new id, finished now, for a run measured as `settings` say; the
     /// caller adds its tests, warnings, score and label.

@@ -376,23 +376,6 @@ pub fn block_on<F: std::future::Future>(future: F) -> Result<F::Output, StoreErr
     Ok(runtime.block_on(future))
 }
 
-/// Shortest prefixes (at least `min` characters) that tell each id apart from the others.
-pub fn short_ids(ids: &[&str], min: usize) -> Vec<String> {
-    ids.iter()
-        .map(|id| {
-            let mut len = min.min(id.len());
-            while len < id.len()
-                && ids
-                    .iter()
-                    .any(|other| other != id && other.len() >= len && other[..len] == id[..len])
-            {
-                len += 1;
-            }
-            id[..len].to_string()
-        })
-        .collect()
-}
-
 /// Where a result goes when the store cannot take it: `unsaved/ID.json` in iomark's data folder,
 /// else `iomark-ID.json` in the current directory, else in the temporary directory. Returns the
 /// path written.
@@ -433,16 +416,6 @@ pub fn keep_aside(doc: &ResultDoc, preferred: Option<&Path>) -> std::io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn short_ids_grow_until_unique() {
-        let ids = ["01ABCDEFGH11XY", "01ABCDEFGH12XY", "01ZZZZZZZZZZZZ"];
-        assert_eq!(
-            short_ids(&ids, 10),
-            ["01ABCDEFGH11", "01ABCDEFGH12", "01ZZZZZZZZ"]
-        );
-        assert_eq!(short_ids(&["ABC"], 10), ["ABC"]);
-    }
 
     #[test]
     fn locations_and_redaction() {
