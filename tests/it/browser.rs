@@ -2,12 +2,10 @@
 //! `chromium`, which `.ci/run` installs), its DOM read back and its screenshot checked for the
 //! charts' colours.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{iomark, ok, FAST};
+use crate::common::{iomark, ok, FAST};
 use serde_json::Value;
 
 fn chromium() -> PathBuf {

@@ -6,8 +6,6 @@
 //! prove the reshaping kept the document contract. `IOMARK_BLESS=1 cargo test golden` rewrites
 //! them; do that only for a change to the document that is meant.
 
-mod common;
-
 use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
@@ -100,7 +98,7 @@ fn every_profile_keeps_its_document() {
     let bless = std::env::var_os("IOMARK_BLESS").is_some();
     for profile in PROFILES {
         let json = dir.path().join(format!("{profile}.json"));
-        common::ok(common::iomark(data.path()).args([
+        crate::common::ok(crate::common::iomark(data.path()).args([
             "run",
             dir.path().to_str().unwrap(),
             "--engine",

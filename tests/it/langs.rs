@@ -1,13 +1,11 @@
 //! `iomark langs`: every language's program for real on small files, the harness against
 //! programs that lie, a missing toolchain, the command end to end, and Ctrl-C.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{iomark, ok};
+use crate::common::{iomark, ok};
 use iomark::langs::{self, expected_checksum, program, toolchain};
 use serde_json::Value;
 
@@ -316,7 +314,7 @@ fn langs_end_to_end_is_saved_like_any_run() {
     .unwrap();
     assert_eq!(exported, doc);
     // CSV: a row per language, variant and operation, with its figures.
-    let csv = common::stdout(&ok(
+    let csv = crate::common::stdout(&ok(
         iomark(home).args(["export", "latest", "--format", "csv"])
     ));
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
@@ -331,13 +329,13 @@ fn langs_end_to_end_is_saved_like_any_run() {
         results[1]["read"]["mb_per_s"].as_f64().unwrap()
     );
     // show, md and html carry the languages' figures too.
-    let shown = common::stdout(&ok(iomark(home).args(["show", "latest"])));
+    let shown = crate::common::stdout(&ok(iomark(home).args(["show", "latest"])));
     assert!(shown.contains("c       unlocked"), "{shown}");
-    let md = common::stdout(&ok(
+    let md = crate::common::stdout(&ok(
         iomark(home).args(["export", "latest", "--format", "md"])
     ));
     assert!(md.contains("| c | unlocked |"), "{md}");
-    let html = common::stdout(&ok(
+    let html = crate::common::stdout(&ok(
         iomark(home).args(["export", "latest", "--format", "html"])
     ));
     assert!(html.contains("<table id=\"langs\">") && html.contains("<th>c</th><td>bigbuf</td>"));

@@ -2,12 +2,10 @@
 //! delete, plot; a damaged store; saves at the same moment. Each scenario runs on SQLite and on
 //! a real PostgreSQL server.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
-use common::{doc, iomark, ok, refused, stdout, write_doc, FAST};
+use crate::common::{doc, iomark, ok, refused, stdout, write_doc, FAST};
 use serde_json::Value;
 
 /// `iomark SUBCOMMAND --db DB ARGS…`
@@ -364,7 +362,7 @@ fn sqlite_concurrent_saves_all_land() {
 
 #[test]
 fn postgres_does_all_that_sqlite_does() {
-    let pg = common::Postgres::start();
+    let pg = crate::common::Postgres::start();
     round_trip(&pg.database());
     constructed(&pg.database());
     concurrent(&pg.database());
@@ -728,7 +726,7 @@ fn a_locked_store_is_waited_for() {
 #[test]
 fn a_full_disk_under_the_store_loses_no_result() {
     // Needs a small filesystem to fill: a tmpfs, which takes root to mount.
-    let Some(fs) = common::SmallFs::mount("512k") else {
+    let Some(fs) = crate::common::SmallFs::mount("512k") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -1,0 +1,13 @@
+//! Every integration test, in one crate so that the test binary is linked once (as ripgrep's
+//! `tests/` are): each module runs the real binary or the library against real files, stores,
+//! servers and browsers. `common` holds what they share.
+
+mod browser;
+mod cli_run;
+mod common;
+mod engine_backends;
+mod golden;
+mod info;
+mod langs;
+mod probe_fixtures;
+mod store;
