@@ -52,7 +52,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     let started_at = result::now_rfc3339();
 
     // Toolchains first: a missing one is a note, not a failure.
-    let cache = toolchain::cache_root().map_err(anyhow::Error::msg)?;
+    let cache = toolchain::cache_root()?;
     let mut ready = Vec::new();
     let mut skipped = Vec::new();
     for lang in &selected {
@@ -66,7 +66,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
                 progress.line(&format!("{:<8} skipped: {reason}", lang.name));
                 skipped.push(Skipped {
                     lang: lang.name.into(),
-                    reason,
+                    reason: reason.to_string(),
                 });
             }
         }

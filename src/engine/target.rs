@@ -1,6 +1,6 @@
 //! The test file's life cycle: checked, created, probed for direct I/O, removed.
 //!
-//! Safety rules (DESIGN.md, Method): the file gets a unique name (`.iomark-<pid>-<random>.tmp`)
+//! Safety rules (docs/ARCHITECTURE.md, "Contracts"): the file gets a unique name (`.iomark-<pid>-<random>.tmp`)
 //! and is created with `O_EXCL`, so iomark never opens an existing file for writing; free space
 //! is checked before anything is written; the file is removed when the [`TestFile`] is dropped
 //! (normal end or error) and, through [`remove_all`], from the signal handler on SIGINT/SIGTERM.

@@ -20,7 +20,7 @@ pub struct Spec {
     pub cold: bool,
 }
 
-/// One line of the program's output (DESIGN.md, "Language programs").
+/// One line of the program's output (docs/ARCHITECTURE.md, "Contracts").
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Line {
     pub lang: String,
@@ -40,6 +40,22 @@ pub struct Line {
 /// the pause, a program could already be truncating the file for its next repetition while
 /// the harness looked at it.
 pub fn run(
+    command: &[String],
+    lang: &str,
+    variant: &str,
+    file: &Path,
+    spec: Spec,
+    progress: impl FnMut(&Line),
+) -> Result<Vec<Line>, ProgramError> {
+    run_checked(command, lang, variant, file, spec, progress).map_err(ProgramError)
+}
+
+/// Why a program's run is not taken: it could not start, failed, or said something wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ProgramError(pub String);
+
+fn run_checked(
     command: &[String],
     lang: &str,
     variant: &str,

@@ -21,7 +21,7 @@ pub struct Ready {
 }
 
 /// `$XDG_CACHE_HOME/iomark/langs`, else `~/.cache/iomark/langs`.
-pub fn cache_root() -> Result<PathBuf, String> {
+pub fn cache_root() -> Result<PathBuf, crate::dirs::NoHome> {
     crate::dirs::xdg("XDG_CACHE_HOME", ".cache").map(|dir| dir.join("langs"))
 }
 
@@ -38,12 +38,12 @@ pub fn on_path(tool: &str) -> Option<PathBuf> {
 
 /// The first non-empty line a version command prints (on stdout or, like `java -version`, on
 /// stderr).
-fn version_line(args: &[&str]) -> Result<String, String> {
+fn version_line(args: &[&str]) -> Result<String, ToolchainError> {
     let output = Command::new(args[0])
         .args(&args[1..])
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("`{}` failed: {e}", args.join(" ")))?;
+        .map_err(|e| ToolchainError::Run(args.join(" "), e))?;
     let text = format!(
         "{}\n{}",
         String::from_utf8_lossy(&output.stdout),
@@ -54,7 +54,7 @@ fn version_line(args: &[&str]) -> Result<String, String> {
         .find(|l| !l.is_empty() && !l.starts_with("Picked up"))
         // `Scala code runner version 2.11.12 -- Copyright 2002-2017, LAMP/EPFL`
         .map(|l| l.split(" -- ").next().unwrap_or(l).to_string())
-        .ok_or_else(|| format!("`{}` printed nothing", args.join(" ")))
+        .ok_or_else(|| ToolchainError::NoVersion(args.join(" ")))
 }
 
 fn fill(template: &[&str], src: &Path, out: &Path) -> Vec<String> {
@@ -67,9 +67,26 @@ fn fill(template: &[&str], src: &Path, out: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Why a language is skipped, in one line.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolchainError {
+    #[error("{} not found on PATH", .0.join(" and "))]
+    Missing(Vec<&'static str>),
+    #[error("`{0}` failed: {1}")]
+    Run(String, std::io::Error),
+    #[error("`{0}` printed nothing")]
+    NoVersion(String),
+    #[error("cannot write the program to {0}: {1}")]
+    Write(PathBuf, std::io::Error),
+    #[error("the build failed ({0}): {1}")]
+    Build(String, String),
+    #[error("cannot put the build in {0}")]
+    Place(PathBuf),
+}
+
 /// Finds the toolchain and builds the program (once: later runs reuse the cache). `Err` is the
-/// one-line reason to skip the language.
-pub fn prepare(lang: &'static Lang, cache: &Path) -> Result<Ready, String> {
+/// reason to skip the language.
+pub fn prepare(lang: &'static Lang, cache: &Path) -> Result<Ready, ToolchainError> {
     let missing: Vec<&str> = lang
         .tools
         .iter()
@@ -77,7 +94,7 @@ pub fn prepare(lang: &'static Lang, cache: &Path) -> Result<Ready, String> {
         .filter(|t| on_path(t).is_none())
         .collect();
     if !missing.is_empty() {
-        return Err(format!("{} not found on PATH", missing.join(" and ")));
+        return Err(ToolchainError::Missing(missing));
     }
     let runtime = version_line(lang.version)?;
     let mut hash = Sha256::new();
@@ -124,15 +141,15 @@ pub fn prepare(lang: &'static Lang, cache: &Path) -> Result<Ready, String> {
         // Another iomark built it at the same moment: use that one.
         let _ = std::fs::remove_dir_all(&partial);
         if !dir.join("ready").is_file() {
-            return Err(format!("cannot put the build in {}", dir.display()));
+            return Err(ToolchainError::Place(dir));
         }
     }
     Ok(ready)
 }
 
-fn build(lang: &Lang, cache: &Path, partial: &Path) -> Result<(), String> {
+fn build(lang: &Lang, cache: &Path, partial: &Path) -> Result<(), ToolchainError> {
     let (src, out) = (partial.join("src"), partial.join("out"));
-    let io = |e: std::io::Error| format!("cannot write the program to {}: {e}", partial.display());
+    let io = |e: std::io::Error| ToolchainError::Write(partial.to_path_buf(), e);
     std::fs::create_dir_all(&src).map_err(io)?;
     std::fs::create_dir_all(&out).map_err(io)?;
     for (name, text) in lang.sources {
@@ -147,14 +164,14 @@ fn build(lang: &Lang, cache: &Path, partial: &Path) -> Result<(), String> {
             .env("GOCACHE", cache.join("go-build"))
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| format!("`{}` failed: {e}", args[0]))?;
+            .map_err(|e| ToolchainError::Run(args[0].clone(), e))?;
         if !output.status.success() {
             let stderr = String::from_utf8_lossy(&output.stderr);
             let first = stderr
                 .lines()
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or("no message");
-            return Err(format!("the build failed ({}): {first}", args.join(" ")));
+            return Err(ToolchainError::Build(args.join(" "), first.to_string()));
         }
     }
     std::fs::write(partial.join("ready"), b"").map_err(io)

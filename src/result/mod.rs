@@ -1,8 +1,8 @@
-//! The result document, schema `iomark.result/1` (DESIGN.md, "Result document").
+//! The result document, schema `iomark.result/1` (docs/ARCHITECTURE.md, "Contracts").
 //!
 //! Field names are a contract: fields may be added within `/1`, never renamed or dropped.
-//! Every run produces one document; `--json` writes it, the store will keep it, the server
-//! will accept it. Units: `mb_per_s` is 10^6 bytes per second; latencies are microseconds;
+//! Every run produces one document; `--json` writes it, the store keeps it, `import` reads it
+//! back. Units: `mb_per_s` is 10^6 bytes per second; latencies are microseconds;
 //! sizes are bytes; times are RFC 3339 (UTC).
 
 mod id;
@@ -10,6 +10,7 @@ mod rows;
 #[cfg(test)]
 pub(crate) mod sample;
 pub mod score;
+mod validate;
 pub mod warning;
 
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 pub use id::{new_id, now_rfc3339};
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
+pub use validate::DocumentError;
 pub use warning::{Warning, WarningKind};
 
 pub const SCHEMA: &str = "iomark.result/1";
@@ -330,52 +332,6 @@ impl ResultDoc {
             Score::Pi(pi) => pi.total.map(|t| t as i64),
             _ => None,
         }
-    }
-
-    /// Parses and checks a result document from elsewhere (a file to import, a submission):
-    /// the schema, an id, tests with finite, non-negative figures. One line says what is wrong.
-    pub fn from_json(text: &str) -> Result<ResultDoc, String> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        match value.get("schema").and_then(|s| s.as_str()) {
-            Some(SCHEMA) => {}
-            Some(other) => return Err(format!("schema is '{other}', expected '{SCHEMA}'")),
-            None => return Err(format!("no \"schema\" field: not an {SCHEMA} document")),
-        }
-        let doc: ResultDoc = serde_json::from_value(value)
-            .map_err(|e| format!("not a valid {SCHEMA} document: {e}"))?;
-        if doc.id.is_empty()
-            || doc.id.len() > 64
-            || !doc
-                .id
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-')
-        {
-            return Err("\"id\" must be 1 to 64 letters, digits or dashes".into());
-        }
-        if doc.tests.is_empty() {
-            return Err("the document has no tests".into());
-        }
-        for t in &doc.tests {
-            let figures = [
-                t.mb_per_s,
-                t.iops,
-                t.cv,
-                t.latency_us.mean,
-                t.latency_us.max,
-            ];
-            if figures.iter().any(|f| !f.is_finite() || *f < 0.0) {
-                return Err(format!(
-                    "test {}: a figure is negative or not a number",
-                    t.name
-                ));
-            }
-        }
-        for stamp in [&doc.started_at, &doc.finished_at] {
-            humantime::parse_rfc3339_weak(stamp)
-                .map_err(|_| format!("'{stamp}' is not an RFC 3339 time"))?;
-        }
-        Ok(doc)
     }
 }
 

@@ -1,6 +1,6 @@
 //! `score`: the figures a profile derives from its tests, typed per profile.
 //!
-//! The JSON shapes are the contract (DESIGN.md's `score`, unchanged since the first profiles):
+//! The JSON shapes are the contract (unchanged since the first profiles):
 //! - pi: `{equivalents, formula, parts: {…}, total}`;
 //! - sdcard: `{classes: [{class, family, measured, note, pass, required}]}`;
 //! - sustained: `{sustained: {…} | null}`;

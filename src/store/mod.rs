@@ -5,7 +5,8 @@
 //! shared server on PostgreSQL (`--db postgres://…`). Each run is one row: the whole result
 //! document as saved, plus indexed copies of the fields people filter and sort by.
 //!
-//! The API is async, for `iomark serve`; the terminal commands drive it with [`block_on`].
+//! The API is async, as sqlx is (and as a long-lived server will want it); the terminal
+//! commands drive it with [`block_on`].
 
 mod error;
 

@@ -130,7 +130,7 @@ fn the_harness_believes_no_program_blindly() {
     ];
     for (script, needle) in cases {
         let e = program::run(&fake(&script), "c", "default", &file, spec, |_| {}).unwrap_err();
-        assert!(e.contains(needle), "{script}: {e}");
+        assert!(e.to_string().contains(needle), "{script}: {e}");
     }
     // A program waits after each write, so the file is checked before the next repetition
     // truncates it: this fake truncates at once after the pause, and passes only if the
