@@ -8,8 +8,9 @@ use anyhow::{bail, Context};
 
 use crate::cli::LangsArgs;
 use crate::engine::{self, target::TestFile, EngineChoice, Live};
-use crate::langs::{self, program, toolchain, LangResult, Section, Skipped};
+use crate::langs::{self, program, toolchain};
 use crate::output::{langs as table, progress::Progress, Style};
+use crate::result::langs::{LangResult, Section, Skipped};
 use crate::result::{self, ResultDoc};
 use crate::suite::{self, Observer, Options, Phase, Plan, Profile};
 

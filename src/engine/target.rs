@@ -9,7 +9,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::os::unix::io::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
@@ -18,6 +17,7 @@ use std::sync::{Mutex, MutexGuard};
 use super::buffer::Buffers;
 use super::pattern::{prepare, restamp, Rng};
 use super::{Data, EngineError, Live, Op};
+pub use crate::space::free_space;
 
 /// Files this process created and has not removed yet.
 static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -60,19 +60,6 @@ pub enum TargetError {
     },
     #[error("{path}: cannot create the test file: {source}")]
     Create { path: PathBuf, source: io::Error },
-}
-
-/// Free bytes (available to this user) and whether the filesystem is mounted read-only.
-pub fn free_space(dir: &Path) -> io::Result<(u64, bool)> {
-    let c_path = std::ffi::CString::new(dir.as_os_str().as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))?;
-    // SAFETY: zeroed is a valid statvfs; the path is NUL-terminated.
-    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c_path.as_ptr(), &mut stat) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let free = stat.f_bavail as u64 * stat.f_frsize as u64;
-    Ok((free, stat.f_flag & libc::ST_RDONLY != 0))
 }
 
 /// Space the test leaves free beyond its file, so that iomark never fills a filesystem to the

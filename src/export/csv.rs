@@ -117,7 +117,7 @@ pub const LANGS_HEADER: [&str; 16] = [
     "build_flags",
 ];
 
-fn langs(doc: &ResultDoc, section: &crate::langs::Section) -> Result<Vec<u8>, ExportError> {
+fn langs(doc: &ResultDoc, section: &crate::result::langs::Section) -> Result<Vec<u8>, ExportError> {
     let mut out = csv::Writer::from_writer(Vec::new());
     out.write_record(LANGS_HEADER)
         .map_err(|e| ExportError::Encode(e.to_string()))?;

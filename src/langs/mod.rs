@@ -5,10 +5,7 @@
 //! processes and checks everything they say.
 
 pub mod program;
-pub mod reference;
 pub mod toolchain;
-
-use serde::{Deserialize, Serialize};
 
 /// One language: its program's files, its variants, how to build and run it.
 #[derive(Debug)]
@@ -219,56 +216,6 @@ pub const LANGS: &[Lang] = &[
 
 pub fn lang(name: &str) -> Option<&'static Lang> {
     LANGS.iter().find(|l| l.name == name)
-}
-
-/// The result document's `langs` section (added within `iomark.result/1`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Section {
-    /// Bytes written and read per repetition.
-    pub bytes: u64,
-    /// Repetitions per program, in one process; the first is dropped when there are several.
-    pub reps: u32,
-    /// Whether the file was synced and dropped from the page cache between write and read.
-    pub cold: bool,
-    pub results: Vec<LangResult>,
-    /// Languages not run, and why (a toolchain missing, a build that failed).
-    pub skipped: Vec<Skipped>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LangResult {
-    pub lang: String,
-    pub variant: String,
-    /// What the variant does, in a few words.
-    pub about: String,
-    /// The runtime or compiler's own version line.
-    pub runtime: String,
-    /// How it was built (the compiler command), or null for interpreted languages.
-    pub build_flags: Option<String>,
-    pub write: OpFigures,
-    pub read: OpFigures,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OpFigures {
-    /// 10^6 bytes per second, over the counted repetitions' total time.
-    pub mb_per_s: f64,
-    /// 2^20 bytes per second (the 2019 figures' unit).
-    pub mib_per_s: f64,
-    pub ns_per_byte: f64,
-    /// The repetitions counted (the first is dropped when there are several).
-    pub reps: u32,
-    /// Slowest and fastest counted repetition, MB/s.
-    pub min_mb_per_s: f64,
-    pub max_mb_per_s: f64,
-    /// Coefficient of variation of the counted repetitions' MB/s.
-    pub cv: f64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Skipped {
-    pub lang: String,
-    pub reason: String,
 }
 
 /// The sum of the bytes 0,1,…,255,0,… of a file of `n` bytes: what every program must report.

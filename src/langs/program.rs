@@ -9,7 +9,8 @@ use std::process::{Command, Stdio};
 
 use serde::Deserialize;
 
-use super::{expected_checksum, OpFigures};
+use super::expected_checksum;
+use crate::result::langs::OpFigures;
 
 /// What the program is asked to do.
 #[derive(Clone, Copy, Debug)]

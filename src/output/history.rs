@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::store::Summary;
+use crate::result::Summary;
 
 pub fn render(runs: &[Summary], style: Style) -> String {
     if runs.is_empty() {

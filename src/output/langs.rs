@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::langs::reference;
+use crate::reference;
 use crate::result::{ResultDoc, TestResult};
 use crate::units::format_size;
 

@@ -46,7 +46,7 @@ pub fn target(root: &Path, path: &Path, free_bytes: Option<u64>) -> Target {
 /// The storage under a real path on this machine.
 pub fn local_target(path: &Path) -> Target {
     let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let free = crate::engine::target::free_space(&resolved)
+    let free = crate::space::free_space(&resolved)
         .ok()
         .map(|(free, _)| free);
     target(Path::new("/"), &resolved, free)

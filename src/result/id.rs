@@ -8,7 +8,7 @@ pub fn new_id() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis())
         .unwrap_or(0);
-    let mut rng = crate::engine::pattern::Rng::from_entropy();
+    let mut rng = crate::rng::Rng::from_entropy();
     let random = ((rng.next_u64() as u128) << 16) | (rng.next_u64() as u128 & 0xFFFF);
     let value = (millis & ((1 << 48) - 1)) << 80 | random;
     (0..26)

@@ -6,6 +6,7 @@
 //! sizes are bytes; times are RFC 3339 (UTC).
 
 mod id;
+pub mod langs;
 mod rows;
 #[cfg(test)]
 pub(crate) mod sample;
@@ -42,7 +43,7 @@ pub struct ResultDoc {
     pub score: Option<Score>,
     /// `iomark langs`: each language's byte-at-a-time write and read (added within /1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub langs: Option<crate::langs::Section>,
+    pub langs: Option<langs::Section>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -342,4 +343,21 @@ pub struct Headline {
     pub seq_write_mb_per_s: Option<f64>,
     pub rnd_read_iops: Option<f64>,
     pub rnd_write_iops: Option<f64>,
+}
+
+/// One line of `iomark history`: a saved run's headline, as the store's indexed columns hold it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    pub id: String,
+    pub started_at: String,
+    pub label: Option<String>,
+    pub profile: String,
+    pub device: Option<String>,
+    pub transport: Option<String>,
+    pub filesystem: Option<String>,
+    pub seq_read_mb_per_s: Option<f64>,
+    pub seq_write_mb_per_s: Option<f64>,
+    pub rnd_read_iops: Option<f64>,
+    pub rnd_write_iops: Option<f64>,
+    pub score_total: Option<i64>,
 }

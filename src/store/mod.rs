@@ -85,22 +85,7 @@ pub fn data_dir() -> Result<PathBuf, StoreError> {
         .map_err(|e| StoreError::Invalid(format!("{e}: give --db PATH")))
 }
 
-/// One line of `iomark history`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Summary {
-    pub id: String,
-    pub started_at: String,
-    pub label: Option<String>,
-    pub profile: String,
-    pub device: Option<String>,
-    pub transport: Option<String>,
-    pub filesystem: Option<String>,
-    pub seq_read_mb_per_s: Option<f64>,
-    pub seq_write_mb_per_s: Option<f64>,
-    pub rnd_read_iops: Option<f64>,
-    pub rnd_write_iops: Option<f64>,
-    pub score_total: Option<i64>,
-}
+pub use crate::result::Summary;
 
 pub struct Store {
     pool: AnyPool,

@@ -1,3 +1,5 @@
+//! Published figures iomark's reports are set beside, each labelled with its source.
+//!
 //! The 2019 figures (MiB/s) for each language's default program, from the published experiment
 //! (`shared/reference/language-io-2019.csv`): a laptop (i7, SATA SSD, ext4) and a Raspberry Pi
 //! 3B (class 10 SD card, ext4). 256 MiB, 6 reps, reps 2-6 averaged, page cache warm.

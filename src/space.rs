@@ -1,0 +1,19 @@
+//! How much room a filesystem has (statvfs): asked by the engine before it creates a test file,
+//! and by the probe for the result document.
+
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+/// Free bytes (available to this user) and whether the filesystem is mounted read-only.
+pub fn free_space(dir: &Path) -> io::Result<(u64, bool)> {
+    let c_path = std::ffi::CString::new(dir.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))?;
+    // SAFETY: zeroed is a valid statvfs; the path is NUL-terminated.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c_path.as_ptr(), &mut stat) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let free = stat.f_bavail as u64 * stat.f_frsize as u64;
+    Ok((free, stat.f_flag & libc::ST_RDONLY != 0))
+}
