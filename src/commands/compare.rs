@@ -3,8 +3,8 @@
 use crate::cli::CompareArgs;
 use crate::output::{compare, Style};
 
-use super::history::load_all;
 use super::json_or;
+use super::load_all;
 use super::write_stdout;
 
 pub fn run(args: CompareArgs) -> anyhow::Result<()> {

@@ -7,8 +7,8 @@ use anyhow::{bail, Context};
 use crate::cli::{ExportArgs, FormatArg, PlotArgs, PlotKind};
 use crate::export::{self, chart, Format};
 
-use super::history::{load_all, with_store};
 use super::write_stdout;
+use super::{load_all, with_store};
 
 pub fn export(args: ExportArgs) -> anyhow::Result<()> {
     let format = match args.format {

@@ -1,41 +1,13 @@
-//! The commands that read and change the store: `history`, `show`, `import`, `delete`; and
-//! saving a fresh run.
-
-use std::path::PathBuf;
+//! The commands that read and change the store: `history`, `show`, `import`, `delete`.
 
 use anyhow::Context;
 
-use crate::cli::{DeleteArgs, HistoryArgs, ImportArgs, ShowArgs, StoreArgs};
-use crate::output::{history, table, to_stderr, Style};
+use crate::cli::{DeleteArgs, HistoryArgs, ImportArgs, ShowArgs};
+use crate::output::{history, table, Style};
 use crate::result::ResultDoc;
-use crate::store::{self, Location, Store, StoreError};
+use crate::store::StoreError;
 
-use super::{json_or, write_stdout};
-
-/// Opens the store the arguments name and runs `job` on it.
-pub fn with_store<T>(
-    args: &StoreArgs,
-    job: impl AsyncFnOnce(&Store) -> Result<T, StoreError>,
-) -> Result<T, StoreError> {
-    let location = Location::parse(args.db.as_deref())?;
-    store::block_on(async move {
-        let store = Store::open(location).await?;
-        let outcome = job(&store).await;
-        store.close().await;
-        outcome
-    })?
-}
-
-/// The runs the ids name, in that order.
-pub fn load_all(args: &StoreArgs, ids: &[String]) -> Result<Vec<ResultDoc>, StoreError> {
-    with_store(args, async |s| {
-        let mut docs = Vec::new();
-        for id in ids {
-            docs.push(s.get(id).await?);
-        }
-        Ok(docs)
-    })
-}
+use super::{json_or, with_store, write_stdout};
 
 pub fn list(args: HistoryArgs) -> anyhow::Result<()> {
     let runs = with_store(&args.store, async |s| s.list(args.limit).await)?;
@@ -85,31 +57,4 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
 pub fn delete(args: DeleteArgs) -> anyhow::Result<()> {
     let id = with_store(&args.store, async |s| s.delete(&args.id).await)?;
     write_stdout(format!("deleted {id}\n").as_bytes())
-}
-
-/// Saves a fresh run. The run has ended well whatever happens here: when the store cannot take
-/// the result, the document is written to a file and the message says how to add it later;
-/// when no file can be written either, the document itself goes to standard error.
-pub fn save_run(args: &StoreArgs, doc: &ResultDoc) {
-    let Err(error) = with_store(args, async |s| s.save(doc).await) else {
-        return;
-    };
-    let preferred: Option<PathBuf> = match Location::parse(args.db.as_deref()) {
-        Ok(Location::Sqlite(path)) => path.parent().map(PathBuf::from),
-        _ => store::data_dir().ok(),
-    };
-    let kept = match store::keep_aside(doc, preferred.as_deref()) {
-        Ok(path) => format!(
-            "The result is kept in {}; add it later with `iomark import {}`.",
-            path.display(),
-            path.display()
-        ),
-        Err(e) => format!(
-            "It could not be kept in a file either ({e}); here it is, to import later:\n{}",
-            serde_json::to_string_pretty(doc).unwrap_or_default()
-        ),
-    };
-    to_stderr(&format!(
-        "warning: the result was not saved: {error}. {kept}\n"
-    ));
 }
