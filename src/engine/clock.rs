@@ -100,14 +100,32 @@ impl<'a> Recorder<'a> {
     }
 
     pub fn finish(self, end: Instant) -> Measurement {
+        let elapsed = end.saturating_duration_since(self.start);
+        self.finish_after(elapsed)
+    }
+
+    /// The measurement, `elapsed` after the start.
+    pub fn finish_after(self, elapsed: Duration) -> Measurement {
         Measurement {
             bytes: self.bytes,
             ios: self.ios,
-            elapsed: end.saturating_duration_since(self.start),
+            elapsed,
             latency: self.latency,
             timeline: self.timeline,
         }
     }
+}
+
+/// Now on the monotonic clock (the clock `Instant` reads), in nanoseconds, as one integer: the
+/// core loop reads it once per batch and does its arithmetic on integers. Measured at QD1 on the
+/// null engine, `Instant` arithmetic (two subtractions of timespecs per I/O) took 14% of the
+/// loop's time.
+#[inline]
+pub fn now_ns() -> u64 {
+    // SAFETY: clock_gettime fills the timespec it is given; CLOCK_MONOTONIC always exists.
+    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 /// User and system CPU time this process has used so far, all threads together.

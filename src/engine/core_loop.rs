@@ -14,12 +14,25 @@ use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::clock::{Measurement, Recorder};
+use super::clock::{self, Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
 use super::{EngineError, Job, Live, Op, TestFile};
 
-/// One completed I/O: the slot it was queued in and what the kernel answered (bytes moved).
-pub type Completion = (usize, io::Result<usize>);
+/// One completed I/O: the slot it was queued in and what the kernel answered, as io_uring
+/// reports it: the bytes moved, or a negative errno. (A plain pair keeps the per-I/O path free
+/// of drops and moves of `io::Error`.)
+pub type Completion = (usize, i64);
+
+/// A system call's answer as a completion's result: the bytes moved, or `-errno`.
+pub fn outcome(moved: isize) -> i64 {
+    if moved < 0 {
+        -(io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EIO) as i64)
+    } else {
+        moved as i64
+    }
+}
 
 /// What a backend does for one stream of I/O: fio's `ioengine_ops` (queue, commit, getevents),
 /// reduced to what iomark needs.
@@ -51,11 +64,14 @@ pub fn run<O: Ops>(
     streams: u64,
     depth: usize,
 ) -> Result<Measurement, EngineError> {
+    let start = Instant::now();
     let shared = Shared {
         file,
         job,
         live,
-        start: Instant::now(),
+        start,
+        start_ns: clock::now_ns(),
+        time_limit_ns: job.limit.time.map(|t| t.as_nanos() as u64),
         streams: streams.max(1),
         depth: depth.max(1),
         failed: AtomicBool::new(false),
@@ -104,6 +120,10 @@ struct Shared<'a> {
     job: &'a Job,
     live: &'a Live,
     start: Instant,
+    /// The same moment on the monotonic clock in nanoseconds: the loop reads the clock as one
+    /// integer once per batch and does its arithmetic on integers.
+    start_ns: u64,
+    time_limit_ns: Option<u64>,
     streams: u64,
     depth: usize,
     /// Set by the first stream that fails, so the others stop issuing.
@@ -117,12 +137,11 @@ impl Shared<'_> {
     /// budget shared by all streams; a timed job never touches it, so threads do not contend
     /// for one cache line per I/O.
     #[inline]
-    fn may_issue(&self, issued: u64, elapsed: Duration) -> bool {
-        let limit = &self.job.limit;
-        if limit.time.is_some_and(|time| elapsed >= time) {
+    fn may_issue(&self, issued: u64, elapsed_ns: u64) -> bool {
+        if self.time_limit_ns.is_some_and(|limit| elapsed_ns >= limit) {
             return false;
         }
-        match limit.ios {
+        match self.job.limit.ios {
             None => true,
             Some(count) if self.streams == 1 => issued < count,
             Some(_) => self
@@ -165,20 +184,19 @@ impl Shared<'_> {
             job,
             offsets,
             rng,
-            slots: vec![(self.start, 0u64); depth],
+            slots: vec![(self.start_ns, 0u64); depth],
         };
         let several = self.streams > 1;
         let mut issued = 0u64;
         let mut in_flight = 0usize;
         let mut failure: Option<EngineError> = None;
-        let mut now = Instant::now();
+        let mut now = clock::now_ns();
         let mut last_done = now;
         let (mut unpublished_ios, mut unpublished_bytes) = (0u64, 0u64);
 
         // The first wave goes to the kernel together with the first wait.
-        let mut elapsed = now.saturating_duration_since(self.start);
         for slot in 0..depth {
-            if !self.may_issue(issued, elapsed) {
+            if !self.may_issue(issued, now.saturating_sub(self.start_ns)) {
                 break;
             }
             next.issue(&mut ops, slot, now);
@@ -187,20 +205,20 @@ impl Shared<'_> {
         }
         let mut done: Vec<Completion> = Vec::with_capacity(depth);
         while in_flight > 0 {
+            done.clear();
             ops.reap(&mut done)?;
-            now = Instant::now();
-            last_done = now;
             // The clock is read once per batch, and the timeline's second worked out once.
-            elapsed = now.saturating_duration_since(self.start);
-            let second = elapsed.as_secs() as usize;
+            now = clock::now_ns();
+            last_done = now;
+            let elapsed = now.saturating_sub(self.start_ns);
+            let second = (elapsed / 1_000_000_000) as usize;
             let count = done.len();
-            for (position, (slot, result)) in done.drain(..).enumerate() {
+            for (position, &(slot, result)) in done.iter().enumerate() {
                 in_flight -= 1;
                 let (submitted, offset) = next.slots[slot];
-                match EngineError::check(job.op, offset, block, result) {
+                match EngineError::check_completion(job.op, offset, block, result) {
                     Ok(()) => {
-                        let nanos = now.saturating_duration_since(submitted).as_nanos() as u64;
-                        recorder.record_at(nanos, second, block);
+                        recorder.record_at(now.saturating_sub(submitted), second, block);
                         unpublished_ios += 1;
                         unpublished_bytes += block;
                     }
@@ -234,7 +252,9 @@ impl Shared<'_> {
         if let Some(error) = failure {
             return Err(error);
         }
-        Ok(recorder.finish(last_done))
+        Ok(recorder.finish_after(Duration::from_nanos(
+            last_done.saturating_sub(self.start_ns),
+        )))
     }
 }
 
@@ -243,13 +263,14 @@ struct Next<'a> {
     job: &'a Job,
     offsets: Offsets,
     rng: Rng,
-    /// Per slot: when its I/O was issued, and where (for an error message).
-    slots: Vec<(Instant, u64)>,
+    /// Per slot: when its I/O was issued (monotonic nanoseconds), and where (for an error
+    /// message).
+    slots: Vec<(u64, u64)>,
 }
 
 impl Next<'_> {
     #[inline]
-    fn issue<O: Ops>(&mut self, ops: &mut O, slot: usize, now: Instant) {
+    fn issue<O: Ops>(&mut self, ops: &mut O, slot: usize, now: u64) {
         let offset = self.offsets.next_offset();
         if self.job.op == Op::Write {
             restamp(ops.buffer(slot), self.job.data, &mut self.rng);

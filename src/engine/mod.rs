@@ -211,6 +211,22 @@ pub enum EngineError {
 }
 
 impl EngineError {
+    /// Classifies a completion's result (bytes moved, or `-errno`), the way [`check`] does.
+    ///
+    /// [`check`]: EngineError::check
+    #[inline]
+    pub(crate) fn check_completion(op: Op, offset: u64, len: u64, result: i64) -> Result<(), Self> {
+        if result == len as i64 {
+            return Ok(());
+        }
+        let outcome = if result < 0 {
+            Err(io::Error::from_raw_os_error(-result as i32))
+        } else {
+            Ok(result as usize)
+        };
+        Self::check(op, offset, len, outcome)
+    }
+
     /// Classifies the result of one read or write: the byte count, or why it failed.
     pub(crate) fn check(
         op: Op,

@@ -12,7 +12,7 @@ use super::{EngineError, Job, TestFile};
 pub struct Null {
     /// One buffer serves every slot: nothing reads it, but writes are still re-stamped.
     buffer: Buffers,
-    block: usize,
+    block: i64,
     queued: Vec<usize>,
 }
 
@@ -20,7 +20,7 @@ impl Ops for Null {
     fn open(_file: &TestFile, job: &Job, depth: usize) -> Result<Self, EngineError> {
         Ok(Null {
             buffer: Buffers::new(1, job.block_size as usize).map_err(EngineError::Memory)?,
-            block: job.block_size as usize,
+            block: job.block_size as i64,
             queued: Vec::with_capacity(depth),
         })
     }
@@ -34,8 +34,10 @@ impl Ops for Null {
     }
 
     fn reap(&mut self, done: &mut Vec<Completion>) -> Result<(), EngineError> {
-        let block = self.block;
-        done.extend(self.queued.drain(..).map(|slot| (slot, Ok(block))));
+        for &slot in &self.queued {
+            done.push((slot, self.block));
+        }
+        self.queued.clear();
         Ok(())
     }
 }

@@ -8,11 +8,10 @@
 //!
 //! Test: `cargo test engine` runs it against a real file; `bench/vs-fio` against fio's psync.
 
-use std::io;
 use std::os::unix::io::RawFd;
 
 use super::buffer::Buffers;
-use super::core_loop::{Completion, Ops};
+use super::core_loop::{outcome, Completion, Ops};
 use super::{EngineError, Job, Op, TestFile};
 
 pub struct Psync {
@@ -64,12 +63,7 @@ impl Ops for Psync {
                 ),
             }
         };
-        let result = if moved < 0 {
-            Err(io::Error::last_os_error())
-        } else {
-            Ok(moved as usize)
-        };
-        done.push((slot, result));
+        done.push((slot, outcome(moved)));
         Ok(())
     }
 }

@@ -97,15 +97,11 @@ impl Ops for IoUring {
                 return Err(EngineError::Setup(e));
             }
         }
-        done.extend(self.ring.completion().map(|c| {
-            let result = c.result();
-            let outcome = if result < 0 {
-                Err(io::Error::from_raw_os_error(-result))
-            } else {
-                Ok(result as usize)
-            };
-            (c.user_data() as usize, outcome)
-        }));
+        done.extend(
+            self.ring
+                .completion()
+                .map(|c| (c.user_data() as usize, i64::from(c.result()))),
+        );
         Ok(())
     }
 }

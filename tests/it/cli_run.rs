@@ -409,7 +409,7 @@ fn no_permission_is_refused() {
         iomark()
     };
     command.args(["run", locked.to_str().unwrap()]);
-    let output = command.output().unwrap();
+    let output = crate::common::output_of_copy(&mut command);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(
@@ -440,14 +440,14 @@ fn a_full_run_needs_no_root() {
     std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o777)).unwrap();
     let mut args = vec!["run", work.to_str().unwrap(), "--json", "-"];
     args.extend_from_slice(&FAST);
-    let output = Command::new(copy)
-        .args(&args)
-        .uid(65534)
-        .gid(65534)
-        .env("XDG_DATA_HOME", &data)
-        .env_remove("IOMARK_DB")
-        .output()
-        .unwrap();
+    let output = crate::common::output_of_copy(
+        Command::new(copy)
+            .args(&args)
+            .uid(65534)
+            .gid(65534)
+            .env("XDG_DATA_HOME", &data)
+            .env_remove("IOMARK_DB"),
+    );
     assert!(
         output.status.success(),
         "as nobody: {}",

@@ -324,3 +324,19 @@ impl Drop for SmallFs {
         }
     }
 }
+
+/// Runs a command whose program is a copy of the binary made by this test (to run it as
+/// another user). Another test thread that forks while the copy is still open for writing hands
+/// that descriptor to its child, and exec of the copy fails with ETXTBSY until the child has
+/// exec'd in turn: such a failure is retried, for up to 5 s.
+pub fn output_of_copy(command: &mut Command) -> Output {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        match command.output() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            outcome => return outcome.unwrap(),
+        }
+    }
+}
