@@ -110,12 +110,6 @@ impl Limit {
             time: Some(duration),
         }
     }
-
-    /// Whether one more I/O may be issued, `issued` having been and `elapsed` having passed.
-    #[inline]
-    pub fn allows(&self, issued: u64, elapsed: Duration) -> bool {
-        self.ios.is_none_or(|count| issued < count) && self.time.is_none_or(|time| elapsed < time)
-    }
 }
 
 /// One stretch of I/O against the test file.

@@ -50,6 +50,9 @@ pub fn quick() -> Defaults {
     }
 }
 
+/// The langs profile's file: the largest the device's rate is measured on.
+pub const LANGS_FILE: u64 = 256 << 20;
+
 /// The device's own sequential rate, measured beside `iomark langs`: SEQ1M Q8T1 read and write,
 /// three 1 s loops after a 0.5 s warm-up, on a file of up to 256 MiB (the caller sizes it).
 pub fn langs() -> Defaults {
@@ -58,7 +61,7 @@ pub fn langs() -> Defaults {
             TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Read),
             TestSpec::new(Pattern::Sequential, 1 << 20, 8, Op::Write),
         ],
-        file_size: FileSize::Fixed(256 << 20),
+        file_size: FileSize::Fixed(LANGS_FILE),
         loops: 3,
         duration: Duration::from_secs(1),
         warmup: Duration::from_millis(500),
