@@ -51,17 +51,31 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// Parses a duration such as `2s`, `500ms` or `1m`; a bare number means seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let trimmed = text.trim();
-    if let Ok(seconds) = trimmed.parse::<f64>() {
-        if (0.0..1e9).contains(&seconds) {
-            return Ok(Duration::from_secs_f64(seconds));
+    let not_a_duration = || format!("'{text}' is not a duration (examples: 2s, 500ms, 1m)");
+    let duration = match trimmed.parse::<f64>() {
+        Ok(seconds) if (0.0..=MAX_DURATION.as_secs_f64()).contains(&seconds) => {
+            Duration::from_secs_f64(seconds)
         }
+        Ok(seconds) if seconds > 0.0 => Duration::MAX,
+        Ok(_) => return Err(not_a_duration()),
+        Err(_) => humantime::parse_duration(trimmed).map_err(|e| match e {
+            humantime::DurationError::NumberOverflow => {
+                format!("'{text}' is longer than the longest allowed, 7 days")
+            }
+            _ => not_a_duration(),
+        })?,
+    };
+    if duration > MAX_DURATION {
         return Err(format!(
-            "'{text}' is not a duration (examples: 2s, 500ms, 1m)"
+            "'{text}' is longer than the longest allowed, 7 days"
         ));
     }
-    humantime::parse_duration(trimmed)
-        .map_err(|_| format!("'{text}' is not a duration (examples: 2s, 500ms, 1m)"))
+    Ok(duration)
 }
+
+/// The longest duration any option takes: a week. It keeps every sum of durations (loops,
+/// tests, the time left) far from overflowing.
+pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// A size in the largest binary unit that keeps it readable: `1 GiB`, `1.5 MiB`, `4 KiB`.
 pub fn format_size(bytes: u64) -> String {
@@ -155,6 +169,15 @@ mod tests {
         assert_eq!(parse_duration("1m").unwrap(), Duration::from_secs(60));
         assert!(parse_duration("soon").is_err());
         assert!(parse_duration("-1").is_err());
+        // Issue 11: `999999999999999h` panicked further on, and `99999999h` was taken.
+        assert_eq!(parse_duration("7d").unwrap(), MAX_DURATION);
+        for long in ["8d", "99999999h", "999999999999999h", "1e300", "inf", "NaN"] {
+            let error = parse_duration(long).unwrap_err();
+            assert!(
+                error.contains("7 days") || error.contains("not a duration"),
+                "{long}: {error}"
+            );
+        }
     }
 
     #[test]
