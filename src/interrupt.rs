@@ -1,6 +1,8 @@
-//! SIGINT, SIGTERM, SIGHUP and SIGQUIT: remove the test file, then exit with 128 + the signal
-//! (130, 143, 129, 131). SIGHUP matters as much as Ctrl-C: it is what a closed terminal or a
-//! dropped SSH session sends.
+//! Every signal whose default is to end the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, and
+//! SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR): remove the test file,
+//! then exit with 128 + the signal (130, 143, 129, 131, …). SIGHUP matters as much as Ctrl-C: it
+//! is what a closed terminal or a dropped SSH session sends. SIGKILL cannot be caught: the next
+//! run in that directory removes what a killed run left (`engine::target`).
 //!
 //! A dedicated thread waits for the signal (signal-hook), so the removal runs as ordinary
 //! code, not inside a signal handler. It removes every test file this process created (the
@@ -9,7 +11,43 @@
 
 use std::io::{IsTerminal, Write};
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use libc::SIGPWR;
+use signal_hook::consts::{
+    SIGALRM, SIGHUP, SIGINT, SIGIO, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM,
+    SIGXCPU, SIGXFSZ,
+};
+
+/// The signals that would otherwise end the process without a word.
+const ENDING: [i32; 13] = [
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+    SIGXFSZ, SIGIO, SIGPWR,
+];
+
+/// A finished result being saved, and what to tell the user if the run ends before the store
+/// holds it: where the document was kept, and the command that adds it.
+static PENDING: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Temporary files of this process's own (a `--json` or `-o` file being written), removed if a
+/// signal ends the run.
+static TEMPORARY: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn temporary() -> std::sync::MutexGuard<'static, Vec<std::path::PathBuf>> {
+    TEMPORARY.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Removes `path` if a signal ends the run before [`forget_on_signal`].
+pub fn remove_on_signal(path: &std::path::Path) {
+    temporary().push(path.to_path_buf());
+}
+
+pub fn forget_on_signal(path: &std::path::Path) {
+    temporary().retain(|p| p != path);
+}
+
+/// While a finished result is being saved: `note` is said if a signal ends the run.
+pub fn set_pending(note: Option<String>) {
+    *PENDING.lock().unwrap_or_else(|p| p.into_inner()) = note;
+}
 use signal_hook::iterator::Signals;
 
 /// Child processes to stop with the run (`iomark langs`' programs).
@@ -29,7 +67,7 @@ pub fn untrack_child(pid: u32) {
 }
 
 pub fn install() -> std::io::Result<()> {
-    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+    let mut signals = Signals::new(ENDING)?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
@@ -45,6 +83,9 @@ pub fn install() -> std::io::Result<()> {
                     }
                 }
                 let removed = crate::engine::target::remove_all();
+                for path in temporary().drain(..) {
+                    let _ = std::fs::remove_file(path);
+                }
                 // Say so if anyone is listening, but never let a failed write stop the exit:
                 // after a hang-up stderr is gone, and `eprintln!` would panic, killing this
                 // thread while it holds the registry lock the main thread then waits on forever.
@@ -67,6 +108,9 @@ pub fn install() -> std::io::Result<()> {
                         "iomark: {name}; removed the test file {}",
                         path.display()
                     );
+                }
+                if let Some(note) = PENDING.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+                    let _ = writeln!(stderr, "iomark: {note}");
                 }
                 std::process::exit(128 + signal);
             }

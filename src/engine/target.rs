@@ -1,11 +1,13 @@
 //! The test file's life cycle: checked, created, probed for direct I/O, removed.
 //!
-//! Safety rules (docs/ARCHITECTURE.md, "Contracts"): the file gets a unique name (`.iomark-<pid>-<random>.tmp`)
-//! and is created with `O_EXCL`, so iomark never opens an existing file for writing; free space
-//! is checked before anything is written; the file is removed when the [`TestFile`] is dropped
-//! (normal end or error) and, through [`remove_all`], from the signal handler on SIGINT/SIGTERM.
-//! Creation and registration for removal happen under one lock that the signal handler also
-//! takes, so a signal can neither miss a file that exists nor remove one iomark did not create.
+//! Safety rules (docs/ARCHITECTURE.md, "Contracts"): the file gets a unique name
+//! (`.iomark-<pid>-<random>.tmp`) and is created with `O_EXCL`, so iomark never opens an existing
+//! file for writing; free space is checked before anything is written; the file is removed when
+//! the [`TestFile`] is dropped (normal end or error) and, through [`remove_all`], from the signal
+//! handler. Creation and registration for removal happen under one lock that the signal handler
+//! also takes, so a signal can neither miss a file that exists nor remove one iomark did not
+//! create. A name is removed only while it still names the file iomark created (same device and
+//! inode): if another program replaced it, its file is left alone.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -19,26 +21,96 @@ use super::pattern::{prepare, restamp, Rng};
 use super::{Data, EngineError, Live, Op};
 pub use crate::space::free_space;
 
-/// Files this process created and has not removed yet.
-static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// A test file this process created and has not removed yet.
+struct Created {
+    path: PathBuf,
+    /// Its identity, to tell it from a file another program put under the same name.
+    dev: u64,
+    ino: u64,
+    /// Its descriptor, still open in the thread that runs the test.
+    fd: RawFd,
+}
 
-fn created() -> MutexGuard<'static, Vec<PathBuf>> {
+static CREATED: Mutex<Vec<Created>> = Mutex::new(Vec::new());
+
+fn created() -> MutexGuard<'static, Vec<Created>> {
     CREATED
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Removes `path` if it still names the file of that device and inode.
+fn remove_if_same(path: &Path, dev: u64, ino: u64) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.dev() == dev && meta.ino() == ino => std::fs::remove_file(path).is_ok(),
+        _ => false,
+    }
+}
+
 /// Removes every test file this process created and still holds; called from the signal
-/// handler just before the process exits. Returns the paths removed. The lock stays held (the
-/// guard is leaked) so that no new file can be created between this call and the exit.
+/// handler just before the process exits. Returns the paths removed. Each file is also cut to
+/// nothing through its descriptor, so its blocks are free when this returns, not only once the
+/// exiting process has closed it (a run started at once on a small filesystem needs them). The
+/// lock stays held (the guard is leaked) so that no new file can be created between this call
+/// and the exit.
 pub fn remove_all() -> Vec<PathBuf> {
     let mut guard = created();
-    let paths: Vec<PathBuf> = guard.drain(..).collect();
-    for path in &paths {
-        let _ = std::fs::remove_file(path);
+    let mut removed = Vec::new();
+    for file in guard.drain(..) {
+        if remove_if_same(&file.path, file.dev, file.ino) {
+            removed.push(file.path);
+        }
+        // SAFETY: the descriptor is open (a TestFile leaves the registry before it closes), and
+        // it is the file iomark created, whatever its name now.
+        unsafe { libc::ftruncate(file.fd, 0) };
     }
     std::mem::forget(guard);
-    paths
+    removed
+}
+
+/// Removes from `dir` the test files of iomark runs that no longer exist: named
+/// `.iomark-PID-RANDOM.tmp` (so ours by name), owned by this user, regular files, and PID not a
+/// running process. Returns each removed file and its size.
+fn remove_stale(dir: &Path) -> Vec<(PathBuf, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(stale_pid) else {
+            continue;
+        };
+        // SAFETY: kill with signal 0 only asks whether the process exists.
+        let alive = pid == std::process::id()
+            || unsafe { libc::kill(pid as libc::pid_t, 0) } == 0
+            || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH);
+        if alive {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_file() && meta.uid() == me && std::fs::remove_file(&path).is_ok() {
+            removed.push((path, meta.blocks() * 512));
+        }
+    }
+    removed
+}
+
+/// The PID in a test file's name, `.iomark-PID-16HEX.tmp`.
+fn stale_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(".iomark-")?.strip_suffix(".tmp")?;
+    let (pid, random) = rest.split_once('-')?;
+    if random.len() != 16 || !random.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    pid.parse().ok()
 }
 
 /// Why a test file could not be set up.
@@ -76,6 +148,7 @@ pub struct TestFile {
     size: u64,
     direct: bool,
     buffered_reason: Option<String>,
+    reclaimed: Vec<(PathBuf, u64)>,
 }
 
 impl TestFile {
@@ -93,6 +166,9 @@ impl TestFile {
         if !meta.is_dir() {
             return Err(TargetError::NotADirectory(dir.to_path_buf()));
         }
+        // What a run killed with SIGKILL (the one signal that cannot be caught) left behind would
+        // otherwise hold the space this run needs, unexplained.
+        let reclaimed = remove_stale(dir);
         let (free, read_only) = free_space(dir).map_err(|source| TargetError::Create {
             path: dir.to_path_buf(),
             source,
@@ -130,7 +206,19 @@ impl TestFile {
                         source,
                     },
                 })?;
-            registry.push(path.clone());
+            let meta = file.metadata().map_err(|source| TargetError::Create {
+                path: path.clone(),
+                source,
+            })?;
+            {
+                use std::os::unix::fs::MetadataExt;
+                registry.push(Created {
+                    path: path.clone(),
+                    dev: meta.dev(),
+                    ino: meta.ino(),
+                    fd: file.as_raw_fd(),
+                });
+            }
             file
         };
         // From here on, dropping `test_file` removes the file, whatever fails next.
@@ -140,6 +228,7 @@ impl TestFile {
             size,
             direct: false,
             buffered_reason: None,
+            reclaimed,
         };
         test_file.reserve()?;
         if want_direct {
@@ -219,6 +308,12 @@ impl TestFile {
     /// Whether I/O bypasses the page cache (`O_DIRECT`).
     pub fn direct(&self) -> bool {
         self.direct
+    }
+
+    /// Test files of runs that were killed, found in the directory and removed before this one
+    /// was created, with their sizes.
+    pub fn reclaimed(&self) -> &[(PathBuf, u64)] {
+        &self.reclaimed
     }
 
     /// Why direct I/O is off, when it is.
@@ -302,8 +397,11 @@ impl TestFile {
 impl Drop for TestFile {
     fn drop(&mut self) {
         let mut registry = created();
-        let _ = std::fs::remove_file(&self.path);
-        registry.retain(|p| p != &self.path);
+        let fd = self.fd();
+        if let Some(index) = registry.iter().position(|c| c.fd == fd) {
+            let file = registry.swap_remove(index);
+            remove_if_same(&file.path, file.dev, file.ino);
+        }
     }
 }
 
@@ -323,10 +421,22 @@ mod tests {
             .unwrap()
             .starts_with(".iomark-"));
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 1 << 20);
-        assert!(created().contains(&path));
+        assert!(created().iter().any(|c| c.path == path));
         drop(file);
         assert!(!path.exists());
-        assert!(!created().contains(&path));
+        assert!(!created().iter().any(|c| c.path == path));
+    }
+
+    #[test]
+    fn a_file_put_in_its_place_by_another_program_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = TestFile::create(dir.path(), 1 << 20, true).unwrap();
+        let path = file.path().to_path_buf();
+        // Another program deletes the test file and creates its own under the same name.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, b"someone else's").unwrap();
+        drop(file);
+        assert_eq!(std::fs::read(&path).unwrap(), b"someone else's");
     }
 
     #[test]
@@ -392,5 +502,23 @@ mod tests {
         let file = TestFile::create(dir.path(), 1 << 20, false).unwrap();
         assert!(!file.direct());
         assert!(file.buffered_reason().unwrap().contains("--buffered"));
+    }
+
+    #[test]
+    fn files_of_killed_runs_are_removed_and_others_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        // A PID above the kernel's pid_max: no such process can exist.
+        let dead = dir.path().join(".iomark-4194305-00000000deadbeef.tmp");
+        std::fs::write(&dead, vec![7u8; 8192]).unwrap();
+        let alive = dir.path().join(format!(".iomark-1-{:016x}.tmp", 1));
+        std::fs::write(&alive, b"init is running").unwrap();
+        let unlike = dir.path().join(".iomark-4194305-notours.tmp");
+        std::fs::write(&unlike, b"not a name iomark makes").unwrap();
+        let file = TestFile::create(dir.path(), 1 << 20, true).unwrap();
+        assert_eq!(file.reclaimed().len(), 1);
+        assert_eq!(file.reclaimed()[0].0, dead);
+        assert!(!dead.exists() && alive.exists() && unlike.exists());
+        assert_eq!(stale_pid(".iomark-12-0123456789abcdef.tmp"), Some(12));
+        assert_eq!(stale_pid(".iomark-12-xyz.tmp"), None);
     }
 }

@@ -48,6 +48,10 @@ impl Progress {
 }
 
 impl Observer for Progress {
+    fn note(&self, text: &str) {
+        self.line(&format!("note: {text}"));
+    }
+
     fn started(&self, phase: &Phase, live: Arc<Live>) {
         let (label, length, by_time, after) = match phase {
             Phase::Fill { bytes, after } => (

@@ -39,6 +39,8 @@ pub enum Phase<'a> {
 pub trait Observer {
     fn started(&self, phase: &Phase, live: Arc<Live>);
     fn finished(&self, result: Option<&TestResult>);
+    /// Something the user should know that is not a property of the figures.
+    fn note(&self, _text: &str) {}
 }
 
 /// Why a run stopped.
@@ -79,6 +81,13 @@ pub fn run(
     target: &Target,
 ) -> Result<Outcome, SuiteError> {
     let file = TestFile::create(dir, plan.file_size, plan.direct)?;
+    for (path, bytes) in file.reclaimed() {
+        observer.note(&format!(
+            "removed {} ({}), the test file of an iomark run that was killed",
+            path.display(),
+            crate::units::format_size(*bytes)
+        ));
+    }
     let mut warnings = Vec::new();
     if let Some(reason) = file.buffered_reason() {
         warnings.push(verdicts::direct_io_unavailable(reason));
