@@ -41,6 +41,16 @@ pub const HEADER: [&str; 31] = [
     "timeline_seconds",
 ];
 
+/// A text cell a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab
+/// or a carriage return) gets a leading `'`, as OWASP advises against CSV injection; figures
+/// are numbers and are written as they are.
+fn text(cell: &str) -> String {
+    match cell.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{cell}"),
+        _ => cell.to_string(),
+    }
+}
+
 impl Exporter for Csv {
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, ExportError> {
         if let Some(section) = &doc.langs {
@@ -60,9 +70,9 @@ impl Exporter for Csv {
             let record: Vec<String> = vec![
                 doc.id.clone(),
                 doc.started_at.clone(),
-                doc.label.clone().unwrap_or_default(),
+                text(doc.label.as_deref().unwrap_or_default()),
                 doc.settings.profile.clone(),
-                doc.device_label(),
+                text(&doc.device_label()),
                 transport.clone(),
                 doc.target.filesystem.clone().unwrap_or_default(),
                 doc.settings.direct.to_string(),
@@ -126,7 +136,7 @@ fn langs(doc: &ResultDoc, section: &crate::result::langs::Section) -> Result<Vec
             let record: Vec<String> = vec![
                 doc.id.clone(),
                 doc.started_at.clone(),
-                doc.label.clone().unwrap_or_default(),
+                text(doc.label.as_deref().unwrap_or_default()),
                 section.bytes.to_string(),
                 r.lang.clone(),
                 r.variant.clone(),
@@ -138,8 +148,8 @@ fn langs(doc: &ResultDoc, section: &crate::result::langs::Section) -> Result<Vec
                 f.min_mb_per_s.to_string(),
                 f.max_mb_per_s.to_string(),
                 f.cv.to_string(),
-                r.runtime.clone(),
-                r.build_flags.clone().unwrap_or_default(),
+                text(&r.runtime),
+                text(r.build_flags.as_deref().unwrap_or_default()),
             ];
             out.write_record(&record)
                 .map_err(|e| ExportError::Encode(e.to_string()))?;
@@ -147,4 +157,22 @@ fn langs(doc: &ResultDoc, section: &crate::result::langs::Section) -> Result<Vec
     }
     out.into_inner()
         .map_err(|e| ExportError::Encode(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_that_a_spreadsheet_would_run_is_defused() {
+        let mut doc = crate::result::sample::doc();
+        doc.label = Some("=HYPERLINK(\"http://x\")".into());
+        let csv = String::from_utf8(Csv.export(&doc).unwrap()).unwrap();
+        assert!(
+            csv.contains(",'=HYPERLINK") || csv.contains(",\"'=HYPERLINK"),
+            "{csv}"
+        );
+        assert_eq!(text("-1"), "'-1");
+        assert_eq!(text("SanDisk"), "SanDisk");
+    }
 }
