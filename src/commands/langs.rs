@@ -14,11 +14,17 @@ use crate::result::langs::{LangResult, Section, Skipped};
 use crate::result::{self, ResultDoc};
 use crate::suite::{self, Observer, Options, Phase, Plan, Profile};
 
-/// The device's own rate: SEQ1M Q8T1 read and write, direct, over a file of this size at most.
-const DEVICE_FILE: u64 = 256 << 20;
-
 pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     let dir = super::run::directory(args.path.as_deref())?;
+    // Every destination is checked before anything is measured.
+    if !args.no_save {
+        crate::store::Location::parse(args.store.db.as_deref())?;
+    }
+    let json = args
+        .json
+        .as_deref()
+        .map(|path| super::destination::Destination::check("--json", path))
+        .transpose()?;
     let selected: Vec<&'static langs::Lang> = langs::LANGS
         .iter()
         .filter(|l| args.only.is_empty() || args.only.iter().any(|o| o == l.name))
@@ -86,7 +92,8 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     // The device's own sequential rate, through the engine, direct.
     let (engine, _) = engine::select(EngineChoice::Auto).context("no I/O engine")?;
     let mut options = Options::of(Profile::Langs);
-    options.size = Some(args.bytes.clamp(16 << 20, DEVICE_FILE));
+    // Over a file the programs' size, within 16 MiB and the profile's own 256 MiB.
+    options.size = Some(args.bytes.clamp(16 << 20, suite::standard::LANGS_FILE));
     let plan = Plan::new(options, target.free_bytes)?;
     let device = suite::run(&plan, &dir, engine, &progress, &target)?;
 
@@ -142,7 +149,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     super::publish(
         &doc,
         |style| table::render(&doc, style),
-        args.json.as_deref(),
+        json,
         (!args.no_save).then_some(&args.store),
     )
 }

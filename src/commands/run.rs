@@ -4,11 +4,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
+use super::destination::Destination;
 use super::write_stdout;
 use crate::cli::RunArgs;
 use crate::engine;
 use crate::output::{progress::Progress, table, Style};
 use crate::result::ResultDoc;
+use crate::store::Location;
 use crate::suite::{self, verdicts, Plan};
 
 /// Where the test runs: PATH, checked to be an existing directory, made absolute so that every
@@ -39,9 +41,18 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let (engine, fallback) = engine::select(args.engine.into()).context("--engine io_uring")?;
 
     if args.print_fio {
-        let text = suite::fio::job_file(&plan, &dir, engine);
+        let text = suite::fio::job_file(&plan, &dir, engine)?;
         return write_stdout(text.as_bytes());
     }
+    // Every destination is checked before anything is measured.
+    if !args.no_save {
+        Location::parse(args.store.db.as_deref())?;
+    }
+    let json = args
+        .json
+        .as_deref()
+        .map(|path| Destination::check("--json", path))
+        .transpose()?;
 
     let host = crate::probe::host::probe(Path::new("/"));
     let started_at = crate::result::now_rfc3339();
@@ -67,7 +78,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     super::publish(
         &doc,
         |style| table::render(&doc, Some(&file_path), style),
-        args.json.as_deref(),
+        json,
         (!args.no_save).then_some(&args.store),
     )
 }

@@ -31,18 +31,43 @@ pub enum Location {
 }
 
 impl Location {
-    /// From `--db`: a `postgres://` or `postgresql://` URL, a `sqlite://` URL, or a file path;
-    /// none means the default local file.
+    /// From `--db` (or `IOMARK_DB`): a `postgres://` or `postgresql://` URL, a `sqlite:` URL, or
+    /// a file path (made absolute, so that a `:` in it is never read as a host and port); none
+    /// means the default local file. An empty value, or a URL of another kind, is refused: it
+    /// would otherwise be taken as a file name and keep results where nobody looks.
     pub fn parse(db: Option<&str>) -> Result<Location, StoreError> {
-        match db {
-            None => Ok(Location::Sqlite(default_path()?)),
-            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-                Ok(Location::Postgres(url.to_string()))
-            }
-            Some(url) => Ok(Location::Sqlite(PathBuf::from(
-                url.strip_prefix("sqlite://").unwrap_or(url),
-            ))),
+        let Some(db) = db else {
+            return Ok(Location::Sqlite(default_path()?));
+        };
+        if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+            return Ok(Location::Postgres(db.to_string()));
         }
+        let path = match db
+            .strip_prefix("sqlite://")
+            .or_else(|| db.strip_prefix("sqlite:"))
+        {
+            Some(path) => path,
+            None => {
+                if let Some((scheme, _)) = db.split_once("://") {
+                    return Err(StoreError::Invalid(format!(
+                        "--db: '{scheme}://' is not a store iomark can use: give a SQLite file \
+                         path, or a postgres:// URL"
+                    )));
+                }
+                db
+            }
+        };
+        if path.trim().is_empty() {
+            return Err(StoreError::Invalid(
+                "--db: the store is empty (an empty IOMARK_DB counts): give a SQLite file path, \
+                 or a postgres:// URL, or leave it unset for the default"
+                    .into(),
+            ));
+        }
+        let path = std::path::absolute(path).map_err(|e| {
+            StoreError::Invalid(format!("--db: cannot make {path} an absolute path: {e}"))
+        })?;
+        Ok(Location::Sqlite(path))
     }
 
     /// For messages: the file, or the server without its password.
@@ -340,7 +365,8 @@ fn summary(row: &AnyRow) -> Result<Summary, sqlx::Error> {
 }
 
 /// A URL without its password.
-fn redact(url: &str) -> String {
+/// A URL with its password shown as `***`.
+pub fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
@@ -424,6 +450,34 @@ mod tests {
         assert_eq!(
             Location::Sqlite("/tmp/50%?#.db".into()).url().unwrap(),
             "sqlite:///tmp/50%25%3F%23.db?mode=rwc"
+        );
+    }
+
+    #[test]
+    fn an_empty_store_or_an_unknown_scheme_is_refused() {
+        // Issue 11: these ran, exited 0 and kept the result nowhere, or in junk folders.
+        for db in ["", " ", "sqlite:", "sqlite://"] {
+            let error = Location::parse(Some(db)).unwrap_err().to_string();
+            assert!(
+                error.starts_with("--db: the store is empty"),
+                "{db:?}: {error}"
+            );
+        }
+        let error = Location::parse(Some("mysql://a@b/c"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("--db: 'mysql://' is not a store"),
+            "{error}"
+        );
+        // A relative path with a colon is a file here, not a host and a port.
+        let cwd = std::env::current_dir().unwrap();
+        let location = Location::parse(Some("c:y.db")).unwrap();
+        assert_eq!(location, Location::Sqlite(cwd.join("c:y.db")));
+        assert!(location.url().unwrap().starts_with("sqlite:///"));
+        assert_eq!(
+            Location::parse(Some("sqlite:rel.db")).unwrap(),
+            Location::Sqlite(cwd.join("rel.db"))
         );
     }
 }

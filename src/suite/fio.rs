@@ -12,9 +12,33 @@ use std::path::Path;
 use super::{Plan, TestSpec};
 use crate::engine::{Data, Engine, Op, Pattern};
 
+/// A directory a fio job file cannot name.
+#[derive(Debug, thiserror::Error)]
+#[error("--print-fio: {0}")]
+pub struct FioPathError(String);
+
+/// `path` as fio's `filename=` takes it: a `:` separates file names there, so it is escaped as
+/// `\:`; a control character (a newline would end the line and start another option) or a
+/// name that is not UTF-8 cannot be written at all.
+fn fio_filename(path: &Path) -> Result<String, FioPathError> {
+    let text = path.to_str().ok_or_else(|| {
+        FioPathError(format!(
+            "{} is not valid UTF-8, which a fio job file cannot hold",
+            path.display()
+        ))
+    })?;
+    if text.chars().any(char::is_control) {
+        return Err(FioPathError(format!(
+            "{text:?} holds a control character, which a fio job file cannot hold"
+        )));
+    }
+    Ok(text.replace(':', "\\:"))
+}
+
 /// A fio job file for `plan` on `dir`, on fio's engine of the same name as iomark's `engine`
 /// (io_uring, psync, null).
-pub fn job_file(plan: &Plan, dir: &Path, engine: Engine) -> String {
+pub fn job_file(plan: &Plan, dir: &Path, engine: Engine) -> Result<String, FioPathError> {
+    let filename = fio_filename(&dir.join("iomark-fio.test"))?;
     let fio_engine = engine.name();
     let mut out = String::new();
     let _ = writeln!(
@@ -32,7 +56,7 @@ pub fn job_file(plan: &Plan, dir: &Path, engine: Engine) -> String {
     let _ = writeln!(out, "\n[global]");
     let _ = writeln!(out, "ioengine={fio_engine}");
     let _ = writeln!(out, "direct={}", u8::from(plan.direct));
-    let _ = writeln!(out, "filename={}", dir.join("iomark-fio.test").display());
+    let _ = writeln!(out, "filename={filename}");
     let _ = writeln!(out, "size={}", plan.file_size);
     let _ = writeln!(out, "time_based=1");
     let _ = writeln!(
@@ -55,7 +79,7 @@ pub fn job_file(plan: &Plan, dir: &Path, engine: Engine) -> String {
         let last = index + 1 == plan.tests.len();
         job(&mut out, spec, plan.file_size, engine, last);
     }
-    out
+    Ok(out)
 }
 
 fn job(out: &mut String, spec: &TestSpec, file_size: u64, engine: Engine, last: bool) {
@@ -97,7 +121,7 @@ mod tests {
 
     #[test]
     fn io_uring_jobs_match_the_plan() {
-        let text = job_file(&plan(), Path::new("/mnt/disk"), Engine::IoUring);
+        let text = job_file(&plan(), Path::new("/mnt/disk"), Engine::IoUring).unwrap();
         assert!(text.contains(
             "ioengine=io_uring\ndirect=1\nfilename=/mnt/disk/iomark-fio.test\nsize=1073741824\n"
         ));
@@ -112,9 +136,23 @@ mod tests {
 
     #[test]
     fn psync_depth_becomes_threads_with_stripes() {
-        let text = job_file(&plan(), Path::new("/d"), Engine::Psync);
+        let text = job_file(&plan(), Path::new("/d"), Engine::Psync).unwrap();
         assert!(text.contains("[SEQ1M_Q8T1_read]\nstonewall\nrw=read\nbs=1048576\nnumjobs=8\nsize=134217728\noffset_increment=134217728\n"));
         assert!(text.contains("[RND4K_Q32T1_read]\nstonewall\nrw=randread\nbs=4096\nnumjobs=32\n"));
         assert!(!text.contains("iodepth"));
+    }
+
+    #[test]
+    fn paths_are_escaped_for_fio_or_refused() {
+        // Issue 11: `a:b` made fio write a stray file `a`; a newline started a bare option line.
+        let text = job_file(&plan(), Path::new("/mnt/a:b"), Engine::IoUring).unwrap();
+        assert!(
+            text.contains("filename=/mnt/a\\:b/iomark-fio.test\n"),
+            "{text}"
+        );
+        for bad in ["/mnt/a\nexec_prerun=touch /tmp/x", "/mnt/tab\there"] {
+            let error = job_file(&plan(), Path::new(bad), Engine::IoUring).unwrap_err();
+            assert!(error.to_string().contains("control character"), "{error}");
+        }
     }
 }

@@ -10,7 +10,6 @@ mod latency;
 mod sweep;
 mod timeline;
 
-use std::path::Path;
 use std::sync::Once;
 
 use plotters::coord::Shift;
@@ -112,13 +111,23 @@ pub fn svg(kind: Kind, docs: &[&ResultDoc]) -> Result<String, ExportError> {
     Ok(text)
 }
 
-/// The chart as a PNG file.
-pub fn png(kind: Kind, docs: &[&ResultDoc], path: &Path) -> Result<(), ExportError> {
+/// The chart as a PNG image.
+pub fn png(kind: Kind, docs: &[&ResultDoc]) -> Result<Vec<u8>, ExportError> {
+    use image::ImageEncoder;
     check(kind, docs)?;
     fonts();
-    let root = BitMapBackend::new(path, size(kind, docs)).into_drawing_area();
-    draw(&root, kind, docs)?;
-    root.present().map_err(err)
+    let (width, height) = size(kind, docs);
+    let mut rgb = vec![0u8; width as usize * height as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+        draw(&root, kind, docs)?;
+        root.present().map_err(err)?;
+    }
+    let mut bytes = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut bytes)
+        .write_image(&rgb, width, height, image::ColorType::Rgb8)
+        .map_err(|e| ExportError::Encode(e.to_string()))?;
+    Ok(bytes)
 }
 
 fn size(kind: Kind, docs: &[&ResultDoc]) -> (u32, u32) {

@@ -1,0 +1,236 @@
+//! Files written at the user's request (`run --json`, `export -o`, `plot -o`): checked before
+//! any work is done, and written so that nothing but the named file changes.
+//!
+//! - `-` is standard output.
+//! - A new or existing regular file is written whole or not at all: to a temporary file beside
+//!   it (created at once, which proves the folder exists and takes files), then renamed over
+//!   it. A full disk leaves the old file as it was, not an empty one. An existing file with
+//!   other hard links, or another owner, is rewritten in place instead, so that those keep it.
+//! - A device node, FIFO or socket (`/dev/null`, `/dev/stdout`, a pipe) is written into as it
+//!   is: never replaced by a regular file.
+//! - A symbolic link is refused: renaming over it would replace the link, and following it
+//!   writes somewhere the name does not say.
+//! - A directory, or a folder that does not exist, is refused.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// Why a destination is refused, naming the flag.
+#[derive(Debug, thiserror::Error)]
+pub enum DestinationError {
+    #[error("{flag}: {path}: no such directory")]
+    NoFolder { flag: &'static str, path: PathBuf },
+    #[error("{flag}: {path} is a directory; give a file name")]
+    Directory { flag: &'static str, path: PathBuf },
+    #[error("{flag}: {path} is a symbolic link; give the file it points to")]
+    Symlink { flag: &'static str, path: PathBuf },
+    #[error("{flag}: cannot write {path}: {source}")]
+    Io {
+        flag: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+}
+
+/// A checked destination, ready to take the bytes once they exist.
+pub struct Destination {
+    flag: &'static str,
+    path: PathBuf,
+    how: How,
+}
+
+enum How {
+    Stdout,
+    /// Written into as it is (a device node, FIFO or socket; or a regular file others share).
+    InPlace,
+    /// A temporary file beside the target, renamed over it when written.
+    Replace {
+        partial: PathBuf,
+        file: File,
+    },
+}
+
+impl Destination {
+    /// Checks `path` for `flag` now, before the work whose result it will hold.
+    pub fn check(flag: &'static str, path: &Path) -> Result<Destination, DestinationError> {
+        let io = |source| DestinationError::Io {
+            flag,
+            path: path.to_path_buf(),
+            source,
+        };
+        if path == Path::new("-") {
+            return Ok(Destination {
+                flag,
+                path: path.to_path_buf(),
+                how: How::Stdout,
+            });
+        }
+        let how = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(DestinationError::Symlink {
+                    flag,
+                    path: path.to_path_buf(),
+                })
+            }
+            Ok(meta) if meta.is_dir() => {
+                return Err(DestinationError::Directory {
+                    flag,
+                    path: path.to_path_buf(),
+                })
+            }
+            Ok(meta) if !meta.is_file() => {
+                // Open it now (without creating or truncating anything) to find out if we may.
+                OpenOptions::new().write(true).open(path).map_err(io)?;
+                How::InPlace
+            }
+            // SAFETY: geteuid has no preconditions.
+            Ok(meta) if meta.nlink() > 1 || meta.uid() != unsafe { libc::geteuid() } => {
+                OpenOptions::new().write(true).open(path).map_err(io)?;
+                How::InPlace
+            }
+            Ok(_) => Self::partial(flag, path)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Self::partial(flag, path)?,
+            Err(e) => return Err(io(e)),
+        };
+        Ok(Destination {
+            flag,
+            path: path.to_path_buf(),
+            how,
+        })
+    }
+
+    /// A new temporary file beside `path`, removed if the run ends before it is renamed.
+    fn partial(flag: &'static str, path: &Path) -> Result<How, DestinationError> {
+        let folder = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        if !folder.is_dir() {
+            return Err(DestinationError::NoFolder {
+                flag,
+                path: folder.to_path_buf(),
+            });
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "output".into());
+        let partial = folder.join(format!(".{name}.{}.partial", std::process::id()));
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .open(&partial)
+            .map_err(|source| DestinationError::Io {
+                flag,
+                path: path.to_path_buf(),
+                source,
+            })?;
+        crate::interrupt::remove_on_signal(&partial);
+        Ok(How::Replace { partial, file })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the bytes go to standard output.
+    pub fn is_stdout(&self) -> bool {
+        matches!(self.how, How::Stdout)
+    }
+
+    /// Writes `bytes`, whole.
+    pub fn write(self, bytes: &[u8]) -> Result<(), DestinationError> {
+        let io = |source| DestinationError::Io {
+            flag: self.flag,
+            path: self.path.clone(),
+            source,
+        };
+        match &self.how {
+            How::Stdout => {
+                let mut out = io::stdout().lock();
+                match out.write_all(bytes).and_then(|()| out.flush()) {
+                    Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(io(e)),
+                    _ => Ok(()),
+                }
+            }
+            How::InPlace => {
+                let mut file = OpenOptions::new()
+                    .write(true)
+                    .open(&self.path)
+                    .map_err(io)?;
+                if file.metadata().is_ok_and(|m| m.is_file()) {
+                    file.set_len(0).map_err(io)?;
+                }
+                file.write_all(bytes).map_err(io)
+            }
+            How::Replace { partial, file } => {
+                let mut file: &File = file;
+                let written = file
+                    .write_all(bytes)
+                    .and_then(|()| file.sync_all())
+                    .and_then(|()| std::fs::rename(partial, &self.path));
+                written.map_err(io)
+            }
+        }
+    }
+}
+
+impl Drop for Destination {
+    fn drop(&mut self) {
+        if let How::Replace { partial, .. } = &self.how {
+            // Gone already when it was renamed into place.
+            let _ = std::fs::remove_file(partial);
+            crate::interrupt::forget_on_signal(partial);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_regular_file_is_replaced_whole_and_leaves_no_partial() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        std::fs::write(&path, b"old").unwrap();
+        let destination = Destination::check("--json", &path).unwrap();
+        // Checked before the work: the temporary file exists already.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        destination.write(b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_destination_given_up_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(Destination::check("--json", &dir.path().join("x.json")).unwrap());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn links_directories_and_missing_folders_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        std::fs::write(&target, b"keep").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let refused = |path: &Path| Destination::check("-o", path).err().unwrap().to_string();
+        assert!(refused(&link).contains("symbolic link"));
+        assert!(refused(dir.path()).contains("is a directory"));
+        assert!(refused(&dir.path().join("no/x.json")).contains("no such directory"));
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+    }
+
+    #[test]
+    fn a_device_node_is_written_into_not_replaced() {
+        let destination = Destination::check("-o", Path::new("/dev/null")).unwrap();
+        destination.write(b"anything").unwrap();
+        let meta = std::fs::metadata("/dev/null").unwrap();
+        assert!(!meta.is_file());
+    }
+}
