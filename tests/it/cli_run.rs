@@ -62,7 +62,7 @@ fn names(doc: &Value) -> Vec<String> {
         .collect()
 }
 
-fn entries(dir: &Path) -> Vec<String> {
+pub(crate) fn entries(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -501,7 +501,7 @@ fn read_only_filesystem_is_refused() {
 
 /// Starts a long run in `dir` (stderr piped) and returns once its test file exists and it is
 /// past the fill, into the timed tests with I/O in flight.
-fn start_long_run(dir: &Path) -> std::process::Child {
+pub(crate) fn start_long_run(dir: &Path) -> std::process::Child {
     let child = iomark()
         .args([
             "run",
@@ -523,7 +523,7 @@ fn start_long_run(dir: &Path) -> std::process::Child {
 }
 
 /// Waits (up to 20 s) until an iomark test file exists in `dir`.
-fn wait_for_test_file(dir: &Path) {
+pub(crate) fn wait_for_test_file(dir: &Path) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while !entries(dir)
         .iter()

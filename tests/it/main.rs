@@ -11,3 +11,4 @@ mod info;
 mod langs;
 mod probe_fixtures;
 mod store;
+mod trust;
