@@ -93,7 +93,7 @@ pub struct LangsArgs {
     pub json: Option<PathBuf>,
 
     /// A label for this result
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", value_parser = parse_label)]
     pub label: Option<String>,
 
     /// Do not save the result to the store
@@ -347,8 +347,9 @@ pub struct RunArgs {
     #[command(flatten)]
     pub store: StoreArgs,
 
-    /// A label for this result, e.g. "SanDisk Extreme 64GB in USB 3 reader"
-    #[arg(long, value_name = "TEXT")]
+    /// A label for this result, e.g. "SanDisk Extreme 64GB in USB 3 reader" (at most 200
+    /// characters, no control characters)
+    #[arg(long, value_name = "TEXT", value_parser = parse_label)]
     pub label: Option<String>,
 
     /// Print the equivalent fio job file for the chosen profile and options, and exit
@@ -442,12 +443,35 @@ fn parse_size_arg(text: &str) -> Result<u64, String> {
     Ok(size)
 }
 
+fn parse_label(text: &str) -> Result<String, String> {
+    crate::result::check_label(text)?;
+    Ok(text.to_string())
+}
+
 fn parse_positive_duration(text: &str) -> Result<Duration, String> {
     let duration = crate::units::parse_duration(text)?;
     if duration < Duration::from_millis(10) {
         return Err("a loop must last at least 10ms".into());
     }
     Ok(duration)
+}
+
+/// clap's message in one line: its first line, then what it lists below it (the missing
+/// arguments, the possible values, a tip), without the usage and the pointer to `--help`.
+fn one_line(rendered: &str) -> String {
+    let mut lines = rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"));
+    let first = lines.next().unwrap_or("invalid arguments");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let detail: Vec<&str> = lines.collect();
+    match (detail.is_empty(), first.ends_with(':')) {
+        (true, _) => first.to_string(),
+        (false, true) => format!("{first} {}", detail.join(", ")),
+        (false, false) => format!("{first} {}", detail.join(" ")),
+    }
 }
 
 /// Parses the command line; on a usage error returns the one line to print and the exit code
@@ -466,21 +490,29 @@ pub fn parse() -> Result<Cli, (String, i32)> {
                 let _ = error.print();
                 return Err((String::new(), error.exit_code()));
             }
-            let rendered = error.render().to_string();
-            let mut lines = rendered.lines().map(str::trim).filter(|l| {
-                !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
-            });
-            let first = lines.next().unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            let detail: Vec<&str> = lines
-                .filter(|l| l.starts_with('[') || l.starts_with("tip:"))
-                .collect();
-            let line = if detail.is_empty() {
-                first.to_string()
-            } else {
-                format!("{first} {}", detail.join(" "))
-            };
+            let line = one_line(&error.render().to_string());
             Err((line, 2))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_errors_fold_into_one_line_that_names_the_argument() {
+        // Issue 11: `iomark export latest` said only "the following required arguments were
+        // not provided:".
+        let missing = "error: the following required arguments were not provided:\n  --format <FORMAT>\n\nUsage: iomark export --format <FORMAT> <ID>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(missing),
+            "the following required arguments were not provided: --format <FORMAT>"
+        );
+        let value = "error: invalid value 'x' for '--engine <ENGINE>'\n  [possible values: auto, io_uring]\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(value),
+            "invalid value 'x' for '--engine <ENGINE>' [possible values: auto, io_uring]"
+        );
     }
 }

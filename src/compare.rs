@@ -210,6 +210,7 @@ mod tests {
         t.loops = loops
             .iter()
             .map(|&m| Loop {
+                extra: Default::default(),
                 mb_per_s: m,
                 iops: m,
                 bytes: 0,

@@ -30,14 +30,41 @@ pub fn show(args: ShowArgs) -> anyhow::Result<()> {
 pub fn import(args: ImportArgs) -> anyhow::Result<()> {
     let mut docs = Vec::new();
     for path in &args.files {
+        // A file far larger than any result is refused unread.
+        let size = std::fs::metadata(path)
+            .with_context(|| format!("{}: cannot read", path.display()))?
+            .len();
+        if size > crate::result::validate::MAX_DOCUMENT_BYTES as u64 {
+            anyhow::bail!(
+                "{}: {size} bytes, more than the {} a result can be",
+                path.display(),
+                crate::result::validate::MAX_DOCUMENT_BYTES
+            );
+        }
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("{}: cannot read", path.display()))?;
         let doc = ResultDoc::from_json(&text)
             .map_err(|reason| anyhow::anyhow!("{}: {reason}", path.display()))?;
         docs.push((path, doc));
     }
-    // Every file is checked before any is added, so a bad one leaves the store as it was.
+    // Every file is checked before any is added, so a bad one leaves the store as it was: a run
+    // already there is skipped only when it is the same run, and refused when the id names
+    // different figures.
     let saved = with_store(&args.store, async |s| {
+        for (path, doc) in &docs {
+            match s.get(&doc.id).await {
+                Ok(stored) if same(&stored, doc) => {}
+                Ok(_) => {
+                    return Err(StoreError::Invalid(format!(
+                    "{}: a different run with id {} is already in the store; nothing was imported",
+                    path.display(),
+                    doc.id
+                )))
+                }
+                Err(StoreError::NotFound(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
         let mut saved = Vec::new();
         for (path, doc) in &docs {
             match s.save(doc).await {
@@ -52,6 +79,11 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         Ok(saved)
     })?;
     write_stdout(format!("{}\n", saved.join("\n")).as_bytes())
+}
+
+/// Whether two documents say the same, field by field.
+fn same(a: &ResultDoc, b: &ResultDoc) -> bool {
+    serde_json::to_value(a).ok() == serde_json::to_value(b).ok()
 }
 
 pub fn delete(args: DeleteArgs) -> anyhow::Result<()> {

@@ -72,6 +72,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
             Err(reason) => {
                 progress.line(&format!("{:<8} skipped: {reason}", lang.name));
                 skipped.push(Skipped {
+                    extra: Default::default(),
                     lang: lang.name.into(),
                     reason: reason.to_string(),
                 });
@@ -121,6 +122,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
             let lines = lines.map_err(|e| anyhow::anyhow!("{}/{variant}: {e}", r.lang.name))?;
             let (write, read) = program::figures(&lines, spec);
             results.push(LangResult {
+                extra: Default::default(),
                 lang: r.lang.name.into(),
                 variant: variant.to_string(),
                 about: about.to_string(),
@@ -134,6 +136,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     drop(progress);
 
     let section = Section {
+        extra: Default::default(),
         bytes: args.bytes,
         reps: args.reps,
         cold: args.cold,

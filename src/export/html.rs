@@ -271,6 +271,7 @@ mod tests {
         let mut doc = crate::result::sample::doc();
         doc.label = Some("<script>alert(1)</script> & \"x\"".into());
         doc.warnings.push(crate::result::Warning {
+            extra: Default::default(),
             kind: "k".into(),
             message: "<img src=x>".into(),
         });

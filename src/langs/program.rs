@@ -220,6 +220,7 @@ pub fn figures(lines: &[Line], spec: Spec) -> (OpFigures, OpFigures) {
             .collect();
         let seconds = ns as f64 / 1e9;
         OpFigures {
+            extra: Default::default(),
             mb_per_s: bytes as f64 / 1e6 / seconds,
             mib_per_s: bytes as f64 / (1u64 << 20) as f64 / seconds,
             ns_per_byte: ns as f64 / bytes.max(1) as f64,

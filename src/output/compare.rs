@@ -20,7 +20,7 @@ pub fn render(c: &Comparison, style: Style) -> String {
         let label = run
             .label
             .as_deref()
-            .map(|l| format!(" \"{l}\""))
+            .map(|l| format!(" \"{}\"", super::printable(l)))
             .unwrap_or_default();
         let role = if letter == "A" { " (baseline)" } else { "" };
         let _ = writeln!(
@@ -28,8 +28,8 @@ pub fn render(c: &Comparison, style: Style) -> String {
             "{} {}  {date}  {} · {}{label}{role}",
             style.bold(letter),
             run.id,
-            run.device,
-            run.profile
+            super::printable(&run.device),
+            super::printable(&run.profile)
         );
     }
     out.push('\n');

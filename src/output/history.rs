@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::Style;
+use super::{printable, Style};
 use crate::result::Summary;
 
 pub fn render(runs: &[Summary], style: Style) -> String {
@@ -21,10 +21,10 @@ pub fn render(runs: &[Summary], style: Style) -> String {
                     .get(..16)
                     .unwrap_or(&r.started_at)
                     .replace('T', " "),
-                r.label.clone().unwrap_or_default(),
-                r.device.clone().unwrap_or_else(|| "?".into()),
-                r.filesystem.clone().unwrap_or_default(),
-                r.profile.clone(),
+                printable(r.label.as_deref().unwrap_or_default()).into_owned(),
+                printable(r.device.as_deref().unwrap_or("?")).into_owned(),
+                printable(r.filesystem.as_deref().unwrap_or_default()).into_owned(),
+                printable(&r.profile).into_owned(),
                 figure(r.seq_read_mb_per_s, 1),
                 figure(r.seq_write_mb_per_s, 1),
                 figure(r.rnd_read_iops, 0),

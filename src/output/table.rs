@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::Style;
+use super::{printable, Style};
 use crate::result::{ResultDoc, Score, TestResult};
 use crate::units::{format_micros, format_size};
 
@@ -21,7 +21,9 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
         "{}",
         style.bold(&format!(
             "iomark {} · {} profile · {} ({fs})",
-            doc.tool.version, s.profile, doc.target.path
+            doc.tool.version,
+            printable(&s.profile),
+            printable(&doc.target.path)
         ))
     );
     if let Some(device) = &doc.target.device {
@@ -47,7 +49,7 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
         let _ = writeln!(
             out,
             "{}",
-            style.dim(&format!("device {}", parts.join(" · ")))
+            style.dim(&format!("device {}", printable(&parts.join(" · "))))
         );
     }
     // How the tests were paced: one pass per step (pi), one long write (sustained), or loops.
@@ -86,7 +88,7 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             s.data,
             doc.label
                 .as_ref()
-                .map(|l| format!(" · {l}"))
+                .map(|l| format!(" · {}", printable(l)))
                 .unwrap_or_default()
         ))
     );

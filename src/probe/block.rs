@@ -126,6 +126,7 @@ fn describe(root: &Path, node: &Path, stack: Vec<String>) -> Device {
     let device_dir = node.join("device");
     let queue = node.join("queue");
     let mut device = Device {
+        extra: Default::default(),
         name: Some(file_name(node)),
         model: read(&device_dir.join("model")),
         vendor: read(&device_dir.join("vendor")).filter(|v| !v.starts_with("0x")),

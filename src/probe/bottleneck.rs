@@ -101,6 +101,7 @@ mod tests {
 
     fn on(fs: &str, device: Option<Device>) -> Target {
         Target {
+            extra: Default::default(),
             path: "/x".into(),
             filesystem: Some(fs.into()),
             mount_options: Some("rw".into()),

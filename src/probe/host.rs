@@ -45,6 +45,7 @@ pub fn probe(root: &Path) -> Host {
         })
     });
     Host {
+        extra: Default::default(),
         board,
         // x86 says "model name"; ARM kernels say "Model" (the board) or only "Hardware".
         // ARM cores by their part number (more telling than "ARMv7 Processor rev 4"); x86 says

@@ -35,6 +35,7 @@ pub fn target(root: &Path, path: &Path, free_bytes: Option<u64>) -> Target {
         })
     });
     Target {
+        extra: Default::default(),
         path: path.display().to_string(),
         filesystem: mount.as_ref().map(|m| m.fstype.clone()),
         mount_options: mount.as_ref().map(|m| m.options.clone()),

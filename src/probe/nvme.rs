@@ -16,6 +16,7 @@ pub fn probe(node: &Path) -> Option<Nvme> {
     let pci = controller.join("device");
     let width = |file: &str| read_u64(&pci.join(file)).map(|w| w as u32);
     Some(Nvme {
+        extra: Default::default(),
         model: read(&controller.join("model")),
         firmware: read(&controller.join("firmware_rev")),
         link_speed: read(&pci.join("current_link_speed")),

@@ -51,6 +51,7 @@ pub fn probe(node: &Path) -> Option<Usb> {
         _ => None,
     };
     Some(Usb {
+        extra: Default::default(),
         speed_mbps: read(&device.join("speed")).and_then(|s| s.parse().ok()),
         driver: link_name(&interface.join("driver")),
         vendor_id,

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Extra;
+
 /// The result document's `langs` section (added within `iomark.result/1`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Section {
@@ -15,6 +17,9 @@ pub struct Section {
     pub results: Vec<LangResult>,
     /// Languages not run, and why (a toolchain missing, a build that failed).
     pub skipped: Vec<Skipped>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -29,6 +34,9 @@ pub struct LangResult {
     pub build_flags: Option<String>,
     pub write: OpFigures,
     pub read: OpFigures,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,10 +53,16 @@ pub struct OpFigures {
     pub max_mb_per_s: f64,
     /// Coefficient of variation of the counted repetitions' MB/s.
     pub cv: f64,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Skipped {
     pub lang: String,
     pub reason: String,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }

@@ -11,7 +11,7 @@ mod rows;
 #[cfg(test)]
 pub(crate) mod sample;
 pub mod score;
-mod validate;
+pub mod validate;
 pub mod warning;
 
 use serde::{Deserialize, Serialize};
@@ -19,10 +19,14 @@ use serde::{Deserialize, Serialize};
 pub use id::{new_id, now_rfc3339};
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
-pub use validate::DocumentError;
+pub use validate::{check_label, DocumentError};
 pub use warning::{Warning, WarningKind};
 
 pub const SCHEMA: &str = "iomark.result/1";
+
+/// A document's fields that this version does not know, at any level: the schema lets a newer
+/// iomark add fields within `/1`, and importing its document and exporting it again keeps them.
+pub type Extra = serde_json::Map<String, serde_json::Value>;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ResultDoc {
@@ -44,17 +48,24 @@ pub struct ResultDoc {
     /// `iomark langs`: each language's byte-at-a-time write and read (added within /1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub langs: Option<langs::Section>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Tool {
     pub name: String,
     pub version: String,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 impl Tool {
     pub fn this() -> Self {
         Tool {
+            extra: Default::default(),
             name: "iomark".into(),
             version: env!("CARGO_PKG_VERSION").into(),
         }
@@ -77,6 +88,9 @@ pub struct Host {
     /// Raspberry Pi firmware's throttling word (`get_throttled`): under-voltage and throttling,
     /// now and since boot (added within /1).
     pub throttled: Option<String>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -86,6 +100,9 @@ pub struct Target {
     pub mount_options: Option<String>,
     pub free_bytes: Option<u64>,
     pub device: Option<Device>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 /// The block device under the target; `null` where there is none (tmpfs, network filesystems).
@@ -117,6 +134,9 @@ pub struct Device {
     pub sd: Option<Sd>,
     /// For an NVMe drive (added within /1).
     pub nvme: Option<Nvme>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -131,6 +151,9 @@ pub struct Usb {
     pub manufacturer: Option<String>,
     /// The USB-to-SATA/NVMe bridge chip, where its ids are known.
     pub bridge: Option<String>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 /// An SD card or eMMC, decoded from the registers the kernel exposes.
@@ -155,6 +178,9 @@ pub struct Sd {
     /// Bus timing and clock, from debugfs (root only).
     pub bus_timing: Option<String>,
     pub bus_clock_hz: Option<u64>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -166,6 +192,9 @@ pub struct Nvme {
     pub link_width: Option<u32>,
     pub max_link_speed: Option<String>,
     pub max_link_width: Option<u32>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -184,6 +213,9 @@ pub struct Settings {
     /// For profiles that count I/Os instead of timing them (latency): I/Os per loop (added
     /// within /1).
     pub count: Option<u64>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -210,6 +242,9 @@ pub struct TestResult {
     pub cpu: Cpu,
     /// MB/s per second of the timed loops, loop after loop.
     pub timeline: Vec<TimelineSample>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -230,14 +265,20 @@ pub struct Latency {
     /// added within /1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub histogram: Vec<Bucket>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 /// One bar of a latency histogram: the I/Os slower than the previous bucket's bound and at most
 /// this one's.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bucket {
     pub le_us: f64,
     pub count: u64,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -247,15 +288,21 @@ pub struct Loop {
     pub bytes: u64,
     pub ios: u64,
     pub seconds: f64,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Cpu {
     pub user_s: f64,
     pub sys_s: f64,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimelineSample {
     /// Seconds since the first timed loop began (loops laid end to end).
     pub t: f64,
@@ -264,6 +311,9 @@ pub struct TimelineSample {
     /// tests that sample it (sustained writes; added within /1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temp_c: Option<f64>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Serialize)]
@@ -279,6 +329,7 @@ impl ResultDoc {
     /// caller adds its tests, warnings, score and label.
     pub fn new(host: Host, target: Target, started_at: String, settings: Settings) -> Self {
         ResultDoc {
+            extra: Default::default(),
             schema: SCHEMA.into(),
             id: new_id(),
             tool: Tool::this(),

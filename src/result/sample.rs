@@ -4,6 +4,7 @@ use super::*;
 
 pub fn result(name: &str, op: &str, block_size: u64, mb_per_s: f64, iops: f64) -> TestResult {
     TestResult {
+        extra: Default::default(),
         name: name.into(),
         kind: "rand".into(),
         op: op.into(),
@@ -37,6 +38,7 @@ pub fn doc() -> ResultDoc {
             t.loops = [0.98, 1.0, 1.02]
                 .iter()
                 .map(|f| Loop {
+                    extra: Default::default(),
                     mb_per_s: mb * f,
                     iops: mb * f * 1e6 / bs as f64,
                     bytes: (mb * f * 1e6) as u64,
@@ -46,6 +48,7 @@ pub fn doc() -> ResultDoc {
                 .collect();
             t.cv = 0.02;
             t.latency_us = Latency {
+                extra: Default::default(),
                 min: 20.0,
                 mean: 100.0,
                 p50: 90.0,
@@ -61,6 +64,7 @@ pub fn doc() -> ResultDoc {
         }
     }
     ResultDoc {
+        extra: Default::default(),
         schema: SCHEMA.into(),
         id: "01KAQZ8X3N7M2P4R6T8V0W2Y4Z".into(),
         tool: Tool::this(),
@@ -78,6 +82,7 @@ pub fn doc() -> ResultDoc {
             ..Target::default()
         },
         settings: Settings {
+            extra: Default::default(),
             profile: "standard".into(),
             file_size_bytes: 1 << 30,
             loops: 3,
@@ -101,6 +106,7 @@ pub fn timeline(rates: &[f64]) -> Vec<TimelineSample> {
         .iter()
         .enumerate()
         .map(|(i, &mb_per_s)| TimelineSample {
+            extra: Default::default(),
             t: i as f64,
             mb_per_s,
             temp_c: None,

@@ -15,6 +15,8 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::Extra;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Score {
@@ -36,6 +38,9 @@ pub struct PiScore {
     pub parts: PiParts,
     /// `null` when a step was left out (`--test`).
     pub total: Option<u64>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -47,12 +52,18 @@ pub struct PiParts {
     pub iozone_randwrite_4k_kb_per_s: Option<f64>,
     pub iozone_read_4k_kb_per_s: Option<f64>,
     pub iozone_write_4k_kb_per_s: Option<f64>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 /// A verdict for every SD Association class.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SdCardScore {
     pub classes: Vec<ClassVerdict>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,6 +79,9 @@ pub struct ClassVerdict {
     /// `null` when a required figure was not measured (`--test`).
     pub pass: Option<bool>,
     pub required: ClassFigures,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -75,6 +89,9 @@ pub struct ClassFigures {
     pub random_read_iops_4k: Option<f64>,
     pub random_write_iops_4k: Option<f64>,
     pub sequential_write_mb_per_s: Option<f64>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 /// Where a long write's cache ran out.
@@ -83,6 +100,9 @@ pub struct SustainedScore {
     /// `null` when the profile's write was left out.
     #[serde(deserialize_with = "present")]
     pub sustained: Option<SustainedFinding>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,12 +117,18 @@ pub struct SustainedFinding {
     pub max_temp_c: Option<f64>,
     pub seconds: f64,
     pub written_bytes: u64,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 /// Per direction, where throughput stops growing with block size.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepScore {
     pub sweep: SweepDirections,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -111,6 +137,9 @@ pub struct SweepDirections {
     pub read: Option<Saturation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write: Option<Saturation>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -118,6 +147,9 @@ pub struct Saturation {
     pub max_mb_per_s: f64,
     /// The smallest block size within 90% of the best.
     pub saturated_at_block_size: Option<u64>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 /// A field that must be present, though it may be `null`: without this, serde takes a missing
@@ -167,7 +199,10 @@ mod tests {
         assert!(matches!(sustained, Score::Sustained(s) if s.sustained.is_some()));
         assert!(matches!(
             read(json!({"sustained": null})),
-            Score::Sustained(SustainedScore { sustained: None })
+            Score::Sustained(SustainedScore {
+                sustained: None,
+                ..
+            })
         ));
     }
 

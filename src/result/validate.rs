@@ -1,11 +1,30 @@
 //! Reading a result document from elsewhere (a file to import, later a submission) and checking
-//! it before anything keeps it: the schema, an id that can be addressed, tests with finite,
-//! non-negative figures, real times. Each refusal is one line that says what is wrong.
+//! it before anything keeps it, against the schema and against physical sense: an id that can be
+//! addressed, sizes within bounds, finite non-negative figures that agree with each other, real
+//! times in order, text without control characters. Each refusal is one line that says what is
+//! wrong, naming the field.
+
+use std::time::{Duration, SystemTime};
 
 use super::{ResultDoc, SCHEMA};
 
+/// A document larger than this is refused unread (a real one is tens of KiB; a langs run with
+/// every language, a few hundred).
+pub const MAX_DOCUMENT_BYTES: usize = 16 << 20;
+/// Any one text field.
+pub const MAX_TEXT_CHARS: usize = 4096;
+/// A label, as `--label` takes it.
+pub const MAX_LABEL_CHARS: usize = 200;
+pub const MAX_TESTS: usize = 1000;
+pub const MAX_WARNINGS: usize = 1000;
+/// No storage a benchmark can reach moves a terabyte a second; the null engine, which does no
+/// I/O, is the one exception.
+pub const MAX_MB_PER_S: f64 = 1e6;
+
 #[derive(Debug, thiserror::Error)]
 pub enum DocumentError {
+    #[error("the document is {0} bytes, more than the {MAX_DOCUMENT_BYTES} a result can be")]
+    TooLarge(usize),
     #[error("not JSON: {0}")]
     NotJson(serde_json::Error),
     #[error("schema is '{0}', expected '{SCHEMA}'")]
@@ -14,19 +33,46 @@ pub enum DocumentError {
     NoSchema,
     #[error("not a valid {SCHEMA} document: {0}")]
     Invalid(serde_json::Error),
-    #[error("\"id\" must be 1 to 64 letters, digits or dashes")]
-    BadId,
+    #[error("\"id\" must be a ULID (26 characters, as iomark makes them) or a UUID, not '{0}'")]
+    BadId(String),
+    #[error("{0}")]
+    BadText(String),
     #[error("the document has no tests")]
     NoTests,
-    #[error("test {0}: a figure is negative or not a number")]
-    BadFigure(String),
-    #[error("'{0}' is not an RFC 3339 time")]
-    BadTime(String),
+    #[error("the document has {0} tests, more than {MAX_TESTS}")]
+    TooManyTests(usize),
+    #[error("the document has {0} warnings, more than {MAX_WARNINGS}")]
+    TooManyWarnings(usize),
+    #[error("test {0} appears twice")]
+    DuplicateTest(String),
+    #[error("test {test}: {what}")]
+    BadFigure { test: String, what: String },
+    #[error("{field}: '{value}' is not an RFC 3339 time")]
+    BadTime { field: &'static str, value: String },
+    #[error("{0}")]
+    BadTimes(String),
+    #[error("settings: {0}")]
+    BadSettings(String),
+}
+
+/// Whether `text` can be a label: at most 200 characters, none of them control characters
+/// (an escape sequence in a label would drive the terminal that shows it).
+pub fn check_label(text: &str) -> Result<(), String> {
+    if text.chars().count() > MAX_LABEL_CHARS {
+        return Err(format!("a label has at most {MAX_LABEL_CHARS} characters"));
+    }
+    if text.chars().any(char::is_control) {
+        return Err("a label cannot hold control characters (newlines, escapes)".into());
+    }
+    Ok(())
 }
 
 impl ResultDoc {
     /// Parses and checks a result document from elsewhere.
     pub fn from_json(text: &str) -> Result<ResultDoc, DocumentError> {
+        if text.len() > MAX_DOCUMENT_BYTES {
+            return Err(DocumentError::TooLarge(text.len()));
+        }
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(DocumentError::NotJson)?;
         match value.get("schema").and_then(|s| s.as_str()) {
@@ -34,35 +80,478 @@ impl ResultDoc {
             Some(other) => return Err(DocumentError::OtherSchema(other.into())),
             None => return Err(DocumentError::NoSchema),
         }
+        check_text(&value, &mut String::new())?;
         let doc: ResultDoc = serde_json::from_value(value).map_err(DocumentError::Invalid)?;
-        if doc.id.is_empty()
-            || doc.id.len() > 64
-            || !doc
-                .id
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-')
-        {
-            return Err(DocumentError::BadId);
+        doc.check()?;
+        Ok(doc)
+    }
+
+    /// The document's own sense: what serde cannot see.
+    fn check(&self) -> Result<(), DocumentError> {
+        if !is_ulid(&self.id) && !is_uuid(&self.id) {
+            return Err(DocumentError::BadId(self.id.chars().take(40).collect()));
         }
-        if doc.tests.is_empty() {
+        if let Some(label) = &self.label {
+            check_label(label).map_err(|e| DocumentError::BadText(format!("label: {e}")))?;
+        }
+        let started = rfc3339("started_at", &self.started_at)?;
+        let finished = rfc3339("finished_at", &self.finished_at)?;
+        if finished < started {
+            return Err(DocumentError::BadTimes(
+                "finished_at is before started_at".into(),
+            ));
+        }
+        if started > SystemTime::now() + Duration::from_secs(24 * 3600) {
+            return Err(DocumentError::BadTimes(format!(
+                "started_at {} is in the future",
+                self.started_at
+            )));
+        }
+        let s = &self.settings;
+        if s.loops == 0 || s.file_size_bytes == 0 {
+            return Err(DocumentError::BadSettings(
+                "loops and file_size_bytes must be above zero".into(),
+            ));
+        }
+        if !(finite(s.duration_s) && finite(s.warmup_s)) {
+            return Err(DocumentError::BadSettings(
+                "duration_s and warmup_s must be finite and not negative".into(),
+            ));
+        }
+        if self.warnings.len() > MAX_WARNINGS {
+            return Err(DocumentError::TooManyWarnings(self.warnings.len()));
+        }
+        if self.tests.is_empty() {
             return Err(DocumentError::NoTests);
         }
-        for t in &doc.tests {
-            let figures = [
-                t.mb_per_s,
-                t.iops,
-                t.cv,
-                t.latency_us.mean,
-                t.latency_us.max,
-            ];
-            if figures.iter().any(|f| !f.is_finite() || *f < 0.0) {
-                return Err(DocumentError::BadFigure(t.name.clone()));
+        if self.tests.len() > MAX_TESTS {
+            return Err(DocumentError::TooManyTests(self.tests.len()));
+        }
+        let no_io = s.engine.split('+').any(|e| e == "null");
+        let mut names = std::collections::HashSet::new();
+        for t in &self.tests {
+            if !names.insert(t.name.as_str()) {
+                return Err(DocumentError::DuplicateTest(t.name.clone()));
+            }
+            check_test(t, no_io).map_err(|what| DocumentError::BadFigure {
+                test: t.name.clone(),
+                what,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+fn finite(value: f64) -> bool {
+    value.is_finite() && value >= 0.0
+}
+
+/// One test's figures: finite, not negative, within what storage can do, and agreeing with
+/// each other.
+fn check_test(t: &super::TestResult, no_io: bool) -> Result<(), String> {
+    if t.name.is_empty() {
+        return Err("a test has no name".into());
+    }
+    if t.block_size == 0 || t.queue_depth == 0 || t.threads == 0 {
+        return Err("block_size, queue_depth and threads must be above zero".into());
+    }
+    let l = &t.latency_us;
+    let figures = [
+        ("mb_per_s", t.mb_per_s),
+        ("iops", t.iops),
+        ("cv", t.cv),
+        ("latency_us.min", l.min),
+        ("latency_us.mean", l.mean),
+        ("latency_us.p50", l.p50),
+        ("latency_us.p90", l.p90),
+        ("latency_us.p99", l.p99),
+        ("latency_us.p99_9", l.p99_9),
+        ("latency_us.max", l.max),
+        ("latency_us.stddev", l.stddev),
+        ("cpu.user_s", t.cpu.user_s),
+        ("cpu.sys_s", t.cpu.sys_s),
+    ];
+    let samples = t
+        .loops
+        .iter()
+        .flat_map(|l| {
+            [
+                ("loops.mb_per_s", l.mb_per_s),
+                ("loops.iops", l.iops),
+                ("loops.seconds", l.seconds),
+            ]
+        })
+        .chain(
+            t.timeline
+                .iter()
+                .flat_map(|s| [("timeline.t", s.t), ("timeline.mb_per_s", s.mb_per_s)]),
+        )
+        .chain(
+            l.histogram
+                .iter()
+                .map(|b| ("latency_us.histogram.le_us", b.le_us)),
+        );
+    for (name, value) in figures.into_iter().chain(samples) {
+        if !finite(value) {
+            return Err(format!(
+                "{name} is {value}: figures are finite and not negative"
+            ));
+        }
+    }
+    if !no_io && t.mb_per_s > MAX_MB_PER_S {
+        return Err(format!(
+            "{} MB/s is beyond any storage (at most {MAX_MB_PER_S} MB/s outside the null engine)",
+            t.mb_per_s
+        ));
+    }
+    // iomark reports the median loop whole, so MB/s = IOPS × block size exactly; allow for the
+    // rounding of documents written by other means.
+    let implied = t.iops * t.block_size as f64 / 1e6;
+    if (t.mb_per_s - implied).abs() > 1e-3 * t.mb_per_s.max(implied).max(1e-9) {
+        return Err(format!(
+            "{} MB/s disagrees with {} IOPS of {} bytes ({implied} MB/s)",
+            t.mb_per_s, t.iops, t.block_size
+        ));
+    }
+    Ok(())
+}
+
+/// Every string in the document: no control characters, none over the length any field needs.
+fn check_text(value: &serde_json::Value, path: &mut String) -> Result<(), DocumentError> {
+    match value {
+        serde_json::Value::String(text) => {
+            if text.chars().count() > MAX_TEXT_CHARS {
+                return Err(DocumentError::BadText(format!(
+                    "{path}: longer than {MAX_TEXT_CHARS} characters"
+                )));
+            }
+            if text.chars().any(char::is_control) {
+                return Err(DocumentError::BadText(format!(
+                    "{path}: holds a control character"
+                )));
             }
         }
-        for stamp in [&doc.started_at, &doc.finished_at] {
-            humantime::parse_rfc3339_weak(stamp)
-                .map_err(|_| DocumentError::BadTime(stamp.clone()))?;
+        serde_json::Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{index}]"));
+                check_text(item, path)?;
+                path.truncate(len);
+            }
         }
-        Ok(doc)
+        serde_json::Value::Object(map) => {
+            for (key, item) in map {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+                check_text(item, path)?;
+                path.truncate(len);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A ULID as iomark makes them: 26 characters of Crockford's base32, upper case.
+fn is_ulid(id: &str) -> bool {
+    id.len() == 26
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)))
+}
+
+/// A UUID in its usual form: 8-4-4-4-12 lower-case hex digits.
+fn is_uuid(id: &str) -> bool {
+    let groups: Vec<&str> = id.split('-').collect();
+    groups.len() == 5
+        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(g, n)| {
+            g.len() == n
+                && g.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
+}
+
+/// An RFC 3339 time (`2026-11-22T05:00:00Z`, `…+14:00`, fractions of a second allowed) as a
+/// point in time.
+fn rfc3339(field: &'static str, value: &str) -> Result<SystemTime, DocumentError> {
+    let bad = || DocumentError::BadTime {
+        field,
+        value: value.chars().take(40).collect(),
+    };
+    let b = value.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return Err(bad());
+    }
+    if b[13] != b':' || b[16] != b':' {
+        return Err(bad());
+    }
+    let number = |range: std::ops::Range<usize>| -> Option<i64> {
+        let part = value.get(range)?;
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+    let (hour, minute, second) = (number(11..13), number(14..16), number(17..19));
+    let (Some(year), Some(month), Some(day), Some(hour), Some(minute), Some(second)) =
+        (year, month, day, hour, minute, second)
+    else {
+        return Err(bad());
+    };
+    let mut rest = &value[19..];
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return Err(bad());
+        }
+        rest = &fraction[digits..];
+    }
+    let offset_s: i64 = match rest {
+        "Z" | "z" => 0,
+        _ if rest.len() == 6 && (rest.starts_with('+') || rest.starts_with('-')) => {
+            let (Some(h), Some(m)) = (
+                number(value.len() - 5..value.len() - 3),
+                number(value.len() - 2..value.len()),
+            ) else {
+                return Err(bad());
+            };
+            if &rest[3..4] != ":" || h > 23 || m > 59 {
+                return Err(bad());
+            }
+            let sign = if rest.starts_with('-') { -1 } else { 1 };
+            sign * (h * 3600 + m * 60)
+        }
+        _ => return Err(bad()),
+    };
+    let days_in_month = [
+        31,
+        28 + i64::from(leap(year)),
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    if !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month[(month - 1) as usize]
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return Err(bad());
+    }
+    let seconds =
+        days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset_s;
+    if seconds < 0 {
+        return Err(bad());
+    }
+    Ok(SystemTime::UNIX_EPOCH + Duration::from_secs(seconds as u64))
+}
+
+fn leap(year: i64) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+/// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::sample;
+    use proptest::strategy::Strategy;
+
+    fn refused(change: impl FnOnce(&mut serde_json::Value)) -> String {
+        let mut value = serde_json::to_value(sample::doc()).unwrap();
+        change(&mut value);
+        ResultDoc::from_json(&value.to_string())
+            .expect_err("refused")
+            .to_string()
+    }
+
+    #[test]
+    fn the_sample_is_taken_and_times_with_offsets_are_read() {
+        let text = serde_json::to_string(&sample::doc()).unwrap();
+        ResultDoc::from_json(&text).unwrap();
+        let utc = rfc3339("t", "2026-11-21T07:00:00Z").unwrap();
+        assert_eq!(rfc3339("t", "2026-11-21T21:00:00+14:00").unwrap(), utc);
+        assert_eq!(rfc3339("t", "2026-11-21T02:30:00.125-04:30").unwrap(), utc);
+        assert_eq!(
+            utc.duration_since(SystemTime::UNIX_EPOCH)
+                .unwrap()
+                .as_secs(),
+            1_795_244_400
+        );
+        for bad in [
+            "2026-13-01T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "2026-11-21 07:00",
+            "yesterday",
+        ] {
+            assert!(rfc3339("t", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn issue_11_documents_that_make_no_sense_are_refused() {
+        use serde_json::json;
+        type Change = Box<dyn FnOnce(&mut serde_json::Value)>;
+        let cases: Vec<(Change, &str)> = vec![
+            (
+                Box::new(|v| v["tests"][0]["latency_us"]["p99"] = json!(-5.0)),
+                "latency_us.p99 is -5",
+            ),
+            (
+                Box::new(|v| {
+                    v["tests"][0]["mb_per_s"] = json!(1e308);
+                    v["tests"][0]["iops"] = json!(1e308 / 1.048576);
+                }),
+                "beyond any storage",
+            ),
+            (
+                Box::new(|v| v["tests"][0]["iops"] = json!(1.0)),
+                "disagrees with",
+            ),
+            (
+                Box::new(|v| v["finished_at"] = json!("2026-11-21T06:00:00Z")),
+                "before started_at",
+            ),
+            (
+                Box::new(|v| {
+                    v["started_at"] = json!("9999-01-01T00:00:00Z");
+                    v["finished_at"] = json!("9999-01-01T00:00:01Z");
+                }),
+                "in the future",
+            ),
+            (
+                Box::new(|v| {
+                    let first = v["tests"][0].clone();
+                    v["tests"].as_array_mut().unwrap().push(first);
+                }),
+                "appears twice",
+            ),
+            (Box::new(|v| v["id"] = json!("latest")), "must be a ULID"),
+            (
+                Box::new(|v| v["id"] = json!("01KAQZ8X3N")),
+                "must be a ULID",
+            ),
+            (
+                Box::new(|v| v["label"] = json!("x".repeat(201))),
+                "at most 200",
+            ),
+            (
+                Box::new(|v| v["label"] = json!("\u{1b}]0;pwned\u{7}")),
+                "control character",
+            ),
+            (
+                Box::new(|v| v["target"]["path"] = json!("a\nb")),
+                "target.path: holds a control",
+            ),
+        ];
+        for (change, needle) in cases {
+            let error = refused(change);
+            assert!(error.contains(needle), "{needle}: {error}");
+        }
+    }
+
+    /// A document as `run` makes them, with figures drawn at random but consistent the way
+    /// the engine makes them (the reported loop's MB/s is its IOPS times the block size).
+    fn generated(figures: &[(u32, u32, f64, f64)], label: &str) -> ResultDoc {
+        let mut doc = sample::doc();
+        doc.label = Some(label.to_string());
+        doc.tests.truncate(figures.len().max(1));
+        for (test, &(block_kib, depth, mb_per_s, latency)) in doc.tests.iter_mut().zip(figures) {
+            test.block_size = u64::from(block_kib) * 1024;
+            test.queue_depth = depth;
+            test.mb_per_s = mb_per_s;
+            test.iops = mb_per_s * 1e6 / test.block_size as f64;
+            test.latency_us.p50 = latency;
+            test.latency_us.max = latency * 3.0;
+            test.cv = latency / 1e6;
+        }
+        doc
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_document_run_can_make_survives_import_and_export_byte_for_byte(
+            figures in proptest::collection::vec(
+                (1u32..16384, 1u32..256, 0.0f64..1e5, 0.0f64..1e7), 1..8),
+            label in "[ -~]{0,200}",
+        ) {
+            let doc = generated(&figures, &label);
+            let text = serde_json::to_string_pretty(&doc).unwrap();
+            let back = ResultDoc::from_json(&text).unwrap();
+            proptest::prop_assert_eq!(serde_json::to_string_pretty(&back).unwrap(), text);
+        }
+
+        #[test]
+        fn no_document_crashes_import(
+            path in proptest::collection::vec(0usize..64, 1..5),
+            replacement in proptest::prop_oneof![
+                proptest::strategy::Just(serde_json::Value::Null),
+                proptest::num::f64::ANY.prop_map(|f| serde_json::json!(f)),
+                proptest::num::i64::ANY.prop_map(|i| serde_json::json!(i)),
+                ".{0,40}".prop_map(serde_json::Value::String),
+                proptest::strategy::Just(serde_json::json!([])),
+                proptest::strategy::Just(serde_json::json!({})),
+            ],
+            cut in 0usize..20_000,
+        ) {
+            // One value anywhere in a real document replaced by another of any kind.
+            let mut value = serde_json::to_value(sample::doc()).unwrap();
+            let mut pointer = String::new();
+            let mut at = &value;
+            for step in &path {
+                let next = match at {
+                    serde_json::Value::Object(map) if !map.is_empty() => {
+                        let (key, item) = map.iter().nth(step % map.len()).unwrap();
+                        pointer.push_str(&format!("/{key}"));
+                        item
+                    }
+                    serde_json::Value::Array(items) if !items.is_empty() => {
+                        let index = step % items.len();
+                        pointer.push_str(&format!("/{index}"));
+                        &items[index]
+                    }
+                    _ => break,
+                };
+                at = next;
+            }
+            *value.pointer_mut(&pointer).unwrap() = replacement;
+            let _ = ResultDoc::from_json(&value.to_string());
+            // And any prefix of a real document: never a panic, an error at worst.
+            let text = serde_json::to_string(&sample::doc()).unwrap();
+            let cut = text.char_indices().map(|(i, _)| i).nth(cut).unwrap_or(text.len());
+            proptest::prop_assert!(ResultDoc::from_json(&text[..cut]).is_err() || cut == text.len());
+        }
+    }
+
+    #[test]
+    fn issue_11_fields_this_version_does_not_know_are_kept() {
+        let mut value = serde_json::to_value(sample::doc()).unwrap();
+        value["from_the_future"] = serde_json::json!({"a": [1, 2]});
+        value["settings"]["new_setting"] = serde_json::json!("x");
+        value["tests"][0]["latency_us"]["p99_99"] = serde_json::json!(900.0);
+        value["tests"][0]["timeline"][0]["iops"] = serde_json::json!(5.0);
+        let doc = ResultDoc::from_json(&value.to_string()).unwrap();
+        assert_eq!(serde_json::to_value(&doc).unwrap(), value);
     }
 }

@@ -6,17 +6,23 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Extra;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Warning {
     /// A stable machine name: one of [`WarningKind`]'s.
     pub kind: String,
     /// What happened and what to do about it.
     pub message: String,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
 }
 
 impl Warning {
     pub fn new(kind: WarningKind, message: impl Into<String>) -> Self {
         Warning {
+            extra: Default::default(),
             kind: kind.as_str().into(),
             message: message.into(),
         }

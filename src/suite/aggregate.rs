@@ -22,6 +22,7 @@ pub fn summarize(spec: &TestSpec, measurements: &[Measurement], cpu: Cpu) -> Tes
         .map(|m| {
             let seconds = m.elapsed.as_secs_f64();
             Loop {
+                extra: Default::default(),
                 mb_per_s: mb_per_s(m.bytes, seconds),
                 iops: per_second(m.ios, seconds),
                 bytes: m.bytes,
@@ -32,6 +33,7 @@ pub fn summarize(spec: &TestSpec, measurements: &[Measurement], cpu: Cpu) -> Tes
         .collect();
     let rates: Vec<f64> = loops.iter().map(|l| l.mb_per_s).collect();
     let reported = loops.get(median_index(&rates)).cloned().unwrap_or(Loop {
+        extra: Default::default(),
         mb_per_s: 0.0,
         iops: 0.0,
         bytes: 0,
@@ -39,6 +41,7 @@ pub fn summarize(spec: &TestSpec, measurements: &[Measurement], cpu: Cpu) -> Tes
         seconds: 0.0,
     });
     TestResult {
+        extra: Default::default(),
         name: spec.name(),
         kind: spec.pattern.as_str().into(),
         op: spec.op.as_str().into(),
@@ -67,6 +70,7 @@ fn latency(measurements: &[Measurement], buckets: bool) -> Latency {
     }
     let us = |ns: u64| ns as f64 / 1000.0;
     Latency {
+        extra: Default::default(),
         min: us(all.min()),
         mean: all.mean() / 1000.0,
         p50: us(all.value_at_quantile(0.50)),
@@ -87,6 +91,7 @@ fn histogram(all: &hdrhistogram::Histogram<u64>) -> Vec<Bucket> {
     let last = bucket_of(all.max());
     let mut buckets: Vec<Bucket> = (first..=last)
         .map(|k| Bucket {
+            extra: Default::default(),
             le_us: 2f64.powf(k as f64 / 4.0),
             count: 0,
         })
@@ -120,6 +125,7 @@ fn timeline(measurements: &[Measurement]) -> Vec<TimelineSample> {
         }
         for (start, length, bytes) in seconds {
             samples.push(TimelineSample {
+                extra: Default::default(),
                 t: offset + start,
                 mb_per_s: mb_per_s(bytes, length),
                 temp_c: None,
@@ -241,6 +247,7 @@ mod tests {
     fn temperatures_land_on_their_seconds() {
         let mut timeline: Vec<TimelineSample> = (0..3)
             .map(|i| TimelineSample {
+                extra: Default::default(),
                 t: f64::from(i),
                 mb_per_s: 100.0,
                 temp_c: None,

@@ -84,6 +84,7 @@ pub fn score(tests: &[TestResult]) -> PiScore {
     let find = |name: String| tests.iter().find(|t| t.name == name);
     let kb_per_s = |t: &TestResult| t.mb_per_s * 1e6 / 1024.0;
     let parts = PiParts {
+        extra: Default::default(),
         dd_write_mb_per_s: find(format!("{DD}_write")).map(|t| t.mb_per_s),
         fio_randread_4k_iops: find(format!("{FIO}_read")).map(|t| t.iops),
         fio_randwrite_4k_iops: find(format!("{FIO}_write")).map(|t| t.iops),
@@ -103,6 +104,7 @@ pub fn score(tests: &[TestResult]) -> PiScore {
         Some((sum / 100.0).floor() as u64)
     })();
     PiScore {
+extra: Default::default(),
         equivalents: "iomark's engine ran equivalents of dd, fio and iozone (same operations, sizes, queue depths and caching), not the tools themselves".into(),
         formula: "int((dd_write_mb_per_s*1024 + fio_randread_4k_iops*4 + fio_randwrite_4k_iops*10 + iozone_read_4k_kb_per_s + iozone_write_4k_kb_per_s + iozone_randread_4k_kb_per_s*4 + iozone_randwrite_4k_kb_per_s*10) / 100)".into(),
         parts,

@@ -131,6 +131,7 @@ impl Plan {
     /// The document's `settings` for this plan, run on `engine` with direct I/O `direct`.
     pub fn settings(&self, engine: String, direct: bool) -> Settings {
         Settings {
+            extra: Default::default(),
             profile: self.profile.name().into(),
             file_size_bytes: self.file_size,
             loops: self.loops,

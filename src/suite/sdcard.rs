@@ -121,9 +121,11 @@ pub fn score(tests: &[TestResult]) -> SdCardScore {
                 Some(verdicts.iter().all(|v| *v == Some(true)))
             };
             ClassVerdict {
+                extra: Default::default(),
                 class: c.name.into(),
                 family: c.family.into(),
                 measured: ClassFigures {
+                    extra: Default::default(),
                     random_read_iops_4k: c.read_iops.and(read_iops),
                     random_write_iops_4k: c.write_iops.and(write_iops),
                     sequential_write_mb_per_s: write,
@@ -131,6 +133,7 @@ pub fn score(tests: &[TestResult]) -> SdCardScore {
                 note: c.note.into(),
                 pass,
                 required: ClassFigures {
+                    extra: Default::default(),
                     random_read_iops_4k: c.read_iops,
                     random_write_iops_4k: c.write_iops,
                     sequential_write_mb_per_s: Some(c.write_mb_per_s),
@@ -138,7 +141,10 @@ pub fn score(tests: &[TestResult]) -> SdCardScore {
             }
         })
         .collect();
-    SdCardScore { classes }
+    SdCardScore {
+        extra: Default::default(),
+        classes,
+    }
 }
 
 /// The classes a card claims but failed.

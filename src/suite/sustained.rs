@@ -122,6 +122,7 @@ pub fn score(tests: &[TestResult]) -> SustainedScore {
     let sustained = tests.first().map(|test| {
         let finding = analyze(&test.timeline);
         SustainedFinding {
+            extra: Default::default(),
             after_mb_per_s: finding.after_mb_per_s,
             before_mb_per_s: finding.before_mb_per_s,
             cliff_at_bytes: finding.cliff_at_bytes,
@@ -136,7 +137,10 @@ pub fn score(tests: &[TestResult]) -> SustainedScore {
             written_bytes: test.loops.iter().map(|l| l.bytes).sum(),
         }
     });
-    SustainedScore { sustained }
+    SustainedScore {
+        extra: Default::default(),
+        sustained,
+    }
 }
 
 #[cfg(test)]

@@ -46,6 +46,7 @@ pub fn score(tests: &[TestResult]) -> SweepScore {
         runs.sort_by_key(|t| t.block_size);
         let best = runs.iter().map(|t| t.mb_per_s).fold(0.0, f64::max);
         Some(Saturation {
+            extra: Default::default(),
             max_mb_per_s: best,
             saturated_at_block_size: runs
                 .iter()
@@ -54,7 +55,9 @@ pub fn score(tests: &[TestResult]) -> SweepScore {
         })
     };
     SweepScore {
+        extra: Default::default(),
         sweep: SweepDirections {
+            extra: Default::default(),
             read: saturation("read"),
             write: saturation("write"),
         },

@@ -337,3 +337,62 @@ fn issue_11_a_run_interrupted_while_its_save_waits_keeps_its_result() {
     let runs: Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(runs.as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn issue_11_imports_keep_unknown_fields_and_refuse_an_id_with_other_figures() {
+    let home = home_with_a_run();
+    let exported =
+        ok(crate::common::iomark(home.path()).args(["export", "latest", "--format", "json"]));
+    let mut doc: Value = serde_json::from_slice(&exported.stdout).unwrap();
+    // The same run again is skipped; the same id with other figures is refused, and nothing of
+    // that import is kept.
+    let same = home.path().join("same.json");
+    std::fs::write(&same, &exported.stdout).unwrap();
+    let out = ok(crate::common::iomark(home.path()).arg("import").arg(&same));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("already in the store: skipped"));
+    doc["tests"][0]["latency_us"]["max"] = serde_json::json!(123456.0);
+    let other = home.path().join("other.json");
+    std::fs::write(&other, doc.to_string()).unwrap();
+    let line = refused(crate::common::iomark(home.path()).arg("import").arg(&other));
+    assert!(line.contains("a different run with id"), "{line}");
+    // A newer iomark's fields survive import and export.
+    let mut newer = doc.clone();
+    newer["id"] = serde_json::json!("01KAQZ8X3N7M2P4R6T8V0W2Y4Z");
+    newer["from_a_newer_iomark"] = serde_json::json!({"figures": [1, 2, 3]});
+    newer["tests"][1]["latency_us"]["p99_99"] = serde_json::json!(4321.0);
+    let path = home.path().join("newer.json");
+    std::fs::write(&path, newer.to_string()).unwrap();
+    ok(crate::common::iomark(home.path()).arg("import").arg(&path));
+    let back = ok(crate::common::iomark(home.path()).args([
+        "export",
+        "01KAQZ8X3N7M2P4R6T8V0W2Y4Z",
+        "--format",
+        "json",
+    ]));
+    let back: Value = serde_json::from_slice(&back.stdout).unwrap();
+    assert_eq!(back, newer);
+}
+
+#[test]
+fn issue_11_a_label_that_would_drive_the_terminal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for label in [
+        "\u{1b}[2J\u{1b}]0;pwned\u{7}",
+        "two\nlines",
+        &"x".repeat(201),
+    ] {
+        let line = refused(
+            iomark()
+                .args([
+                    "run",
+                    dir.path().to_str().unwrap(),
+                    "--no-save",
+                    "--label",
+                    label,
+                ])
+                .args(FAST),
+        );
+        assert!(line.contains("--label"), "{line}");
+    }
+    assert!(entries(dir.path()).is_empty());
+}
