@@ -154,7 +154,9 @@ pub struct ShowArgs {
 #[command(after_help = "\
 Each figure is compared with the baseline's. The verdict takes both runs' loop-to-loop spread \
 (their coefficient of variation) into account: a difference within twice the combined spread \
-(and at least 2%, or 5% where a run had one loop) is within noise.")]
+(and at least 2%) is within noise. A run of one loop has its per-second timeline as samples \
+when it spans 3 s or more; with less, its spread is unknown and the verdict is \"can't tell\" \
+unless the difference exceeds 50%.")]
 pub struct CompareArgs {
     /// Two or more runs; the first is the baseline
     #[arg(value_name = "ID", num_args = 2.., required = true)]

@@ -163,7 +163,7 @@ impl Exporter for Html {
                 out,
                 "<tr><th>{}</th><td class=\"n\">{}</td><td class=\"n\">{:.0}</td><td class=\"n\">{}</td>\
                  <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}%</td></tr>",
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
                 escape(&t.name),
                 figure(t.mb_per_s),
                 t.iops,
@@ -174,7 +174,7 @@ impl Exporter for Html {
                 format_micros(l.p99_9),
                 format_micros(l.max),
                 t.loops.len(),
-                t.cv * 100.0
+                escape(&t.spread_text())
             );
         }
         out.push_str("</tbody></table>\n");

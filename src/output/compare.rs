@@ -64,7 +64,7 @@ pub fn render(c: &Comparison, style: Style) -> String {
                             match verdict {
                                 Verdict::Faster => style.cyan(&padded),
                                 Verdict::Slower => style.yellow(&padded),
-                                Verdict::WithinNoise => style.dim(&padded),
+                                Verdict::WithinNoise | Verdict::CantTell => style.dim(&padded),
                             }
                         }
                         _ => format!("{value:<cell_width$}"),
@@ -84,7 +84,8 @@ pub fn render(c: &Comparison, style: Style) -> String {
         "{}",
         style.dim(
             "within noise: the difference is inside twice the runs' combined loop-to-loop \
-             spread (at least 2%; 5% when a run had one loop)"
+             spread (at least 2%); can't tell: a run had one loop and under 3 s of timeline, so \
+             its spread is unknown, and the difference is under 50%"
         )
     );
     out

@@ -84,10 +84,17 @@ pub fn render(info: &Info, style: Style) -> String {
                 &mut text,
                 "kind",
                 d.rotational.map(|r| {
-                    if r {
-                        "rotational (as the kernel reports it)".to_string()
+                    let kind = if r {
+                        "rotational (as the kernel reports it)"
                     } else {
-                        "non-rotational (flash or SSD)".to_string()
+                        "non-rotational (flash or SSD)"
+                    };
+                    // A virtual disk reports whatever its hypervisor chose (virtio says
+                    // rotational by default), not what the host's storage is.
+                    if d.transport.as_deref() == Some("virtio") {
+                        format!("{kind}; a virtual disk: the host's storage may be anything")
+                    } else {
+                        kind.to_string()
                     }
                 }),
             );

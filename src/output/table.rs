@@ -163,7 +163,7 @@ fn cells(test: Option<&TestResult>) -> String {
                 format!("{:.1}", t.iops)
             },
             format_micros(t.latency_us.p99),
-            format!("{:.1}%", t.cv * 100.0)
+            t.spread_text()
         ),
     }
 }

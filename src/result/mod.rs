@@ -324,6 +324,18 @@ pub struct Info {
     pub warnings: Vec<Warning>,
 }
 
+impl TestResult {
+    /// The loop-to-loop spread as a percentage (`2.3%`), or `–` for a single loop, whose
+    /// spread is unknown (not zero).
+    pub fn spread_text(&self) -> String {
+        if self.loops.len() < 2 {
+            "–".into()
+        } else {
+            format!("{:.1}%", self.cv * 100.0)
+        }
+    }
+}
+
 impl ResultDoc {
     /// A new document, with a new id, finished now, for a run measured as `settings` say; the
     /// caller adds its tests, warnings, score and label.
