@@ -293,9 +293,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size_arg)]
     pub size: Option<u64>,
 
-    /// Timed loops per test; the median loop is reported [default: from the profile]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub loops: Option<u32>,
+    /// Timed loops per test; the median loop is reported. `auto` adds loops (at least 3, at
+    /// most 20) until the 95% confidence interval of their mean is within ±2.5%, and reports
+    /// it [default: from the profile]
+    #[arg(long, value_name = "N|auto", value_parser = parse_loops)]
+    pub loops: Option<LoopsArg>,
 
     /// Length of each timed loop, e.g. 2s, 500ms; for sustained and sdcard, the bound on the
     /// long write [default: from the profile; sustained's 5 min]
@@ -372,7 +374,12 @@ impl RunArgs {
         Options {
             profile: self.profile,
             size: self.size,
-            loops: self.loops,
+            loops: match self.loops {
+                Some(LoopsArg::Count(n)) => Some(n),
+                Some(LoopsArg::Auto) => Some(crate::suite::plan::AUTO_MAX_LOOPS),
+                None => None,
+            },
+            auto_loops: self.loops == Some(LoopsArg::Auto),
             duration: self.duration,
             warmup: self.warmup,
             count: self.count,
@@ -443,6 +450,23 @@ fn parse_size_arg(text: &str) -> Result<u64, String> {
         return Err("the size must be larger than zero".into());
     }
     Ok(size)
+}
+
+/// `--loops`: a count, or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopsArg {
+    Count(u32),
+    Auto,
+}
+
+fn parse_loops(text: &str) -> Result<LoopsArg, String> {
+    if text == "auto" {
+        return Ok(LoopsArg::Auto);
+    }
+    match text.parse::<u32>() {
+        Ok(n) if (1..=1000).contains(&n) => Ok(LoopsArg::Count(n)),
+        _ => Err(format!("'{text}' is not a count from 1 to 1000, nor auto")),
+    }
 }
 
 fn parse_label(text: &str) -> Result<String, String> {

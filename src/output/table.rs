@@ -66,7 +66,9 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
         _ => format!(
             "{} test file · {} of {} after {} warm-up",
             format_size(s.file_size_bytes),
-            if s.loops == 1 {
+            if s.loops_auto {
+                format!("3 to {} loops (auto)", s.loops)
+            } else if s.loops == 1 {
                 "1 loop".to_string()
             } else {
                 format!("{} loops", s.loops)
@@ -100,6 +102,24 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
         "{}",
         style.dim("MB/s = 10^6 bytes/s (as fio and CrystalDiskMark) · median loop · p99 = 99th percentile latency · ± = loop-to-loop variation")
     );
+    if s.loops_auto {
+        let known: Vec<String> = doc
+            .tests
+            .iter()
+            .filter_map(|t| {
+                let width = t.mean_ci95_pct?;
+                Some(format!("{} {} loops ±{width:.1}%", t.name, t.loops.len()))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim(&format!(
+                "--loops auto: each test's mean to within its 95% interval: {}",
+                known.join(", ")
+            ))
+        );
+    }
     out.push_str(&super::score::details(doc, style));
     for warning in &doc.warnings {
         let _ = writeln!(out, "{} {}", style.yellow("warning:"), warning.message);

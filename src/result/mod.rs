@@ -201,7 +201,12 @@ pub struct Nvme {
 pub struct Settings {
     pub profile: String,
     pub file_size_bytes: u64,
+    /// Loops per test; with `loops_auto`, the most a test could take.
     pub loops: u32,
+    /// `--loops auto`: each test added loops until the 95% confidence interval of their mean
+    /// was within ±2.5% (added within /1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub loops_auto: bool,
     pub duration_s: f64,
     pub warmup_s: f64,
     /// The backend that ran: io_uring, psync or null.
@@ -238,6 +243,10 @@ pub struct TestResult {
     pub loops: Vec<Loop>,
     /// Coefficient of variation of the loops' MB/s (sample standard deviation / mean).
     pub cv: f64,
+    /// With `--loops auto`: the half-width of the 95% confidence interval of the loops' mean
+    /// MB/s, in percent of it (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_ci95_pct: Option<f64>,
     /// CPU time of the whole process during the timed loops.
     pub cpu: Cpu,
     /// MB/s per second of the timed loops, loop after loop.

@@ -16,6 +16,7 @@ pub fn result(name: &str, op: &str, block_size: u64, mb_per_s: f64, iops: f64) -
         latency_us: Latency::default(),
         loops: vec![],
         cv: 0.0,
+        mean_ci95_pct: None,
         cpu: Cpu::default(),
         timeline: vec![],
     }
@@ -86,6 +87,7 @@ pub fn doc() -> ResultDoc {
             profile: "standard".into(),
             file_size_bytes: 1 << 30,
             loops: 3,
+            loops_auto: false,
             duration_s: 2.0,
             warmup_s: 1.0,
             engine: "io_uring".into(),

@@ -52,6 +52,7 @@ pub fn summarize(spec: &TestSpec, measurements: &[Measurement], cpu: Cpu) -> Tes
         iops: reported.iops,
         latency_us: latency(measurements, spec.ios.is_some()),
         cv: coefficient_of_variation(&rates),
+        mean_ci95_pct: None,
         cpu,
         timeline: timeline(measurements),
         loops,

@@ -9,12 +9,20 @@ use crate::engine::{Data, Op};
 use crate::result::Settings;
 use crate::units::format_size;
 
+/// `--loops auto`: at least this many loops, then more until the 95% confidence interval of
+/// their mean MB/s is within this share of it, at most [`AUTO_MAX_LOOPS`].
+pub const AUTO_MIN_LOOPS: usize = 3;
+pub const AUTO_WIDTH: f64 = 0.025;
+pub const AUTO_MAX_LOOPS: u32 = 20;
+
 /// What the user chose, already parsed (`cli` turns arguments into this).
 #[derive(Clone, Debug)]
 pub struct Options {
     pub profile: Profile,
     pub size: Option<u64>,
     pub loops: Option<u32>,
+    /// Add loops until the mean is known well enough (`--loops auto`); `loops` is then the most.
+    pub auto_loops: bool,
     pub duration: Option<Duration>,
     pub warmup: Option<Duration>,
     /// I/Os per loop, for the tests counted rather than timed.
@@ -40,6 +48,7 @@ impl Options {
             profile,
             size: None,
             loops: None,
+            auto_loops: false,
             duration: None,
             warmup: None,
             count: None,
@@ -78,7 +87,9 @@ pub struct Plan {
     pub profile: Profile,
     pub tests: Vec<TestSpec>,
     pub file_size: u64,
+    /// Loops per test; with `auto_loops`, the most.
     pub loops: u32,
+    pub auto_loops: bool,
     pub duration: Duration,
     pub warmup: Duration,
     pub data: Data,
@@ -111,6 +122,7 @@ impl Plan {
             tests: defaults.tests,
             file_size,
             loops: options.loops.unwrap_or(defaults.loops),
+            auto_loops: options.auto_loops,
             duration: options.duration.unwrap_or(defaults.duration),
             warmup: options.warmup.unwrap_or(defaults.warmup),
             data: options.data,
@@ -135,6 +147,7 @@ impl Plan {
             profile: self.profile.name().into(),
             file_size_bytes: self.file_size,
             loops: self.loops,
+            loops_auto: self.auto_loops,
             duration_s: self.duration.as_secs_f64(),
             warmup_s: self.warmup.as_secs_f64(),
             engine,

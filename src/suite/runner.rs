@@ -7,11 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::plan::{Plan, Rates};
+use super::plan::{Plan, Rates, AUTO_MIN_LOOPS, AUTO_WIDTH};
 use super::{aggregate, verdicts, TestSpec};
 use crate::engine::target::TargetError;
 use crate::engine::{self, Engine, EngineError, Job, Limit, Live, Op, TestFile};
 use crate::result::{Cpu, Score, Settings, Target, TestResult, Warning};
+use crate::stats;
 
 /// What the suite is doing now, for a progress display.
 pub enum Phase<'a> {
@@ -213,6 +214,7 @@ fn measure(
         Ok(())
     };
     // A test that writes the whole file once is its own measurement: no warm-up, one loop.
+    let auto = plan.auto_loops && !spec.whole_file;
     let (warmup, loop_count) = if spec.whole_file {
         (Duration::ZERO, 1)
     } else {
@@ -251,6 +253,9 @@ fn measure(
                 cpu.user_s += (user_after - user_before).as_secs_f64();
                 cpu.sys_s += (sys_after - sys_before).as_secs_f64();
                 loops.push(measurement);
+                if auto && known_well_enough(&loops) {
+                    break;
+                }
             }
             Ok(())
         })();
@@ -258,11 +263,28 @@ fn measure(
         measured
     })?;
     let mut result = aggregate::summarize(spec, &loops, cpu);
+    if auto {
+        result.mean_ci95_pct = stats::mean_ci95_relative(&loop_rates(&loops)).map(|w| w * 100.0);
+    }
     let readings = readings.into_inner().unwrap_or_else(|p| p.into_inner());
     if !readings.is_empty() {
         aggregate::attach_temperatures(&mut result.timeline, &readings);
     }
     Ok(result)
+}
+
+/// Each loop's rate, bytes per second.
+fn loop_rates(loops: &[engine::Measurement]) -> Vec<f64> {
+    loops
+        .iter()
+        .map(|m| m.bytes as f64 / m.elapsed.as_secs_f64().max(1e-9))
+        .collect()
+}
+
+/// `--loops auto`: enough loops, and their mean known to within the width asked for.
+fn known_well_enough(loops: &[engine::Measurement]) -> bool {
+    loops.len() >= AUTO_MIN_LOOPS
+        && stats::mean_ci95_relative(&loop_rates(loops)).is_some_and(|w| w <= AUTO_WIDTH)
 }
 
 /// Reads the thermometer about once a second until `done`: `(seconds since start, °C)`.

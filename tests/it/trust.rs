@@ -396,3 +396,44 @@ fn issue_11_a_label_that_would_drive_the_terminal_is_refused() {
     }
     assert!(entries(dir.path()).is_empty());
 }
+
+#[test]
+fn issue_11_loops_auto_adds_loops_until_the_mean_is_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(iomark().args([
+        "run",
+        dir.path().to_str().unwrap(),
+        "--no-save",
+        "--json",
+        "-",
+        "--size",
+        "8MiB",
+        "--duration",
+        "100ms",
+        "--warmup",
+        "0",
+        "--loops",
+        "auto",
+        "--test",
+        "SEQ1M_Q1T1",
+        "--test",
+        "RND4K_Q1T1_read",
+    ]));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["settings"]["loops_auto"], true);
+    assert_eq!(doc["settings"]["loops"], 20);
+    for test in doc["tests"].as_array().unwrap() {
+        let loops = test["loops"].as_array().unwrap().len();
+        let width = test["mean_ci95_pct"].as_f64().unwrap();
+        assert!((3..=20).contains(&loops), "{loops}");
+        // Stopped early only once the interval was narrow enough.
+        assert!(loops == 20 || width <= 2.5, "{loops} loops, ±{width}%");
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--loops auto: each test's mean"),
+        "{stderr}"
+    );
+    let line = refused(iomark().args(["run", "--loops", "sometimes"]));
+    assert!(line.contains("nor auto"), "{line}");
+}
