@@ -187,7 +187,13 @@ impl Exporter for Html {
                 "Loops",
                 format!(
                     "{} of {} s after {} s warm-up",
-                    s.loops, s.duration_s, s.warmup_s
+                    if s.loops_auto {
+                        format!("3 to {} (auto)", s.loops)
+                    } else {
+                        s.loops.to_string()
+                    },
+                    s.duration_s,
+                    s.warmup_s
                 ),
             ),
             ("Engine", s.engine.clone()),

@@ -50,7 +50,9 @@ impl Exporter for Markdown {
                     .unwrap_or("unknown filesystem")
             ),
             format_size(s.file_size_bytes),
-            if s.loops == 1 {
+            if s.loops_auto {
+                format!("median of 3 to {} loops (auto)", s.loops)
+            } else if s.loops == 1 {
                 "1 loop".into()
             } else {
                 format!("median of {} loops", s.loops)

@@ -437,3 +437,30 @@ fn issue_11_loops_auto_adds_loops_until_the_mean_is_known() {
     let line = refused(iomark().args(["run", "--loops", "sometimes"]));
     assert!(line.contains("nor auto"), "{line}");
 }
+
+#[test]
+fn issue_11_json_on_a_full_disk_leaves_the_old_file_not_an_empty_one() {
+    let Some(fs) = crate::common::SmallFs::mount("512k") else {
+        eprintln!("skipped: mounting a small filesystem needs root");
+        return;
+    };
+    let json = fs.path.join("r.json");
+    std::fs::write(&json, b"old").unwrap();
+    let mut filler = std::fs::File::create(fs.path.join("filler")).unwrap();
+    while std::io::Write::write_all(&mut filler, &[0u8; 4096]).is_ok() {}
+    drop(filler);
+    let work = tempfile::tempdir().unwrap();
+    let out = iomark()
+        .args(["run", work.path().to_str().unwrap(), "--no-save", "--json"])
+        .arg(&json)
+        .args(FAST)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--json: cannot write"), "{stderr}");
+    assert_eq!(std::fs::read(&json).unwrap(), b"old");
+    let mut names = entries(&fs.path);
+    names.sort();
+    assert_eq!(names, ["filler", "r.json"]);
+}
