@@ -14,6 +14,7 @@ pub mod core_loop;
 pub mod null;
 pub mod pattern;
 pub mod psync;
+pub mod stale;
 pub mod target;
 pub mod uring;
 

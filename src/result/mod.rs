@@ -11,6 +11,7 @@ mod rows;
 #[cfg(test)]
 pub(crate) mod sample;
 pub mod score;
+mod time;
 pub mod validate;
 pub mod warning;
 

@@ -150,14 +150,14 @@ pub fn attach_temperatures(timeline: &mut [TimelineSample], readings: &[(f64, f6
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::clock::Recorder;
     use crate::engine::{Op, Pattern};
     use std::time::{Duration, Instant};
 
     /// A measurement of `ios` I/Os of `block` bytes spread evenly over `seconds`.
-    fn measured(ios: u64, block: u64, seconds: f64, latency: Duration) -> Measurement {
+    pub(crate) fn measured(ios: u64, block: u64, seconds: f64, latency: Duration) -> Measurement {
         let start = Instant::now();
         let mut recorder = Recorder::new(start);
         for i in 0..ios {
@@ -167,7 +167,7 @@ mod tests {
         recorder.finish(start + Duration::from_secs_f64(seconds))
     }
 
-    fn spec() -> TestSpec {
+    pub(crate) fn spec() -> TestSpec {
         TestSpec::new(Pattern::Random, 4096, 1, Op::Read)
     }
 

@@ -91,27 +91,10 @@ pub fn from_results(tests: &[TestResult]) -> Vec<Warning> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::clock::{Measurement, Recorder};
-    use crate::engine::{Op, Pattern};
     use crate::result::Cpu;
     use crate::suite::aggregate::summarize;
-    use crate::suite::TestSpec;
-    use std::time::{Duration, Instant};
-
-    /// A measurement of `ios` I/Os of `block` bytes spread evenly over `seconds`.
-    fn measured(ios: u64, block: u64, seconds: f64, latency: Duration) -> Measurement {
-        let start = Instant::now();
-        let mut recorder = Recorder::new(start);
-        for i in 0..ios {
-            let done = start + Duration::from_secs_f64(seconds * (i + 1) as f64 / ios as f64);
-            recorder.record(done - latency, done, block);
-        }
-        recorder.finish(start + Duration::from_secs_f64(seconds))
-    }
-
-    fn spec() -> TestSpec {
-        TestSpec::new(Pattern::Random, 4096, 1, Op::Read)
-    }
+    use crate::suite::aggregate::tests::{measured, spec};
+    use std::time::Duration;
 
     #[test]
     fn warns_about_caches_and_noise() {

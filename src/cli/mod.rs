@@ -1,6 +1,8 @@
 //! Command-line definitions (clap). Values are parsed and checked here, so the commands get
 //! typed options; a bad value is one `Error:` line that names the flag.
 
+mod values;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -8,6 +10,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::{Data, EngineChoice};
 use crate::suite::{Options, Profile};
+pub use values::LoopsArg;
+use values::{
+    one_line, parse_class, parse_label, parse_lang, parse_loops, parse_positive_duration,
+    parse_size_arg, profile_parser,
+};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -102,19 +109,6 @@ pub struct LangsArgs {
 
     #[command(flatten)]
     pub store: StoreArgs,
-}
-
-fn parse_lang(text: &str) -> Result<String, String> {
-    let name = text.trim().to_ascii_lowercase();
-    if crate::langs::lang(&name).is_some() {
-        Ok(name)
-    } else {
-        let all: Vec<&str> = crate::langs::LANGS.iter().map(|l| l.name).collect();
-        Err(format!(
-            "unknown language '{text}' (languages: {})",
-            all.join(", ")
-        ))
-    }
 }
 
 /// Which store: the local history unless told otherwise.
@@ -361,13 +355,6 @@ pub struct RunArgs {
     pub print_fio: bool,
 }
 
-/// `--profile`'s names, shown by `--help` and completed by shells, parsed into a [`Profile`].
-fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(Profile::CHOICES.map(Profile::name))
-        .map(|name| Profile::from_name(&name).expect("a possible value"))
-}
-
 impl RunArgs {
     /// The choices that shape the plan, for the suite.
     pub fn options(&self) -> Options {
@@ -428,78 +415,6 @@ impl From<DataArg> for Data {
     }
 }
 
-fn parse_class(text: &str) -> Result<String, String> {
-    let class = text.trim().to_ascii_uppercase();
-    if crate::suite::sdcard::known(&class) {
-        Ok(class)
-    } else {
-        let all: Vec<&str> = crate::suite::sdcard::CLASSES
-            .iter()
-            .map(|c| c.name)
-            .collect();
-        Err(format!(
-            "unknown SD class '{text}' (classes: {})",
-            all.join(", ")
-        ))
-    }
-}
-
-fn parse_size_arg(text: &str) -> Result<u64, String> {
-    let size = crate::units::parse_size(text)?;
-    if size == 0 {
-        return Err("the size must be larger than zero".into());
-    }
-    Ok(size)
-}
-
-/// `--loops`: a count, or `auto`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LoopsArg {
-    Count(u32),
-    Auto,
-}
-
-fn parse_loops(text: &str) -> Result<LoopsArg, String> {
-    if text == "auto" {
-        return Ok(LoopsArg::Auto);
-    }
-    match text.parse::<u32>() {
-        Ok(n) if (1..=1000).contains(&n) => Ok(LoopsArg::Count(n)),
-        _ => Err(format!("'{text}' is not a count from 1 to 1000, nor auto")),
-    }
-}
-
-fn parse_label(text: &str) -> Result<String, String> {
-    crate::result::check_label(text)?;
-    Ok(text.to_string())
-}
-
-fn parse_positive_duration(text: &str) -> Result<Duration, String> {
-    let duration = crate::units::parse_duration(text)?;
-    if duration < Duration::from_millis(10) {
-        return Err("a loop must last at least 10ms".into());
-    }
-    Ok(duration)
-}
-
-/// clap's message in one line: its first line, then what it lists below it (the missing
-/// arguments, the possible values, a tip), without the usage and the pointer to `--help`.
-fn one_line(rendered: &str) -> String {
-    let mut lines = rendered
-        .lines()
-        .take_while(|l| !l.starts_with("Usage:"))
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("For more information"));
-    let first = lines.next().unwrap_or("invalid arguments");
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    let detail: Vec<&str> = lines.collect();
-    match (detail.is_empty(), first.ends_with(':')) {
-        (true, _) => first.to_string(),
-        (false, true) => format!("{first} {}", detail.join(", ")),
-        (false, false) => format!("{first} {}", detail.join(" ")),
-    }
-}
-
 /// Parses the command line; on a usage error returns the one line to print and the exit code
 /// (2), folding clap's multi-line message into one line that names the flag.
 pub fn parse() -> Result<Cli, (String, i32)> {
@@ -519,26 +434,5 @@ pub fn parse() -> Result<Cli, (String, i32)> {
             let line = one_line(&error.render().to_string());
             Err((line, 2))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn usage_errors_fold_into_one_line_that_names_the_argument() {
-        // Issue 11: `iomark export latest` said only "the following required arguments were
-        // not provided:".
-        let missing = "error: the following required arguments were not provided:\n  --format <FORMAT>\n\nUsage: iomark export --format <FORMAT> <ID>\n\nFor more information, try '--help'.\n";
-        assert_eq!(
-            one_line(missing),
-            "the following required arguments were not provided: --format <FORMAT>"
-        );
-        let value = "error: invalid value 'x' for '--engine <ENGINE>'\n  [possible values: auto, io_uring]\n\nFor more information, try '--help'.\n";
-        assert_eq!(
-            one_line(value),
-            "invalid value 'x' for '--engine <ENGINE>' [possible values: auto, io_uring]"
-        );
     }
 }
