@@ -64,8 +64,14 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             seconds(s.duration_s)
         ),
         _ => format!(
-            "{} test file · {} of {} after {} warm-up",
+            "{} test file{} · {} of {} after {} warm-up",
             format_size(s.file_size_bytes),
+            s.fill_cut_from_bytes
+                .map(|planned| format!(
+                    " (cut from {}: the device fills no more in 10 s)",
+                    format_size(planned)
+                ))
+                .unwrap_or_default(),
             if s.loops_auto {
                 format!("3 to {} loops (auto)", s.loops)
             } else if s.loops == 1 {

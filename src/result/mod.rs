@@ -202,6 +202,10 @@ pub struct Nvme {
 pub struct Settings {
     pub profile: String,
     pub file_size_bytes: u64,
+    /// The size planned, where the device wrote too slowly to fill it in 10 s and the file was
+    /// cut to `file_size_bytes` (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill_cut_from_bytes: Option<u64>,
     /// Loops per test; with `loops_auto`, the most a test could take.
     pub loops: u32,
     /// `--loops auto`: each test added loops until the 95% confidence interval of their mean

@@ -86,6 +86,7 @@ pub fn doc() -> ResultDoc {
             extra: Default::default(),
             profile: "standard".into(),
             file_size_bytes: 1 << 30,
+            fill_cut_from_bytes: None,
             loops: 3,
             loops_auto: false,
             duration_s: 2.0,

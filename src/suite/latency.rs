@@ -18,5 +18,6 @@ pub fn latency() -> Defaults {
         duration: Duration::from_secs(1),
         warmup: Duration::ZERO,
         fill: true,
+        cut_fill: true,
     }
 }

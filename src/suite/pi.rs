@@ -76,6 +76,7 @@ pub fn pi() -> Defaults {
         duration: Duration::from_secs(3600),
         warmup: Duration::ZERO,
         fill: false,
+        cut_fill: false,
     }
 }
 

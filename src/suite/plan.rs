@@ -5,9 +5,16 @@ use std::time::Duration;
 
 use super::profile::Profile;
 use super::TestSpec;
+use crate::engine::target::FillBudget;
 use crate::engine::{Data, Op};
 use crate::result::Settings;
 use crate::units::format_size;
+
+/// How long filling the test file may take on a slow device before the file is cut to what
+/// the device writes in that time (profiles with `cut_fill`, without `--size`), and the least
+/// it is cut to.
+pub const FILL_BUDGET: Duration = Duration::from_secs(10);
+pub const FILL_MIN: u64 = 64 << 20;
 
 /// `--loops auto`: at least this many loops, then more until the 95% confidence interval of
 /// their mean MB/s is within this share of it, at most [`AUTO_MAX_LOOPS`].
@@ -97,6 +104,8 @@ pub struct Plan {
     pub live: bool,
     /// Write the whole file before the tests.
     pub fill: bool,
+    /// Cut the file short on a slow device (see [`FILL_BUDGET`]).
+    pub fill_budget: Option<FillBudget>,
     pub claimed: Vec<String>,
     pub thermometer: Option<fn() -> Option<f64>>,
 }
@@ -129,6 +138,7 @@ impl Plan {
             direct: options.direct,
             live: options.live,
             fill: defaults.fill,
+            fill_budget: None,
             claimed: options.claimed,
             thermometer: options.thermometer,
         };
@@ -137,15 +147,24 @@ impl Plan {
             plan.set_count(count)?;
         }
         plan.fit_file_size()?;
+        if defaults.cut_fill && options.size.is_none() {
+            plan.fill_budget = Some(FillBudget {
+                time: FILL_BUDGET,
+                block: plan.largest_block(),
+                min: FILL_MIN.min(plan.file_size),
+            });
+        }
         Ok(plan)
     }
 
-    /// The document's `settings` for this plan, run on `engine` with direct I/O `direct`.
-    pub fn settings(&self, engine: String, direct: bool) -> Settings {
+    /// The document's `settings` for this plan, run on `engine` with direct I/O `direct`, on
+    /// a file of `file_size` bytes (less than planned where a slow device's fill was cut).
+    pub fn settings(&self, engine: String, direct: bool, file_size: u64) -> Settings {
         Settings {
             extra: Default::default(),
             profile: self.profile.name().into(),
-            file_size_bytes: self.file_size,
+            file_size_bytes: file_size,
+            fill_cut_from_bytes: (file_size < self.file_size).then_some(self.file_size),
             loops: self.loops,
             loops_auto: self.auto_loops,
             duration_s: self.duration.as_secs_f64(),

@@ -34,6 +34,10 @@ pub struct Defaults {
     pub warmup: Duration,
     /// Write the whole file before the tests (not when the first test writes it itself).
     pub fill: bool,
+    /// On a device too slow to fill the file in [`super::plan::FILL_BUDGET`], make the file
+    /// what it fills in that time (unless `--size` was given). Not for a profile whose
+    /// verdicts depend on the file's size (sdcard's sustained write).
+    pub cut_fill: bool,
 }
 
 /// A profile's default file size.

@@ -81,7 +81,7 @@ pub fn run(
     observer: &dyn Observer,
     target: &Target,
 ) -> Result<Outcome, SuiteError> {
-    let file = TestFile::create(dir, plan.file_size, plan.direct)?;
+    let mut file = TestFile::create(dir, plan.file_size, plan.direct)?;
     for (path, bytes) in file.reclaimed() {
         observer.note(&format!(
             "removed {} ({}), the test file of an iomark run that was killed",
@@ -106,16 +106,23 @@ pub fn run(
             live.clone(),
         );
         let started = Instant::now();
-        file.fill(plan.data, &live)
-            .map_err(|source| SuiteError::Fill {
-                path: file.path().to_path_buf(),
-                source,
-            })?;
-        rates.record(
-            Op::Write,
-            plan.file_size as f64 / started.elapsed().as_secs_f64().max(1e-3),
-        );
+        let path = file.path().to_path_buf();
+        let written = file
+            .fill(plan.data, &live, plan.fill_budget)
+            .map_err(|source| SuiteError::Fill { path, source })?;
+        let rate = written as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        rates.record(Op::Write, rate);
         observer.finished(None);
+        if written < plan.file_size {
+            observer.note(&format!(
+                "the device writes about {:.1} MB/s, so the test file is {} instead of {}: \
+                 what it fills in {} s (--size sets the size)",
+                rate / 1e6,
+                crate::units::format_size(written),
+                crate::units::format_size(plan.file_size),
+                super::plan::FILL_BUDGET.as_secs()
+            ));
+        }
     }
 
     let mut tests = Vec::with_capacity(plan.tests.len());
@@ -132,7 +139,7 @@ pub fn run(
                 index,
                 count: plan.tests.len(),
                 expected: plan.test_time(),
-                bytes: spec.whole_file.then(|| spec.span_in(plan.file_size)),
+                bytes: spec.whole_file.then(|| spec.span_in(file.size())),
                 after: plan.time_from(index + 1, rates),
             },
             live.clone(),
@@ -172,7 +179,7 @@ pub fn run(
     // buffered steps under io_uring) is named after it.
     engines.sort_by_key(|name| *name != engine.name());
     Ok(Outcome {
-        settings: plan.settings(engines.join("+"), file.direct()),
+        settings: plan.settings(engines.join("+"), file.direct(), file.size()),
         score,
         tests,
         warnings,

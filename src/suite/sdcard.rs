@@ -91,6 +91,7 @@ pub fn sdcard() -> Defaults {
         duration: Duration::from_secs(2),
         warmup: Duration::from_secs(1),
         fill: true,
+        cut_fill: false,
     }
 }
 

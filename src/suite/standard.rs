@@ -36,6 +36,7 @@ pub fn standard() -> Defaults {
         duration: Duration::from_secs(2),
         warmup: Duration::from_secs(1),
         fill: true,
+        cut_fill: true,
     }
 }
 
@@ -47,6 +48,7 @@ pub fn quick() -> Defaults {
         duration: Duration::from_millis(500),
         warmup: Duration::from_millis(100),
         fill: true,
+        cut_fill: true,
     }
 }
 
@@ -66,5 +68,6 @@ pub fn langs() -> Defaults {
         duration: Duration::from_secs(1),
         warmup: Duration::from_millis(500),
         fill: true,
+        cut_fill: true,
     }
 }

@@ -35,6 +35,7 @@ pub fn sustained() -> Defaults {
         warmup: Duration::ZERO,
         // The write itself is the measurement, over fresh space.
         fill: false,
+        cut_fill: false,
     }
 }
 

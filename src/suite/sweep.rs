@@ -33,6 +33,7 @@ pub fn sweep() -> Defaults {
         duration: Duration::from_secs(1),
         warmup: Duration::from_millis(200),
         fill: true,
+        cut_fill: true,
     }
 }
 

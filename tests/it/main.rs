@@ -10,5 +10,6 @@ mod golden;
 mod info;
 mod langs;
 mod probe_fixtures;
+mod slow;
 mod store;
 mod trust;
