@@ -27,6 +27,8 @@ fn main() {
         Command::Plot(args) => iomark::commands::export::plot(args),
         Command::Import(args) => iomark::commands::history::import(args),
         Command::Delete(args) => iomark::commands::history::delete(args),
+        Command::Completions(args) => iomark::commands::shell::completions(args),
+        Command::Man(args) => iomark::commands::shell::man(args),
     };
     // Everything the command created (the test file above all) has been dropped by now.
     if let Err(error) = outcome {

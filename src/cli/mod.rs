@@ -56,6 +56,23 @@ pub enum Command {
     Import(ImportArgs),
     /// Remove a saved run
     Delete(DeleteArgs),
+    /// Print a shell's completion script: `iomark completions bash > /etc/bash_completion.d/iomark`
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): `iomark man > iomark.1`, `iomark man run > iomark-run.1`
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand's own page, e.g. run [default: the main page, which lists them all]
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Args)]

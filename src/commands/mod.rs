@@ -8,6 +8,7 @@ pub mod history;
 pub mod info;
 pub mod langs;
 pub mod run;
+pub mod shell;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

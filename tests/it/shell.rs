@@ -1,0 +1,97 @@
+//! Completions and the manual page, made from the clap definitions, checked where they are used:
+//! in bash itself, and rendered by man(1).
+
+use std::process::Command;
+
+use crate::common::ok;
+
+fn iomark() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_iomark"))
+}
+
+/// What bash's completion of `words` (the last being completed) offers.
+fn bash_completes(words: &[&str]) -> Vec<String> {
+    let script = String::from_utf8(ok(iomark().args(["completions", "bash"])).stdout).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("iomark.bash");
+    std::fs::write(&file, script).unwrap();
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let line = words.join(" ");
+    let program = format!(
+        "source '{}'; COMP_WORDS=({}); COMP_CWORD={}; COMP_LINE='{line}'; COMP_POINT=${{#COMP_LINE}}; \
+         _iomark iomark '{}' '{}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        file.display(),
+        quoted.join(" "),
+        words.len() - 1,
+        words[words.len() - 1],
+        words[words.len() - 2],
+    );
+    let out = ok(Command::new("bash").args(["--norc", "-c", &program]));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn bash_completes_options_and_profile_names() {
+    assert_eq!(bash_completes(&["iomark", "run", "--prof"]), ["--profile"]);
+    assert_eq!(
+        bash_completes(&["iomark", "run", "--profile", ""]),
+        [
+            "standard",
+            "quick",
+            "latency",
+            "sweep",
+            "sustained",
+            "sdcard",
+            "pi"
+        ]
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let script = ok(iomark().args(["completions", shell])).stdout;
+        let script = String::from_utf8_lossy(&script);
+        assert!(
+            script.contains("profile") && script.contains("sdcard"),
+            "{shell}"
+        );
+    }
+}
+
+#[test]
+fn the_manual_pages_render_without_warnings() {
+    if Command::new("man").arg("--version").output().is_err() {
+        eprintln!("skipped: man is not installed (apt-get install man-db, as .ci/run does)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for page in [None, Some("run"), Some("compare"), Some("export")] {
+        let mut command = iomark();
+        command.arg("man").args(page);
+        let roff = ok(&mut command).stdout;
+        let path = dir.path().join("page.1");
+        std::fs::write(&path, roff).unwrap();
+        let out = Command::new("man")
+            .args(["--warnings", "-l", "-Tutf8"])
+            .arg(&path)
+            .env("MANWIDTH", "80")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let warnings = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && warnings.trim().is_empty(),
+            "{page:?}: {warnings}"
+        );
+        let name = page.map_or("iomark".to_string(), |p| format!("iomark-{p}"));
+        assert!(text.contains(&name), "{page:?}");
+    }
+    // The main page lists every subcommand.
+    let main = String::from_utf8(ok(iomark().arg("man")).stdout).unwrap();
+    for sub in ["iomark\\-run", "iomark\\-compare", "iomark\\-completions"] {
+        assert!(main.contains(sub), "{sub}");
+    }
+    let line = crate::common::refused(iomark().args(["man", "nope"]));
+    assert!(line.contains("no command 'nope'"), "{line}");
+}
