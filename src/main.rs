@@ -12,6 +12,11 @@ fn main() {
             std::process::exit(code);
         }
     };
+    iomark::output::set_color(match cli.color {
+        cli::ColorArg::Auto => None,
+        cli::ColorArg::Always => Some(true),
+        cli::ColorArg::Never => Some(false),
+    });
     if let Err(error) = iomark::interrupt::install() {
         iomark::output::print_error(&format!("cannot watch for Ctrl-C: {error}"));
         std::process::exit(1);

@@ -31,6 +31,28 @@ use values::{
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProgressArg {
+    /// Bars on a terminal, a line per finished step elsewhere
+    Auto,
+    /// One JSON object per line on standard error: each step as it starts and ends, and every
+    /// second of a step, for dashboards and fleets
+    Json,
+    /// Nothing
+    None,
 }
 
 #[derive(Debug, Subcommand)]
@@ -370,6 +392,14 @@ pub struct RunArgs {
     /// Print the equivalent fio job file for the chosen profile and options, and exit
     #[arg(long)]
     pub print_fio: bool,
+
+    /// Progress on standard error: auto, json or none
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
+    pub progress: ProgressArg,
+
+    /// Print only the table, or only the document with --json -: no progress, no notes
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 impl RunArgs {

@@ -154,5 +154,6 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
         |style| table::render(&doc, style),
         json,
         (!args.no_save).then_some(&args.store),
+        false,
     )
 }

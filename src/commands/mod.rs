@@ -21,12 +21,14 @@ use crate::store::{self, Location, Store, StoreError};
 use destination::Destination;
 
 /// A finished run's last steps: the report (on stdout, or on stderr when the document goes to
-/// stdout), the store (unless `--no-save`), and the document where `--json` says.
+/// stdout, and not at all then with `quiet`), the store (unless `--no-save`) and where the run
+/// was saved (unless `quiet`), and the document where `--json` says.
 pub fn publish(
     doc: &ResultDoc,
     report: impl Fn(Style) -> String,
     json: Option<Destination>,
     store: Option<&StoreArgs>,
+    quiet: bool,
 ) -> anyhow::Result<()> {
     let json_to_stdout = json.as_ref().is_some_and(Destination::is_stdout);
     let say = |text: &str| {
@@ -37,13 +39,16 @@ pub fn publish(
             write_stdout(text.as_bytes())
         }
     };
+    // Quiet: the table alone, or the document alone when it goes to standard output.
     if json_to_stdout {
-        say(&report(Style::stderr()))?;
+        if !quiet {
+            say(&report(Style::stderr()))?;
+        }
     } else {
         say(&report(Style::stdout()))?;
     }
     if let Some(store) = store {
-        if save_run(store, doc) {
+        if save_run(store, doc) && !quiet {
             let db = db_flag(store.db.as_deref());
             say(&format!(
                 "Saved as {id}: `iomark show {id}{db}`, `iomark export {id}{db} --format html -o report.html`\n",

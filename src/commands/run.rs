@@ -6,9 +6,10 @@ use anyhow::{bail, Context};
 
 use super::destination::Destination;
 use super::write_stdout;
-use crate::cli::RunArgs;
+use crate::cli::{ProgressArg, RunArgs};
 use crate::engine;
-use crate::output::{progress::Progress, table, Style};
+use crate::output::progress::{Mode, Progress};
+use crate::output::{table, Style};
 use crate::result::ResultDoc;
 use crate::store::Location;
 use crate::suite::{self, verdicts, Plan};
@@ -56,7 +57,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
 
     let host = crate::probe::host::probe(Path::new("/"));
     let started_at = crate::result::now_rfc3339();
-    let progress = Progress::new(Style::stderr());
+    let mode = match (args.quiet, args.progress) {
+        (true, _) | (_, ProgressArg::None) => Mode::Silent,
+        (false, ProgressArg::Json) => Mode::Json,
+        (false, ProgressArg::Auto) => Mode::Human,
+    };
+    let progress = Progress::with_mode(Style::stderr(), mode);
     let mut warnings = Vec::new();
     if let Some(reason) = &fallback {
         let warning = verdicts::engine_fallback(reason);
@@ -80,5 +86,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         |style| table::render(&doc, Some(&file_path), style),
         json,
         (!args.no_save).then_some(&args.store),
+        args.quiet,
     )
 }

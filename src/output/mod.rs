@@ -45,6 +45,15 @@ pub fn print_error(message: &str) {
     to_stderr(&format!("{} {message}\n", style.red("Error:")));
 }
 
+/// The user's colour choice (`--color`), set once at start; unset means auto.
+static COLOR: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+
+/// Sets colour for the whole process: `Some(true)` always, `Some(false)` never, `None` auto
+/// (on a terminal, unless `NO_COLOR` is set to something).
+pub fn set_color(choice: Option<bool>) {
+    let _ = COLOR.set(choice);
+}
+
 /// How to draw on one output stream.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
@@ -64,9 +73,12 @@ impl Style {
     }
 
     fn for_terminal(terminal: bool) -> Self {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match COLOR.get().copied().flatten() {
+            Some(forced) => forced,
+            None => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        };
         Style {
-            color: terminal && !no_color,
+            color,
             interactive: terminal,
         }
     }

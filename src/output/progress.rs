@@ -16,7 +16,24 @@ use crate::units::{format_size, mb_per_s};
 
 pub struct Progress {
     style: Style,
+    mode: Mode,
     current: Mutex<Option<Ticker>>,
+}
+
+/// How progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Bars on a terminal, a line per finished phase elsewhere.
+    Human,
+    /// One JSON object per line: `{"event":"start"|"tick"|"done"|"note", …}`, a tick a second.
+    Json,
+    /// Nothing (`--quiet`, `--progress none`).
+    Silent,
+}
+
+/// One JSON progress line on standard error.
+fn emit(value: serde_json::Value) {
+    super::to_stderr(&format!("{value}\n"));
 }
 
 struct Ticker {
@@ -32,17 +49,26 @@ struct Ticker {
 
 impl Progress {
     pub fn new(style: Style) -> Self {
+        Self::with_mode(style, Mode::Human)
+    }
+
+    pub fn with_mode(style: Style, mode: Mode) -> Self {
         Progress {
             style,
+            mode,
             current: Mutex::new(None),
         }
     }
 
     /// Prints one line above any bar.
     pub fn line(&self, text: &str) {
-        match self.current.lock().unwrap().as_ref() {
-            Some(ticker) => ticker.bar.println(text),
-            None => super::to_stderr(&format!("{text}\n")),
+        match self.mode {
+            Mode::Silent => {}
+            Mode::Json => emit(serde_json::json!({"event": "note", "message": text})),
+            Mode::Human => match self.current.lock().unwrap().as_ref() {
+                Some(ticker) => ticker.bar.println(text),
+                None => super::to_stderr(&format!("{text}\n")),
+            },
         }
     }
 }
@@ -75,7 +101,10 @@ impl Observer for Progress {
             ),
             Phase::Program { label, bytes } => (label.clone(), *bytes, false, Duration::ZERO),
         };
-        let bar = if self.style.interactive {
+        if self.mode == Mode::Json {
+            emit(serde_json::json!({"event": "start", "phase": label}));
+        }
+        let bar = if self.style.interactive && self.mode == Mode::Human {
             ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr())
         } else {
             ProgressBar::hidden()
@@ -106,14 +135,29 @@ impl Observer for Progress {
         let thread = {
             let (bar, stop, live) = (bar.clone(), stop.clone(), live.clone());
             let interactive = self.style.interactive;
+            let (mode, phase) = (self.mode, label.clone());
             std::thread::spawn(move || {
                 let mut last = (started, 0u64);
+                let mut tick = (started, 0u64);
                 let mut printed = 0u64;
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(100));
-                    print_samples(&bar, interactive, &live, &mut printed);
+                    if mode == Mode::Human {
+                        print_samples(&bar, interactive, &live, &mut printed);
+                    }
                     let now = Instant::now();
                     let bytes = live.bytes();
+                    let since_tick = now.duration_since(tick.0).as_secs_f64();
+                    if mode == Mode::Json && since_tick >= 1.0 {
+                        emit(serde_json::json!({
+                            "event": "tick",
+                            "phase": phase,
+                            "elapsed_s": now.duration_since(started).as_secs_f64(),
+                            "bytes": bytes,
+                            "mb_per_s": mb_per_s(bytes - tick.1, since_tick),
+                        }));
+                        tick = (now, bytes);
+                    }
                     let window = now.duration_since(last.0).as_secs_f64();
                     if window >= 0.5 {
                         bar.set_message(format!("{:.1} MB/s", mb_per_s(bytes - last.1, window)));
@@ -145,6 +189,23 @@ impl Observer for Progress {
         };
         ticker.stop.store(true, Ordering::Relaxed);
         let _ = ticker.thread.join();
+        let seconds = ticker.started.elapsed().as_secs_f64();
+        match self.mode {
+            Mode::Human => {}
+            Mode::Silent => return,
+            Mode::Json => {
+                emit(serde_json::json!({
+                    "event": "done",
+                    "phase": ticker.label,
+                    "seconds": seconds,
+                    "test": result.map(|t| &t.name),
+                    "mb_per_s": result.map_or(mb_per_s(ticker.live.bytes(), seconds), |t| t.mb_per_s),
+                    "iops": result.map(|t| t.iops),
+                    "run_left_s": ticker.after.as_secs_f64(),
+                }));
+                return;
+            }
+        }
         // Samples that arrived after the ticker's last look.
         let mut printed = result.map_or(0, |t| t.loops.iter().map(|l| l.ios).sum::<u64>());
         let left = ticker.live.take_samples();
@@ -154,7 +215,6 @@ impl Observer for Progress {
             super::to_stderr(&sample_line(printed, ns));
         }
         ticker.bar.finish_and_clear();
-        let seconds = ticker.started.elapsed().as_secs_f64();
         let summary = match result {
             Some(t) => format!("{:>10.2} MB/s {:>10.0} IOPS", t.mb_per_s, t.iops),
             None => format!(

@@ -10,6 +10,7 @@ mod golden;
 mod info;
 mod langs;
 mod probe_fixtures;
+mod scripting;
 mod shell;
 mod slow;
 mod store;

@@ -1,0 +1,112 @@
+//! iomark in scripts and fleets (issue 15): --quiet, --progress json, --color, NO_COLOR.
+
+use serde_json::Value;
+
+use crate::cli_run::iomark;
+use crate::common::{ok, FAST};
+
+#[test]
+fn quiet_prints_only_the_document_or_only_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        ok(iomark()
+            .args(["run", dir.path().to_str().unwrap(), "--quiet"])
+            .args(FAST)
+            .args(extra))
+    };
+    let out = run(&["--json", "-"]);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["tests"].as_array().unwrap().len(), 8);
+    let out = run(&[]);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("SEQ1M Q8T1") && !table.contains("Saved as"),
+        "{table}"
+    );
+}
+
+#[test]
+fn progress_json_is_one_object_per_line_for_every_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(iomark()
+        .args([
+            "run",
+            dir.path().to_str().unwrap(),
+            "--no-save",
+            "--progress",
+            "json",
+        ])
+        .args([
+            "--size",
+            "4MiB",
+            "--warmup",
+            "0",
+            "--test",
+            "RND4K_Q1T1_read",
+        ])
+        .args(["--loops", "1", "--duration", "2500ms"]));
+    let events: Vec<Value> = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    // The fill, then the test: each starts and ends; a 2.5 s test ticks every second.
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "start").count(),
+        2,
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "done").count(),
+        2,
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.iter().filter(|k| **k == "tick").count() >= 2,
+        "{kinds:?}"
+    );
+    let done = events.iter().rfind(|e| e["event"] == "done").unwrap();
+    assert_eq!(done["test"], "RND4K_Q1T1_read");
+    assert!(done["iops"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn colour_is_chosen_in_one_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = |color: &str, no_color: Option<&str>| {
+        let mut command = iomark();
+        command
+            .args(["run", dir.path().to_str().unwrap(), "--no-save", "--quiet"])
+            .args(["--color", color])
+            .args(FAST);
+        match no_color {
+            Some(value) => command.env("NO_COLOR", value),
+            None => command.env_remove("NO_COLOR"),
+        };
+        String::from_utf8_lossy(&ok(&mut command).stdout).contains('\u{1b}')
+    };
+    // Not a terminal: colour only when asked for, whatever NO_COLOR says then.
+    assert!(!table("auto", None));
+    assert!(table("always", Some("1")));
+    assert!(!table("never", None));
+    // The Error line follows the same rule (an empty NO_COLOR does not count).
+    let out = iomark()
+        .args(["--color", "always", "run", "/no/such/dir"])
+        .env("NO_COLOR", "")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("\u{1b}[31mError:"));
+}
