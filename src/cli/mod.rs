@@ -176,7 +176,7 @@ pub struct HistoryArgs {
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// The run (any unique beginning of its id; `latest` for the newest)
+    /// The run (any unique beginning of its id; `latest` for the newest, `latest~1` the one before)
     pub id: String,
 
     #[command(flatten)]
@@ -213,7 +213,7 @@ pub enum FormatArg {
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The run (any unique beginning of its id; `latest` for the newest)
+    /// The run (any unique beginning of its id; `latest` for the newest, `latest~1` the one before)
     pub id: String,
 
     /// json (the result document), csv (one row per test), md (a Markdown table to paste) or

@@ -272,17 +272,25 @@ impl Store {
             .map_err(|e| self.fail(e))
     }
 
-    /// The full id of the one run whose id starts with `prefix` (case-insensitive).
+    /// The full id of the one run whose id starts with `prefix` (case-insensitive); `latest` is
+    /// the newest run and `latest~N` the one N before it, as git counts commits.
     pub async fn resolve(&self, prefix: &str) -> Result<String, StoreError> {
         let prefix = prefix.trim().to_ascii_uppercase();
         // ULIDs never contain L, so `latest` cannot be the beginning of an id.
-        if prefix == "LATEST" {
-            let newest = self.list(Some(1)).await?;
+        if let Some(back) = prefix.strip_prefix("LATEST") {
+            let back: u32 = match back.strip_prefix('~') {
+                None if back.is_empty() => 0,
+                Some(n) => n
+                    .parse()
+                    .map_err(|_| StoreError::NotFound(prefix.to_lowercase()))?,
+                None => return Err(StoreError::NotFound(prefix.to_lowercase())),
+            };
+            let newest = self.list(Some(back.saturating_add(1))).await?;
             return newest
                 .into_iter()
-                .next()
+                .nth(back as usize)
                 .map(|s| s.id)
-                .ok_or_else(|| StoreError::NotFound("latest".into()));
+                .ok_or_else(|| StoreError::NotFound(prefix.to_lowercase()));
         }
         if prefix.is_empty()
             || !prefix

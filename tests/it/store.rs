@@ -244,6 +244,30 @@ fn constructed(db: &str) {
         serde_json::from_slice::<Value>(&latest.stdout).unwrap()["id"],
         "01BBBB00000000000000000003"
     );
+    // `latest~N` counts back from the newest, as git does.
+    let newest_first: Vec<String> = history(db, home)
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    for (back, id) in newest_first.iter().enumerate() {
+        let shown = ok(&mut cmd(
+            "export",
+            db,
+            home,
+            &[&format!("latest~{back}"), "--format", "json"],
+        ));
+        assert_eq!(
+            serde_json::from_slice::<Value>(&shown.stdout).unwrap()["id"],
+            id.as_str()
+        );
+    }
+    let line = refused(&mut cmd(
+        "show",
+        db,
+        home,
+        &[&format!("latest~{}", newest_first.len())],
+    ));
+    assert!(line.contains("no saved run"), "{line}");
 
     // Import refuses what is not a result document, and adds nothing.
     for (name, text, needle) in [
