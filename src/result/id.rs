@@ -1,20 +1,9 @@
 //! Identities and times of result documents: ULIDs and RFC 3339 stamps.
 
-/// A new ULID (Crockford base32 of 48 bits of milliseconds and 80 random bits): unique, and
-/// sortable by time, which history listings will use.
+/// A new ULID (48 bits of milliseconds and 80 random bits, in Crockford's base32): unique, and
+/// sortable by time, which history listings use.
 pub fn new_id() -> String {
-    const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-    let millis = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis())
-        .unwrap_or(0);
-    let mut rng = crate::rng::Rng::from_entropy();
-    let random = ((rng.next_u64() as u128) << 16) | (rng.next_u64() as u128 & 0xFFFF);
-    let value = (millis & ((1 << 48) - 1)) << 80 | random;
-    (0..26)
-        .rev()
-        .map(|i| ALPHABET[((value >> (i * 5)) & 31) as usize] as char)
-        .collect()
+    ulid::Ulid::new().to_string()
 }
 
 /// Now, as RFC 3339 UTC with seconds.
