@@ -11,9 +11,11 @@
 pub mod buffer;
 pub mod clock;
 pub mod core_loop;
+pub mod fill;
 pub mod null;
 pub mod pattern;
 pub mod psync;
+mod registry;
 pub mod stale;
 pub mod target;
 pub mod uring;

@@ -14,7 +14,6 @@ use std::io;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::os::unix::io::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::buffer::Buffers;
@@ -22,53 +21,10 @@ use super::pattern::{prepare, restamp, Rng};
 use super::{Data, EngineError, Live, Op};
 pub use crate::space::free_space;
 
-/// A test file this process created and has not removed yet.
-struct Created {
-    path: PathBuf,
-    /// Its identity, to tell it from a file another program put under the same name.
-    dev: u64,
-    ino: u64,
-    /// Its descriptor, still open in the thread that runs the test.
-    fd: RawFd,
-}
-
-static CREATED: Mutex<Vec<Created>> = Mutex::new(Vec::new());
-
-fn created() -> MutexGuard<'static, Vec<Created>> {
-    CREATED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Removes `path` if it still names the file of that device and inode.
-fn remove_if_same(path: &Path, dev: u64, ino: u64) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.dev() == dev && meta.ino() == ino => std::fs::remove_file(path).is_ok(),
-        _ => false,
-    }
-}
-
-/// Removes every test file this process created and still holds; called from the signal
-/// handler just before the process exits. Returns the paths removed. Each file is also cut to
-/// nothing through its descriptor, so its blocks are free when this returns, not only once the
-/// exiting process has closed it (a run started at once on a small filesystem needs them). The
-/// lock stays held (the guard is leaked) so that no new file can be created between this call
-/// and the exit.
-pub fn remove_all() -> Vec<PathBuf> {
-    let mut guard = created();
-    let mut removed = Vec::new();
-    for file in guard.drain(..) {
-        if remove_if_same(&file.path, file.dev, file.ino) {
-            removed.push(file.path);
-        }
-        // SAFETY: the descriptor is open (a TestFile leaves the registry before it closes), and
-        // it is the file iomark created, whatever its name now.
-        unsafe { libc::ftruncate(file.fd, 0) };
-    }
-    std::mem::forget(guard);
-    removed
-}
+use super::fill::sync_range;
+pub use super::fill::FillBudget;
+pub use super::registry::remove_all;
+use super::registry::{created, remove_if_same, Created};
 
 /// Why a test file could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -95,43 +51,6 @@ pub enum TargetError {
 /// last block: 1% of the file, at least 16 MiB.
 pub fn headroom(size: u64) -> u64 {
     (size / 100).max(16 << 20)
-}
-
-/// How long a fill may take on a slow device, and what the file must still hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FillBudget {
-    pub time: Duration,
-    /// The file is cut to whole blocks of this size.
-    pub block: u64,
-    /// It is never cut below this.
-    pub min: u64,
-}
-
-impl FillBudget {
-    /// The file size for a device that writes `rate` bytes a second: what it writes in the
-    /// budget, in whole blocks, at least the minimum and what is written already, at most `size`.
-    pub fn size_for(&self, rate: f64, size: u64, written: u64) -> u64 {
-        let affordable = (rate * self.time.as_secs_f64()) as u64;
-        if affordable >= size {
-            return size;
-        }
-        let block = self.block.max(1);
-        let floor = self.min.max(written.div_ceil(block) * block);
-        (affordable / block * block).max(floor).min(size)
-    }
-}
-
-/// `sync_file_range` over one window: start its writeback, or (with `wait`) wait for it too.
-fn sync_range(fd: RawFd, offset: u64, len: u64, wait: bool) {
-    let flags = if wait {
-        libc::SYNC_FILE_RANGE_WAIT_BEFORE
-            | libc::SYNC_FILE_RANGE_WRITE
-            | libc::SYNC_FILE_RANGE_WAIT_AFTER
-    } else {
-        libc::SYNC_FILE_RANGE_WRITE
-    };
-    // SAFETY: plain syscall on an fd we own; a failure only means the final fdatasync does it.
-    unsafe { libc::sync_file_range(fd, offset as i64, len as i64, flags) };
 }
 
 /// The open test file.
@@ -536,22 +455,5 @@ mod tests {
         let file = TestFile::create(dir.path(), 1 << 20, false).unwrap();
         assert!(!file.direct());
         assert!(file.buffered_reason().unwrap().contains("--buffered"));
-    }
-
-    #[test]
-    fn a_slow_device_gets_a_file_it_can_fill_in_the_budget() {
-        let budget = FillBudget {
-            time: Duration::from_secs(10),
-            block: 1 << 20,
-            min: 64 << 20,
-        };
-        let gib = 1 << 30;
-        // 10 MB/s: 100 MB in 10 s, in whole MiB: 95 MiB.
-        assert_eq!(budget.size_for(10e6, gib, 40 << 20), 95 << 20);
-        // A fast device keeps the whole file; a very slow one keeps the minimum, and never less
-        // than what is written already.
-        assert_eq!(budget.size_for(500e6, gib, 40 << 20), gib);
-        assert_eq!(budget.size_for(1e6, gib, 40 << 20), 64 << 20);
-        assert_eq!(budget.size_for(1e6, gib, 70 << 20), 70 << 20);
     }
 }
