@@ -24,15 +24,7 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
     let doc = with_store(&args.store, async |s| s.get(&args.id).await)?;
     let bytes = export::exporter(format).export(&doc)?;
     match destination {
-        Some(destination) => {
-            let path = destination.path().to_path_buf();
-            let stdout = destination.is_stdout();
-            destination.write(&bytes)?;
-            if !stdout {
-                crate::output::to_stderr(&format!("wrote {}\n", path.display()));
-            }
-            Ok(())
-        }
+        Some(destination) => write_and_say(destination, &bytes),
         None => write_stdout(&bytes),
     }
 }
@@ -66,10 +58,17 @@ pub fn plot(args: PlotArgs) -> anyhow::Result<()> {
     } else {
         chart::svg(kind, &refs)?.into_bytes()
     };
+    write_and_say(destination, &bytes)
+}
+
+/// Writes the export or chart, then says where it went (on stdout, unless that is where it
+/// went), the same for `export -o` and `plot -o`.
+fn write_and_say(destination: Destination, bytes: &[u8]) -> anyhow::Result<()> {
+    let path = destination.path().to_path_buf();
     let stdout = destination.is_stdout();
-    destination.write(&bytes)?;
+    destination.write(bytes)?;
     if !stdout {
-        write_stdout(format!("wrote {}\n", args.output.display()).as_bytes())?;
+        write_stdout(format!("wrote {}\n", path.display()).as_bytes())?;
     }
     Ok(())
 }

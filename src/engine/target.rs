@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use super::buffer::Buffers;
 use super::pattern::{prepare, restamp, Rng};
 use super::{Data, EngineError, Live, Op};
-pub use crate::space::free_space;
+use crate::space::free_space;
 
 use super::fill::sync_range;
 pub use super::fill::FillBudget;
