@@ -23,3 +23,4 @@ pub mod stats;
 pub mod store;
 pub mod suite;
 pub mod units;
+pub mod web;

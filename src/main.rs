@@ -17,7 +17,12 @@ fn main() {
         cli::ColorArg::Always => Some(true),
         cli::ColorArg::Never => Some(false),
     });
-    if let Err(error) = iomark::interrupt::install() {
+    // The server stops gracefully on its own signals: requests in flight finish.
+    let own_signals = matches!(cli.command, Command::Serve(_));
+    if let Err(error) = (!own_signals)
+        .then(iomark::interrupt::install)
+        .unwrap_or(Ok(()))
+    {
         iomark::output::print_error(&format!("cannot watch for Ctrl-C: {error}"));
         std::process::exit(1);
     }
@@ -32,6 +37,8 @@ fn main() {
         Command::Plot(args) => iomark::commands::export::plot(args),
         Command::Import(args) => iomark::commands::history::import(args),
         Command::Delete(args) => iomark::commands::history::delete(args),
+        Command::Serve(args) => iomark::commands::serve::run(&args),
+        Command::Submit(args) => iomark::commands::submit::run(&args),
         Command::Completions(args) => iomark::commands::shell::completions(args),
         Command::Man(args) => iomark::commands::shell::man(args),
     };

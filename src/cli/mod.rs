@@ -78,6 +78,10 @@ pub enum Command {
     Import(ImportArgs),
     /// Remove a saved run
     Delete(DeleteArgs),
+    /// Serve the results site (leaderboard, device and result pages, JSON API) over a store
+    Serve(ServeArgs),
+    /// Send a saved run to a results site (showing first exactly what is sent), or delete it there
+    Submit(SubmitArgs),
     /// Print a shell's completion script: `iomark completions bash > /etc/bash_completion.d/iomark`
     Completions(CompletionsArgs),
     /// Print the manual page (roff): `iomark man > iomark.1`, `iomark man run > iomark-run.1`
@@ -284,6 +288,76 @@ pub struct DeleteArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+The site ranks devices by the median of their results, among results of the same profile, I/O
+mode and data only. Pages work without JavaScript; the JSON API is under /api/v1/ (see the
+README). There is no admin route: a result is deleted with the token its submitter was given.
+
+Examples:
+  iomark serve                                   your own history, at http://127.0.0.1:8080
+  iomark serve --listen 0.0.0.0:80 --db postgres://iomark@db/iomark --public-url https://example.org")]
+pub struct ServeArgs {
+    /// Address and port to listen on (port 0: any free port, printed at start)
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+
+    /// The address people reach the site at, for the links in receipts [default: http://LISTEN]
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+
+    /// Submissions (POST and DELETE) one client may make per minute; 0 for no limit
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub submissions_per_minute: u32,
+
+    /// Requests of any kind one client may make per minute; 0 for no limit
+    #[arg(long, value_name = "N", default_value_t = 1200)]
+    pub requests_per_minute: u32,
+
+    /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides
+    #[arg(long, hide = true)]
+    pub show_synthetic: bool,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+What is sent is the result document, less what could identify you: no hostname (iomark never
+records one), no path under your home folder, serial numbers only as a salted hash. --dry-run
+prints it. The site answers with the result's address and a deletion token, which are kept in
+your store, so that `iomark submit --delete ID --server URL` works later.
+
+Examples:
+  iomark submit --server https://example.org --dry-run    what would be sent
+  iomark submit latest --server https://example.org --yes
+  iomark submit --delete 01J9ZQ --server https://example.org")]
+pub struct SubmitArgs {
+    /// The run (any unique beginning of its id, or latest, latest~N)
+    #[arg(default_value = "latest")]
+    pub id: String,
+
+    /// The results site, e.g. https://example.org
+    #[arg(long, value_name = "URL", env = "IOMARK_SERVER")]
+    pub server: String,
+
+    /// Print what would be sent, and send nothing
+    #[arg(long, conflicts_with = "delete")]
+    pub dry_run: bool,
+
+    /// Send without asking
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+
+    /// Delete the run from the site, with the token kept when it was submitted
+    #[arg(long)]
+    pub delete: bool,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct InfoArgs {
     /// A path on the storage to describe [default: .]
     pub path: Option<PathBuf>,
@@ -388,6 +462,11 @@ pub struct RunArgs {
     /// characters, no control characters)
     #[arg(long, value_name = "TEXT", value_parser = parse_label)]
     pub label: Option<String>,
+
+    /// What the device cost, in US dollars: the results site shows price per GB and MB/s per
+    /// dollar from it
+    #[arg(long, value_name = "USD", value_parser = values::parse_price)]
+    pub price: Option<f64>,
 
     /// Print the equivalent fio job file for the chosen profile and options, and exit
     #[arg(long)]

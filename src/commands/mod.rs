@@ -8,7 +8,9 @@ pub mod history;
 pub mod info;
 pub mod langs;
 pub mod run;
+pub mod serve;
 pub mod shell;
+pub mod submit;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -76,6 +76,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
 
     let mut doc = ResultDoc::new(host, target, started_at, outcome.settings);
     doc.label = args.label.clone();
+    doc.price_usd = args.price;
     doc.tests = outcome.tests;
     doc.warnings = warnings;
     doc.score = outcome.score;

@@ -5,7 +5,7 @@
 
 pub mod chart;
 mod csv;
-mod html;
+pub mod html;
 mod json;
 mod markdown;
 

@@ -6,7 +6,9 @@
 //! sizes are bytes; times are RFC 3339 (UTC).
 
 mod id;
+pub mod identity;
 pub mod langs;
+mod public;
 mod rows;
 #[cfg(test)]
 pub(crate) mod sample;
@@ -18,6 +20,7 @@ pub mod warning;
 use serde::{Deserialize, Serialize};
 
 pub use id::{new_id, now_rfc3339};
+pub use identity::Identity;
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
 pub use validate::{check_label, DocumentError};

@@ -95,6 +95,13 @@ impl ResultDoc {
         if let Some(label) = &self.label {
             check_label(label).map_err(|e| DocumentError::BadText(format!("label: {e}")))?;
         }
+        if let Some(price) = self.price_usd {
+            if !(price.is_finite() && price > 0.0 && price < 1e6) {
+                return Err(DocumentError::BadText(format!(
+                    "price_usd: {price} is not a price (above 0, below a million dollars)"
+                )));
+            }
+        }
         let started = rfc3339("started_at", &self.started_at)?;
         let finished = rfc3339("finished_at", &self.finished_at)?;
         if finished < started {

@@ -9,6 +9,7 @@
 //! commands drive it with [`block_on`].
 
 mod error;
+pub mod site;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -120,7 +121,10 @@ pub struct Store {
 /// The schema, version by version. Each is idempotent (`IF NOT EXISTS`), so that two processes
 /// creating a new store at the same moment both succeed (the loser retries, see `migrate`).
 fn migrator() -> Migrator {
-    let steps = [(1, "results", include_str!("migrations/0001_results.sql"))];
+    let steps = [
+        (1, "results", include_str!("migrations/0001_results.sql")),
+        (2, "site", include_str!("migrations/0002_site.sql")),
+    ];
     Migrator {
         migrations: Cow::Owned(
             steps
@@ -144,9 +148,38 @@ const COLUMNS: &str =
     "id, started_at, label, profile, device_model, device_transport, filesystem, \
      seq_read_mb_per_s, seq_write_mb_per_s, rnd_read_iops, rnd_write_iops, score_total";
 
+/// How many connections a store keeps and how long a caller waits for one.
+#[derive(Clone, Copy, Debug)]
+pub struct Pooling {
+    pub connections: u32,
+    pub acquire_timeout: Duration,
+    /// SQLite in write-ahead-log mode, so that readers never wait for a writer (a server).
+    pub wal: bool,
+}
+
+impl Pooling {
+    /// A terminal command: one connection, patient (another iomark may hold the file).
+    pub const COMMAND: Pooling = Pooling {
+        connections: 1,
+        acquire_timeout: Duration::from_secs(15),
+        wal: false,
+    };
+    /// A server: a few connections, and an answer within seconds when the database is away.
+    pub const SERVER: Pooling = Pooling {
+        connections: 8,
+        acquire_timeout: Duration::from_secs(3),
+        wal: true,
+    };
+}
+
 impl Store {
     /// Opens (creating where needed) the store and brings its schema up to date.
     pub async fn open(location: Location) -> Result<Store, StoreError> {
+        Store::open_with(location, Pooling::COMMAND).await
+    }
+
+    /// [`Store::open`] with a pool of the given shape.
+    pub async fn open_with(location: Location, pooling: Pooling) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let url = location.url()?;
         let fail = |e: sqlx::Error| StoreError::from_sqlx(&location, e);
@@ -163,9 +196,14 @@ impl Store {
             let probe = sqlx::AnyConnection::connect(&url).await.map_err(fail)?;
             let _ = probe.close().await;
         }
+        let wal = pooling.wal;
         let pool = AnyPoolOptions::new()
-            .max_connections(if is_sqlite { 1 } else { 4 })
-            .acquire_timeout(Duration::from_secs(15))
+            .max_connections(if is_sqlite && !wal {
+                1
+            } else {
+                pooling.connections
+            })
+            .acquire_timeout(pooling.acquire_timeout)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if is_sqlite {
@@ -173,6 +211,16 @@ impl Store {
                         sqlx::query("PRAGMA busy_timeout = 15000")
                             .execute(&mut *conn)
                             .await?;
+                        if wal {
+                            // Durable against a crash of the process; a commit needs no fsync
+                            // of its own (the log is synced at checkpoints).
+                            sqlx::query("PRAGMA journal_mode = WAL")
+                                .execute(&mut *conn)
+                                .await?;
+                            sqlx::query("PRAGMA synchronous = NORMAL")
+                                .execute(&mut *conn)
+                                .await?;
+                        }
                     }
                     Ok(())
                 })
@@ -182,6 +230,7 @@ impl Store {
             .map_err(fail)?;
         let store = Store { pool, location };
         store.migrate().await?;
+        store.backfill().await?;
         Ok(store)
     }
 
@@ -212,6 +261,10 @@ impl Store {
 
     /// Saves one result, in one transaction. An id already present is refused.
     pub async fn save(&self, doc: &ResultDoc) -> Result<(), StoreError> {
+        self.save_with(doc, None).await
+    }
+
+    async fn save_with(&self, doc: &ResultDoc, token_hash: Option<&str>) -> Result<(), StoreError> {
         let document = serde_json::to_string(doc)
             .map_err(|e| StoreError::Invalid(format!("cannot encode the result: {e}")))?;
         let h = doc.headline();
@@ -253,6 +306,9 @@ impl Store {
             Err(e) => return Err(self.fail(e)),
             Ok(_) => {}
         }
+        self.add_entry(&mut tx, doc, token_hash)
+            .await
+            .map_err(|e| self.fail(e))?;
         tx.commit().await.map_err(|e| self.fail(e))
     }
 
@@ -338,11 +394,29 @@ impl Store {
     /// Removes the run `prefix` names; returns its full id.
     pub async fn delete(&self, prefix: &str) -> Result<String, StoreError> {
         let id = self.resolve(prefix).await?;
-        sqlx::query("DELETE FROM results WHERE id = $1")
+        let fail = |e| self.fail(e);
+        let mut tx = self.pool.begin().await.map_err(fail)?;
+        let facts = sqlx::query("SELECT class, device_key FROM entries WHERE id = $1")
             .bind(&id)
-            .execute(&self.pool)
+            .fetch_optional(&mut *tx)
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(fail)?;
+        for table in ["entries", "results"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE id = $1"))
+                .bind(&id)
+                .execute(&mut *tx)
+                .await
+                .map_err(fail)?;
+        }
+        if let Some(row) = facts {
+            let class: String = row.try_get(0).map_err(fail)?;
+            if let Some(key) = row.try_get::<Option<String>, _>(1).map_err(fail)? {
+                self.refresh_device(&mut tx, &class, &key)
+                    .await
+                    .map_err(fail)?;
+            }
+        }
+        tx.commit().await.map_err(fail)?;
         Ok(id)
     }
 

@@ -124,11 +124,14 @@ pub fn write_doc(dir: &Path, doc: &Value) -> PathBuf {
 /// (`.ci/run` installs it), stopped when dropped. With `IOMARK_TEST_POSTGRES` set to a URL of a
 /// server where that user may create databases, that server is used instead.
 pub struct Postgres {
-    child: Option<Child>,
+    child: std::sync::Mutex<Option<Child>>,
     base: String,
     bin: PathBuf,
     _dir: Option<tempfile::TempDir>,
     next: std::sync::atomic::AtomicU32,
+    /// How to start the server again after [`Postgres::stop`] (our own server only).
+    restart: Option<Command>,
+    port: u16,
 }
 
 fn bin_dir() -> PathBuf {
@@ -152,11 +155,13 @@ impl Postgres {
     pub fn start() -> Postgres {
         if let Ok(url) = std::env::var("IOMARK_TEST_POSTGRES") {
             return Postgres {
-                child: None,
+                child: None.into(),
                 base: url,
                 bin: bin_dir(),
                 _dir: None,
                 next: 0.into(),
+                restart: None,
+                port: 0,
             };
         }
         use std::os::unix::fs::PermissionsExt;
@@ -205,38 +210,48 @@ impl Postgres {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             listener.local_addr().unwrap().port()
         };
-        let mut server = Command::new(bin.join("postgres"));
-        server
-            .args([
-                "-D",
-                data.to_str().unwrap(),
-                "-h",
-                "127.0.0.1",
-                "-p",
-                &port.to_string(),
-            ])
-            .args([
-                "-k",
-                dir.path().to_str().unwrap(),
-                "-F",
-                "-c",
-                "max_connections=60",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        as_owner(&mut server);
-        let child = server.spawn().unwrap();
+        let server = || {
+            let mut server = Command::new(bin.join("postgres"));
+            server
+                .args([
+                    "-D",
+                    data.to_str().unwrap(),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    &port.to_string(),
+                ])
+                .args([
+                    "-k",
+                    dir.path().to_str().unwrap(),
+                    "-F",
+                    "-c",
+                    "max_connections=100",
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            as_owner(&mut server);
+            server
+        };
+        let child = server().spawn().unwrap();
         let pg = Postgres {
-            child: Some(child),
+            child: Some(child).into(),
             base: format!("postgres://iomark@127.0.0.1:{port}/postgres"),
+            restart: Some(server()),
             bin,
             _dir: Some(dir),
             next: 0.into(),
+            port,
         };
+        pg.wait_ready();
+        pg
+    }
+
+    fn wait_ready(&self) {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let ready = Command::new(pg.bin.join("pg_isready"))
-                .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q"])
+            let ready = Command::new(self.bin.join("pg_isready"))
+                .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-q"])
                 .status()
                 .unwrap();
             if ready.success() {
@@ -248,7 +263,26 @@ impl Postgres {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-        pg
+    }
+
+    /// Stops our own server (fast shutdown: connections are cut); false for a server given by
+    /// IOMARK_TEST_POSTGRES, which is not ours to stop.
+    pub fn stop(&self) -> bool {
+        let mut child = self.child.lock().unwrap();
+        let Some(mut running) = child.take() else {
+            return false;
+        };
+        unsafe { libc::kill(running.id() as i32, libc::SIGINT) };
+        let _ = running.wait();
+        true
+    }
+
+    /// Starts our own server again, on the same port and data, after [`Postgres::stop`].
+    pub fn start_again(&mut self) {
+        let command = self.restart.as_mut().expect("our own server");
+        let child = command.spawn().unwrap();
+        *self.child.lock().unwrap() = Some(child);
+        self.wait_ready();
     }
 
     /// A new, empty database on the server: its URL.
@@ -268,11 +302,8 @@ impl Postgres {
 
 impl Drop for Postgres {
     fn drop(&mut self) {
-        if let Some(child) = &mut self.child {
-            // SIGINT: PostgreSQL's fast shutdown.
-            unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-            let _ = child.wait();
-        }
+        // SIGINT: PostgreSQL's fast shutdown.
+        self.stop();
     }
 }
 

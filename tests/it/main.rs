@@ -12,6 +12,7 @@ mod langs;
 mod probe_fixtures;
 mod scripting;
 mod shell;
+mod site;
 mod slow;
 mod store;
 mod trust;

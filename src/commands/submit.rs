@@ -1,0 +1,222 @@
+//! `iomark submit`: sends a saved run to a results site, after showing what leaves the
+//! machine, and keeps the receipt (address and deletion token) in the local store; with
+//! `--delete`, deletes it there with that token.
+
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use serde_json::Value;
+
+use super::with_store;
+use crate::cli::SubmitArgs;
+use crate::result::{now_rfc3339, ResultDoc};
+use crate::store::site::Receipt;
+use crate::store::StoreError;
+
+pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
+    let server = server_url(&args.server)?;
+    if args.delete {
+        return delete(args, &server);
+    }
+    let doc = with_store(&args.store, async |s| s.get(&args.id).await)?;
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let public = doc.for_submission(home.as_deref());
+    let body = serde_json::to_string_pretty(&public)?;
+    if args.dry_run {
+        println!("{body}");
+        eprintln!(
+            "Dry run: nothing was sent. This is the whole document `iomark submit {} --server {server}` would send.",
+            short(&public.id)
+        );
+        return Ok(());
+    }
+    println!("{}", describe(&public, &server, body.len()));
+    if !args.yes {
+        if !std::io::stdin().is_terminal() {
+            bail!(
+                "not sent: nobody can answer the question here; give --yes to send without asking"
+            );
+        }
+        print!("Send it? [y/N] ");
+        std::io::stdout().flush()?;
+        let mut answer = String::new();
+        std::io::stdin().read_line(&mut answer)?;
+        if !matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
+            println!("Not sent.");
+            return Ok(());
+        }
+    }
+    let (status, text) = request(
+        "POST",
+        &format!("{server}/api/v1/results"),
+        None,
+        Some(&body),
+    )
+    .with_context(|| format!("not submitted (the result stays in your store): {server}"))?;
+    let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    if status != 201 {
+        bail!(
+            "not submitted (the result stays in your store): {server} answered {status}: {}",
+            reason(&answer, &text)
+        );
+    }
+    let field = |name: &str| answer.get(name).and_then(Value::as_str).map(str::to_string);
+    let (Some(url), Some(token)) = (field("url"), field("token")) else {
+        bail!(
+            "not submitted: {server} answered without a receipt: {}",
+            one_line(&text)
+        );
+    };
+    let receipt = Receipt {
+        id: public.id.clone(),
+        server: server.clone(),
+        url: url.clone(),
+        token: token.clone(),
+        submitted_at: now_rfc3339(),
+    };
+    let kept = with_store(&args.store, async |s| s.record_receipt(&receipt).await);
+    println!("Submitted {}", public.id);
+    println!("url: {url}");
+    println!("token: {token}");
+    if let Some(flag) = field("flag") {
+        println!("Kept out of the rankings: {flag}");
+    }
+    match kept {
+        Ok(()) => println!(
+            "The token is kept in your store: `iomark submit --delete {} --server {server}` deletes the result there.",
+            short(&public.id)
+        ),
+        Err(e) => eprintln!("Warning: the receipt could not be kept ({e}): note the token above to delete the result later."),
+    }
+    Ok(())
+}
+
+fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
+    // The run may be gone from the local store: then the id is taken as given.
+    let id = match with_store(&args.store, async |s| s.resolve(&args.id).await) {
+        Ok(id) => id,
+        Err(StoreError::NotFound(_)) => args.id.trim().to_ascii_uppercase(),
+        Err(e) => return Err(e.into()),
+    };
+    let receipts = with_store(&args.store, async |s| s.receipts(&id).await)?;
+    let Some(receipt) = receipts.into_iter().find(|r| r.server == server) else {
+        bail!("no receipt for {id} from {server} in this store: it was not submitted from here, or with another --db");
+    };
+    let url = format!("{server}/api/v1/results/{}", receipt.id);
+    let (status, text) = request("DELETE", &url, Some(&receipt.token), None)
+        .with_context(|| format!("not deleted: {server}"))?;
+    let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    match status {
+        200 | 404 => {
+            with_store(&args.store, async |s| s.forget_receipt(&id, server).await)?;
+            if status == 200 {
+                println!("Deleted {id} from {server}");
+            } else {
+                println!("{server} no longer has {id}; its receipt is forgotten");
+            }
+            Ok(())
+        }
+        _ => bail!(
+            "not deleted: {server} answered {status}: {}",
+            reason(&answer, &text)
+        ),
+    }
+}
+
+/// The site's address, without a trailing slash; http(s) only.
+fn server_url(text: &str) -> anyhow::Result<String> {
+    let url = text.trim().trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(url.into()),
+        _ => bail!("--server: '{text}' is not a site's address: give http://HOST or https://HOST"),
+    }
+}
+
+fn request(
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> anyhow::Result<(u16, String)> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .user_agent(format!("iomark/{}", env!("CARGO_PKG_VERSION")))
+        .build()
+        .into();
+    let bearer = token.map(|t| format!("Bearer {t}"));
+    let mut response = match (method, body) {
+        ("POST", Some(body)) => agent
+            .post(url)
+            .header("content-type", "application/json")
+            .send(body),
+        _ => {
+            let mut request = agent.delete(url);
+            if let Some(bearer) = &bearer {
+                request = request.header("authorization", bearer);
+            }
+            request.call()
+        }
+    }
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().unwrap_or_default();
+    Ok((status, text))
+}
+
+fn reason(answer: &Value, text: &str) -> String {
+    answer
+        .get("error")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| one_line(text))
+}
+
+fn one_line(text: &str) -> String {
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    line.chars().take(200).collect()
+}
+
+fn short(id: &str) -> &str {
+    id.get(..10).unwrap_or(id)
+}
+
+/// What identifies the machine or the person in what is sent, in a few lines.
+fn describe(doc: &ResultDoc, server: &str, bytes: usize) -> String {
+    let device = doc.target.device.as_ref();
+    let mut lines = vec![
+        format!(
+            "About to send result {} to {server} ({bytes} bytes of JSON):",
+            doc.id
+        ),
+        format!("  device:   {}", doc.identity().device_name),
+        format!(
+            "  serial:   {}",
+            device
+                .and_then(|d| d.serial_hash.as_deref())
+                .map(|h| format!("{h} (a salted hash; the serial itself is never sent)"))
+                .unwrap_or_else(|| "none".into())
+        ),
+        format!(
+            "  host:     {} · {} · {} · {}",
+            doc.host.board.as_deref().unwrap_or("unknown board"),
+            doc.host.cpu_model.as_deref().unwrap_or("unknown CPU"),
+            doc.host.os.as_deref().unwrap_or("unknown OS"),
+            doc.host.kernel.as_deref().unwrap_or("unknown kernel")
+        ),
+        format!("  path:     {}", doc.target.path),
+        format!("  profile:  {}", doc.settings.profile),
+    ];
+    if let Some(label) = &doc.label {
+        lines.push(format!("  label:    {label}"));
+    }
+    if let Some(price) = doc.price_usd {
+        lines.push(format!("  price:    ${price:.2}"));
+    }
+    lines.push("No hostname and no user name are in it; --dry-run prints all of it.".into());
+    lines.join("\n")
+}

@@ -1,0 +1,122 @@
+//! `iomark serve`: the results site. Server-rendered pages (askama templates, checked at
+//! compile time and escaping by default; no JavaScript) and a JSON API under `/api/v1/`, both
+//! over the store, on SQLite or PostgreSQL.
+//!
+//! - `pages.rs`: the HTML pages; `api.rs`: the JSON API; `views.rs`: what both show, computed
+//!   once from the store's rows (so a page and its API answer always agree);
+//! - `guard.rs`: what every request passes through: the per-client rate limit, the time
+//!   limit, the security headers;
+//!
+//! One store pool for the process's lifetime. SIGTERM or SIGINT stops accepting connections
+//! and lets the requests in flight finish; a submission answered 201 is committed before the
+//! answer is sent.
+
+mod api;
+mod guard;
+mod pages;
+mod views;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+use axum::Router;
+
+use crate::store::Store;
+
+/// The largest request body taken: a result document with every language's langs section is
+/// a few hundred KiB.
+pub const BODY_LIMIT: usize = 4 << 20;
+/// A request that takes longer is answered 503.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub struct Config {
+    pub listen: SocketAddr,
+    /// Where links in receipts point, without a trailing slash [default: http:// and the
+    /// address bound].
+    pub public_url: Option<String>,
+    pub submissions_per_minute: u32,
+    pub requests_per_minute: u32,
+    pub show_synthetic: bool,
+}
+
+pub struct State {
+    pub store: Store,
+    pub config: Config,
+    pub public_url: String,
+    pub limiter: guard::Limiter,
+}
+
+pub type Shared = Arc<State>;
+
+/// The site's routes over a shared state.
+pub fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/", get(pages::leaderboard))
+        .route("/devices/{key}", get(pages::device))
+        .route("/results/{id}", get(pages::result))
+        .route("/compare", get(pages::compare))
+        .route("/about", get(pages::about))
+        .route("/static/site.css", get(pages::stylesheet))
+        .route("/api/v1/leaderboard", get(api::leaderboard))
+        .route("/api/v1/devices/{key}", get(api::device))
+        .route("/api/v1/results", axum::routing::post(api::submit))
+        .route("/api/v1/results/{id}", get(api::result).delete(api::delete))
+        .route("/api/v1/compare", get(api::compare))
+        .route("/api/v1/health", get(api::health))
+        .fallback(pages::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state)
+}
+
+/// Serves until SIGTERM or SIGINT. `ready` is told the address bound (port 0 picks one).
+pub async fn serve(
+    store: Store,
+    config: Config,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    let address = listener.local_addr()?;
+    let limiter = guard::Limiter::new(config.requests_per_minute, config.submissions_per_minute);
+    let public_url = config
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{address}"));
+    let state = Arc::new(State {
+        store,
+        config,
+        public_url,
+        limiter,
+    });
+    ready(address);
+    let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(stopped())
+        .await?;
+    // Every request has finished: close the pool (PostgreSQL sees clean disconnections).
+    if let Ok(state) = Arc::try_unwrap(state) {
+        state.store.close().await;
+    }
+    Ok(())
+}
+
+async fn stopped() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        std::future::pending::<()>().await;
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}

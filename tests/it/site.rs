@@ -1,0 +1,799 @@
+//! `iomark serve` and `iomark submit`, for real: the binary serving a store on 127.0.0.1 (a
+//! SQLite file, and a private PostgreSQL started by the test), spoken to over HTTP and by the
+//! `submit` command. The same suite runs on both stores.
+
+use std::io::BufRead;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::{doc, iomark, ok, write_doc, Postgres};
+
+/// `iomark serve` on a port of its own, stopped (SIGTERM) when dropped.
+pub struct Site {
+    child: Option<Child>,
+    pub url: String,
+}
+
+impl Site {
+    pub fn start(db: &str, home: &Path, extra: &[&str]) -> Site {
+        let mut child = iomark(home)
+            .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("serve printed its address within 60 s");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in: {line}"))
+            .to_string();
+        Site {
+            child: Some(child),
+            url,
+        }
+    }
+
+    /// SIGTERM, then the exit status (within 30 s).
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("running");
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("serve did not stop within 30 s of SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            self.stop();
+        }
+    }
+}
+
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+pub fn http(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -> Answer {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into();
+    let bearer = token.map(|t| format!("Bearer {t}"));
+    let response = match method {
+        "GET" => agent.get(url).call(),
+        "DELETE" => {
+            let mut request = agent.delete(url);
+            if let Some(bearer) = &bearer {
+                request = request.header("authorization", bearer);
+            }
+            request.call()
+        }
+        "POST" => agent
+            .post(url)
+            .header("content-type", "application/json")
+            .send(body.unwrap_or_default()),
+        other => panic!("{other}"),
+    };
+    match response {
+        Ok(mut response) => {
+            let status = response.status().as_u16();
+            let headers = response
+                .headers()
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+                .collect();
+            let body = response
+                .body_mut()
+                .with_config()
+                .limit(64 << 20)
+                .read_to_string()
+                .unwrap_or_default();
+            Answer {
+                status,
+                headers,
+                body,
+            }
+        }
+        // The server may close the connection on an oversized body before reading it all.
+        Err(e) => Answer {
+            status: 0,
+            headers: Vec::new(),
+            body: e.to_string(),
+        },
+    }
+}
+
+pub fn get(url: &str) -> Answer {
+    http("GET", url, None, None)
+}
+
+pub fn post(url: &str, doc: &Value) -> Answer {
+    http("POST", url, Some(doc.to_string().as_bytes()), None)
+}
+
+/// A ULID for test document `n`.
+pub fn ulid(n: u32) -> String {
+    format!("01JTEST{n:019}")
+}
+
+pub const XSS: &str = "<script>alert(1)</script> \"><img src=x onerror=alert(2)>";
+
+/// A constructed standard result of a device: `model` by `maker`, `scale` times the base
+/// figures (SEQ1M Q8T1 read 2000 MB/s), on `board`.
+pub fn device_doc(n: u32, maker: &str, model: &str, scale: f64, board: &str) -> Value {
+    let started = format!("2026-03-{:02}T10:{:02}:00Z", 1 + n % 28, n % 60);
+    let names = [
+        "SEQ1M_Q8T1_read",
+        "SEQ1M_Q8T1_write",
+        "SEQ1M_Q1T1_read",
+        "SEQ1M_Q1T1_write",
+        "RND4K_Q32T1_read",
+        "RND4K_Q32T1_write",
+        "RND4K_Q1T1_read",
+        "RND4K_Q1T1_write",
+    ];
+    let factors: Vec<(&str, f64)> = names.iter().map(|n| (*n, scale)).collect();
+    let mut d = doc(&ulid(n), &started, &factors, 0.01);
+    d["host"]["board"] = json!(board);
+    d["target"]["device"] = json!({
+        "name": "sda", "model": model, "vendor": maker, "transport": "usb",
+        "size_bytes": 128_035_676_160u64, "rotational": false, "stack": [],
+        "usb": {"speed_mbps": 5000.0, "manufacturer": maker, "product": model}
+    });
+    d
+}
+
+/// POSTs a body of `bytes` spaces, as a client that keeps sending while the server answers
+/// would; returns the status line (the server may answer before the body is all sent).
+fn huge_post(url: &str, bytes: usize) -> String {
+    use std::io::{Read, Write};
+    let address = url.trim_start_matches("http://");
+    let stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let head = format!(
+        "POST /api/v1/results HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {bytes}\r\n\r\n"
+    );
+    let sender = std::thread::spawn(move || {
+        let _ = writer.write_all(head.as_bytes());
+        let chunk = vec![b' '; 1 << 16];
+        let mut sent = 0;
+        while sent < bytes {
+            if writer.write_all(&chunk).is_err() {
+                break;
+            }
+            sent += chunk.len();
+        }
+    });
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    let mut reader = stream;
+    while !answer.windows(2).any(|w| w == b"\r\n") {
+        match reader.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+        }
+    }
+    let _ = reader.shutdown(std::net::Shutdown::Both);
+    let _ = sender.join();
+    String::from_utf8_lossy(&answer)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn history_count(db: &str, home: &Path) -> usize {
+    let out = ok(iomark(home).args(["history", "--json", "--db", db]));
+    serde_json::from_slice::<Vec<Value>>(&out.stdout)
+        .unwrap()
+        .len()
+}
+
+/// Every page and API answer of the site, on the store `db`.
+fn suite(db: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let site = Site::start(db, home, &["--submissions-per-minute", "0"]);
+    let url = site.url.clone();
+
+    // A result submitted from the command line: imported into the user's own store first.
+    let mut first = device_doc(1, "SanDisk", "Extreme Pro", 0.1, "Raspberry Pi 4 Model B");
+    first["label"] = json!(XSS);
+    first["price_usd"] = json!(20.0);
+    let file = write_doc(home, &first);
+    ok(iomark(home).arg("import").arg(&file));
+    let sent = ok(iomark(home).args(["submit", "latest", "--server", &url, "--yes"]));
+    let text = String::from_utf8_lossy(&sent.stdout).to_string();
+    let token = text
+        .lines()
+        .find_map(|l| l.strip_prefix("token: "))
+        .unwrap_or_else(|| panic!("a token: line: {text}"))
+        .to_string();
+    assert!(
+        text.contains(&format!("url: {url}/results/{}", ulid(1))),
+        "{text}"
+    );
+    assert_eq!(token.len(), 64);
+
+    // More results: the same model on other boards, another device, one too fast for USB 2.
+    for (n, scale, board) in [
+        (2, 0.12, "Raspberry Pi 4 Model B"),
+        (3, 0.14, "Raspberry Pi 5 Model B"),
+    ] {
+        let mut d = device_doc(n, "SanDisk", "Extreme Pro", scale, board);
+        d["price_usd"] = json!(24.0);
+        assert_eq!(post(&format!("{url}/api/v1/results"), &d).status, 201);
+    }
+    let slow = device_doc(
+        4,
+        "Kingston",
+        "DataTraveler Exodia",
+        0.02,
+        "Raspberry Pi 4 Model B",
+    );
+    assert_eq!(post(&format!("{url}/api/v1/results"), &slow).status, 201);
+    let mut cached = device_doc(
+        5,
+        "Kingston",
+        "DataTraveler Exodia",
+        0.15,
+        "Raspberry Pi 3 Model B",
+    );
+    cached["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
+    let receipt = post(&format!("{url}/api/v1/results"), &cached);
+    assert_eq!(receipt.status, 201, "{}", receipt.body);
+    let flag = receipt.json()["flag"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(flag.contains("USB link"), "flagged: {flag}");
+    // The same id again is refused, and changes nothing.
+    assert_eq!(post(&format!("{url}/api/v1/results"), &slow).status, 409);
+
+    // The leaderboard, found by searching the model in any case and spelling.
+    let board = get(&format!("{url}/api/v1/leaderboard?q=sandisk%20EXTREME-pro")).json();
+    let devices = board["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 1, "{board}");
+    let sandisk = &devices[0];
+    assert_eq!(sandisk["key"], "sandisk-extreme-pro-128gb");
+    assert_eq!(sandisk["results"], 3);
+    // The median of 200, 240 and 280 MB/s, and of the prices 20, 24, 24.
+    assert!((sandisk["figure"]["median"].as_f64().unwrap() - 240.0).abs() < 1e-6);
+    assert_eq!(sandisk["price_usd"], 24.0);
+    assert!((sandisk["usd_per_gb"].as_f64().unwrap() - 24.0 / 128.0).abs() < 1e-9);
+    assert!((sandisk["mb_per_s_per_usd"].as_f64().unwrap() - 10.0).abs() < 1e-9);
+    // Ranked: the SanDisk before the Kingston, whose too-fast result is not counted.
+    let all = get(&format!("{url}/api/v1/leaderboard")).json();
+    let keys: Vec<&str> = all["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "sandisk-extreme-pro-128gb",
+            "kingston-datatraveler-exodia-128gb"
+        ]
+    );
+    assert_eq!(all["devices"][1]["results"], 1);
+    // Sorted by another figure, filtered by board and by kind.
+    let by_board = get(&format!(
+        "{url}/api/v1/leaderboard?board=Raspberry%20Pi%205%20Model%20B&sort=rnd4k_q1_write"
+    ))
+    .json();
+    assert_eq!(by_board["devices"].as_array().unwrap().len(), 1);
+    assert_eq!(by_board["devices"][0]["results"], 1);
+    assert_eq!(
+        get(&format!("{url}/api/v1/leaderboard?kind=NVMe")).json()["devices"],
+        json!([])
+    );
+    assert_eq!(
+        get(&format!("{url}/api/v1/leaderboard?sort=nonsense")).status,
+        400
+    );
+    assert_eq!(
+        get(&format!("{url}/api/v1/leaderboard?kind=floppy")).status,
+        400
+    );
+
+    // The device: per-board medians, every result (the flagged one with its reason).
+    let device = get(&format!(
+        "{url}/api/v1/devices/kingston-datatraveler-exodia-128gb"
+    ))
+    .json();
+    assert_eq!(device["results"].as_array().unwrap().len(), 2);
+    assert_eq!(device["summary"]["seq1m_q8_read"]["n"], 1);
+    assert_eq!(device["boards"].as_array().unwrap().len(), 1);
+    let page = get(&format!("{url}/devices/kingston-datatraveler-exodia-128gb"));
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains("not ranked: SEQ1M_Q8T1_read"),
+        "{}",
+        page.body
+    );
+    let page = get(&format!("{url}/devices/sandisk-extreme-pro-128gb"));
+    assert!(page.body.contains("Raspberry Pi 5 Model B"));
+    assert!(
+        page.body
+            .contains("SanDisk 128GB Extreme Pro USB 3.1 flash drive"),
+        "published figures shown"
+    );
+    assert!(page.body.contains("jeffgeerling.com"));
+    assert_eq!(get(&format!("{url}/devices/no-such-device")).status, 404);
+
+    // The result page is the full report.
+    let result = get(&format!("{url}/results/{}", ulid(2)));
+    assert_eq!(result.status, 200);
+    assert!(result.body.contains("id=\"results\""));
+    let api = get(&format!("{url}/api/v1/results/{}", ulid(5))).json();
+    assert!(api["flag"].as_str().unwrap().contains("USB link"));
+    assert_eq!(api["document"]["id"], ulid(5));
+    assert_eq!(
+        get(&format!("{url}/results/01JTEST0000000000000000099")).status,
+        404
+    );
+
+    // Compare: results with verdicts, devices with medians.
+    let compared = get(&format!("{url}/api/v1/compare?ids={},{}", ulid(1), ulid(3))).json();
+    let row = &compared["rows"][0];
+    assert_eq!(row["cells"][1]["verdict"], "faster", "{compared}");
+    let page = get(&format!("{url}/compare?ids={}&ids={}", ulid(1), ulid(3)));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("faster"));
+    let devices = get(&format!(
+        "{url}/api/v1/compare?devices=sandisk-extreme-pro-128gb,kingston-datatraveler-exodia-128gb"
+    ))
+    .json();
+    assert_eq!(devices.as_array().unwrap().len(), 2);
+    assert_eq!(
+        get(&format!("{url}/api/v1/compare?ids={}", ulid(1))).status,
+        400
+    );
+    assert_eq!(
+        get(&format!("{url}/api/v1/compare?ids=a,b,c,d,e")).status,
+        400
+    );
+
+    // Every user string escaped on every page and in every answer; every answer carries the
+    // policy that forbids scripts.
+    for path in [
+        "/".to_string(),
+        "/?q=sandisk".into(),
+        "/?q=%3Cscript%3E".into(),
+        "/devices/sandisk-extreme-pro-128gb".into(),
+        format!("/results/{}", ulid(1)),
+        format!("/compare?ids={},{}", ulid(1), ulid(2)),
+        "/api/v1/leaderboard".into(),
+        "/api/v1/devices/sandisk-extreme-pro-128gb".into(),
+        format!("/api/v1/results/{}", ulid(1)),
+        format!("/api/v1/compare?ids={},{}", ulid(1), ulid(2)),
+        "/no/such/page?x=%3Cscript%3E".into(),
+    ] {
+        let answer = get(&format!("{url}{path}"));
+        for raw in ["<script", "<img"] {
+            assert!(
+                !answer.body.contains(raw),
+                "{path}: '{raw}' unescaped in: {}",
+                answer.body
+            );
+        }
+        let csp = answer.header("content-security-policy").unwrap_or_default();
+        assert!(csp.contains("default-src 'none'"), "{path}: {csp}");
+        assert!(!csp.contains("script-src"), "{path}: {csp}");
+        assert_eq!(answer.header("x-content-type-options"), Some("nosniff"));
+    }
+    let page = get(&format!("{url}/devices/sandisk-extreme-pro-128gb"));
+    assert!(
+        page.body
+            .contains("&#60;script&#62;alert(1)&#60;/script&#62;")
+            || page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "the label is shown, escaped"
+    );
+    let api = get(&format!("{url}/api/v1/results/{}", ulid(1)));
+    assert_eq!(
+        api.json()["document"]["label"],
+        XSS,
+        "the API's JSON decodes to the label"
+    );
+
+    // What is refused is not stored.
+    let before = history_count(db, home);
+    let status = huge_post(&url, 20 << 20);
+    assert!(status.starts_with("HTTP/1.1 413"), "a 20 MB body: {status}");
+    let mut refused = 0;
+    for n in 0..1000u32 {
+        let mut bad = device_doc(1000 + n, "Bad", "Document", 1.0, "x");
+        match n % 10 {
+            0 => bad["schema"] = json!("other/1"),
+            1 => bad["id"] = json!("../../etc/passwd"),
+            2 => bad["tests"] = json!([]),
+            3 => bad["tests"][0]["mb_per_s"] = json!(-1.0),
+            4 => bad["started_at"] = json!("yesterday"),
+            5 => bad["label"] = json!("a\u{1b}[2Jb"),
+            6 => bad["price_usd"] = json!(-5.0),
+            7 => bad["tests"][0]["mb_per_s"] = json!(1e12),
+            8 => bad["settings"]["loops"] = json!(0),
+            _ => bad = json!("not a document"),
+        }
+        let answer = post(&format!("{url}/api/v1/results"), &bad);
+        assert!(
+            (400..500).contains(&answer.status),
+            "bad document {n}: {} {}",
+            answer.status,
+            answer.body
+        );
+        assert!(answer.json()["error"]
+            .as_str()
+            .is_some_and(|e| !e.is_empty()));
+        refused += 1;
+    }
+    assert_eq!(refused, 1000);
+    let broken = http(
+        "POST",
+        &format!("{url}/api/v1/results"),
+        Some(b"{\"schema\":"),
+        None,
+    );
+    assert_eq!(broken.status, 422);
+    assert_eq!(
+        history_count(db, home),
+        before,
+        "nothing refused was stored"
+    );
+
+    // Deletion: only with the token.
+    let target = format!("{url}/api/v1/results/{}", ulid(1));
+    assert_eq!(http("DELETE", &target, None, None).status, 401);
+    let wrong = "0".repeat(64);
+    assert_eq!(http("DELETE", &target, None, Some(&wrong)).status, 403);
+    assert_eq!(get(&target).status, 200, "a wrong token deletes nothing");
+    assert_eq!(history_count(db, home), before);
+    let deleted = ok(iomark(home).args(["submit", "--delete", &ulid(1)[..12], "--server", &url]));
+    assert!(String::from_utf8_lossy(&deleted.stdout).contains("Deleted"));
+    assert_eq!(get(&target).status, 404);
+    let after = get(&format!("{url}/api/v1/leaderboard?q=sandisk")).json();
+    assert_eq!(
+        after["devices"][0]["results"], 2,
+        "the aggregate follows the deletion"
+    );
+    assert_eq!(history_count(db, home), before - 1);
+    // The receipt is gone with it.
+    let again = iomark(home)
+        .args(["submit", "--delete", &ulid(1), "--server", &url])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("no receipt"));
+}
+
+#[test]
+fn the_site_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    suite(dir.path().join("site.db").to_str().unwrap());
+}
+
+#[test]
+fn the_site_on_postgres() {
+    let pg = Postgres::start();
+    suite(&pg.database());
+}
+
+#[test]
+fn submit_shows_what_leaves_and_keeps_a_failed_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let mut d = device_doc(7, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+    d["target"]["path"] = json!(home.join("bench").to_str().unwrap());
+    d["target"]["device"]["serial_hash"] = json!("5bb17e88053d491c860cdadb");
+    let file = write_doc(home, &d);
+    ok(iomark(home).arg("import").arg(&file));
+    // The dry run prints the document, less the home path, and sends nothing.
+    let dry = ok(iomark(home).env("HOME", home).args([
+        "submit",
+        "--server",
+        "http://127.0.0.1:9",
+        "--dry-run",
+    ]));
+    let sent: Value = serde_json::from_slice(&dry.stdout).unwrap();
+    assert_eq!(sent["target"]["path"], "~");
+    assert_eq!(sent["id"], ulid(7));
+    assert!(!String::from_utf8_lossy(&dry.stdout).contains(home.to_str().unwrap()));
+    // Without --yes and nobody to ask: not sent.
+    let unasked = iomark(home)
+        .args(["submit", "--server", "http://127.0.0.1:9"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!unasked.status.success());
+    assert!(String::from_utf8_lossy(&unasked.stderr).contains("give --yes"));
+    // A server that is not there: a clear error, and the result is still in the store.
+    let failed = iomark(home)
+        .args(["submit", "--server", "http://127.0.0.1:9", "--yes"])
+        .output()
+        .unwrap();
+    assert!(!failed.status.success());
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        stderr.contains("the result stays in your store"),
+        "{stderr}"
+    );
+    ok(iomark(home).args(["show", &ulid(7)]));
+    // A server that refuses it: its reason is shown.
+    let site_dir = tempfile::tempdir().unwrap();
+    let db = site_dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), site_dir.path(), &[]);
+    let mut future = d.clone();
+    future["id"] = json!(ulid(8));
+    future["started_at"] = json!("2099-01-01T00:00:00Z");
+    future["finished_at"] = json!("2099-01-01T00:00:01Z");
+    // A document the local import refuses cannot be made by hand here: check the server's
+    // answer through submit's path with a bad server URL instead.
+    let bad = iomark(home)
+        .args(["submit", "--server", "ftp://example"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a site's address"));
+    let answer = post(&format!("{}/api/v1/results", site.url), &future);
+    assert_eq!(answer.status, 422);
+    assert!(answer.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("in the future"));
+}
+
+#[test]
+fn a_client_over_its_submission_limit_is_told_to_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(
+        db.to_str().unwrap(),
+        dir.path(),
+        &["--submissions-per-minute", "3"],
+    );
+    for n in 0..3 {
+        let d = device_doc(20 + n, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+        assert_eq!(
+            post(&format!("{}/api/v1/results", site.url), &d).status,
+            201
+        );
+    }
+    let d = device_doc(23, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+    let answer = post(&format!("{}/api/v1/results", site.url), &d);
+    assert_eq!(answer.status, 429);
+    assert!(answer.header("retry-after").is_some());
+    assert!(answer.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("too many submissions"));
+    // Reading is still allowed.
+    assert_eq!(get(&format!("{}/api/v1/leaderboard", site.url)).status, 200);
+}
+
+/// Submits documents from `clients` threads until `stop`; returns the ids answered 201 and
+/// the other statuses seen (with one reason each).
+fn load(
+    url: &str,
+    clients: u32,
+    first: u32,
+    stop: Arc<AtomicBool>,
+) -> (Vec<String>, Vec<(u16, String)>) {
+    let accepted = Arc::new(Mutex::new(Vec::new()));
+    let other = Arc::new(Mutex::new(Vec::new()));
+    let threads: Vec<_> = (0..clients)
+        .map(|c| {
+            let (url, stop) = (url.to_string(), stop.clone());
+            let (accepted, other) = (accepted.clone(), other.clone());
+            std::thread::spawn(move || {
+                // Bounded: at most 2,000 submissions a client, whatever happens.
+                for i in 0..2000u32 {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let n = first + c * 10_000 + i;
+                    let d = device_doc(n, "Load", &format!("Model {}", n % 7), 0.1, "Pi");
+                    let answer = post(&format!("{url}/api/v1/results"), &d);
+                    if answer.status == 201 {
+                        accepted.lock().unwrap().push(ulid(n));
+                    } else {
+                        other
+                            .lock()
+                            .unwrap()
+                            .push((answer.status, answer.body.clone()));
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let a = accepted.lock().unwrap().clone();
+    let o = other.lock().unwrap().clone();
+    (a, o)
+}
+
+#[test]
+fn postgres_going_away_under_load_gets_503_and_loses_nothing() {
+    let mut pg = Postgres::start();
+    let db = pg.database();
+    let dir = tempfile::tempdir().unwrap();
+    let site = Site::start(
+        &db,
+        dir.path(),
+        &[
+            "--submissions-per-minute",
+            "0",
+            "--requests-per-minute",
+            "0",
+        ],
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    let loader = {
+        let (url, stop) = (site.url.clone(), stop.clone());
+        std::thread::spawn(move || load(&url, 4, 100_000, stop))
+    };
+    std::thread::sleep(Duration::from_millis(1500));
+    if !pg.stop() {
+        // A server given by IOMARK_TEST_POSTGRES is not ours to stop.
+        stop.store(true, Ordering::SeqCst);
+        loader.join().unwrap();
+        return;
+    }
+    // While it is away: 503 with a reason, for pages and the API alike.
+    std::thread::sleep(Duration::from_millis(1500));
+    let answer = get(&format!("{}/api/v1/leaderboard", site.url));
+    assert_eq!(answer.status, 503, "{}", answer.body);
+    assert!(answer.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("unavailable"));
+    let page = get(&format!("{}/", site.url));
+    assert_eq!(page.status, 503);
+    pg.start_again();
+    // Back by itself, with no restart of iomark.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while get(&format!("{}/api/v1/health", site.url)).status != 200 {
+        assert!(
+            Instant::now() < deadline,
+            "the site did not come back within 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+    stop.store(true, Ordering::SeqCst);
+    let (accepted, other) = loader.join().unwrap();
+    assert!(
+        accepted.len() > 10,
+        "submissions went through: {}",
+        accepted.len()
+    );
+    assert!(
+        other.iter().all(|(s, _)| *s == 503),
+        "only 503 while the database was away: {other:?}"
+    );
+    assert!(!other.is_empty(), "some submissions met the outage");
+    for id in &accepted {
+        assert_eq!(
+            get(&format!("{}/api/v1/results/{id}", site.url)).status,
+            200,
+            "accepted {id} was lost"
+        );
+    }
+}
+
+#[test]
+fn sigterm_under_load_loses_no_accepted_submission() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let db = db.to_str().unwrap();
+    let mut site = Site::start(
+        db,
+        dir.path(),
+        &[
+            "--submissions-per-minute",
+            "0",
+            "--requests-per-minute",
+            "0",
+        ],
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    let loader = {
+        let (url, stop) = (site.url.clone(), stop.clone());
+        std::thread::spawn(move || load(&url, 8, 200_000, stop))
+    };
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = site.stop();
+    assert!(status.success(), "serve exits cleanly on SIGTERM: {status}");
+    stop.store(true, Ordering::SeqCst);
+    let (accepted, _) = loader.join().unwrap();
+    assert!(accepted.len() > 10, "{}", accepted.len());
+    let site = Site::start(db, dir.path(), &["--requests-per-minute", "0"]);
+    for id in &accepted {
+        assert_eq!(
+            get(&format!("{}/api/v1/results/{id}", site.url)).status,
+            200,
+            "accepted {id} was lost"
+        );
+    }
+}
+
+/// The run command takes a price and a label into the document the site ranks by.
+#[test]
+fn run_records_the_price() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .env("XDG_DATA_HOME", dir.path())
+        .args([
+            "run",
+            dir.path().to_str().unwrap(),
+            "--engine",
+            "null",
+            "--profile",
+            "quick",
+        ])
+        .args(["--price", "$12.99", "--no-save", "--json", "-", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["price_usd"], 12.99);
+    let bad = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args(["run", "--price", "free"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("is not a price"));
+}
