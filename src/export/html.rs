@@ -30,9 +30,10 @@ pub fn escape(text: &str) -> String {
 const STYLE: &str = "\
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:960px;\
 padding:0 1rem;color:#1d2127;background:#fff}\
-h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #dde1e6}\
+h1,h2,p,dd,li,.warn{overflow-wrap:anywhere}h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #dde1e6}\
 .sub{color:#5c5f66;margin-top:0}\
-table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.3rem .7rem;border-bottom:1px solid #eceef1}\
+table{border-collapse:collapse;margin:.5rem 0;display:block;overflow-x:auto;max-width:100%}\
+td,th{padding:.3rem .7rem;border-bottom:1px solid #eceef1}\
 th{text-align:left;background:#f5f6f8}td.n{text-align:right;font-variant-numeric:tabular-nums}\
 .read{color:#2b6cb0}.write{color:#d96c1e}\
 .warn{background:#fff4e5;border-left:4px solid #d96c1e;padding:.5rem .8rem;margin:.5rem 0}\

@@ -3,6 +3,7 @@
 //! servers and browsers. `common` holds what they share.
 
 mod browser;
+mod cdp;
 mod cli_run;
 mod common;
 mod engine_backends;

@@ -797,3 +797,125 @@ fn run_records_the_price() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("is not a price"));
 }
+
+/// A person on a phone: finds a card by searching its model, opens its page and a result,
+/// and compares two results, in headless Chromium at 375 px; no page scrolls sideways, and
+/// each renders (a screenshot with the page's colours in it).
+#[test]
+fn a_person_finds_and_compares_a_card_in_a_browser() {
+    use crate::cdp::{png_facts, Browser};
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let db = home.join("site.db");
+    let site = Site::start(db.to_str().unwrap(), home, &[]);
+    let url = site.url.clone();
+    // Submitted from the command line, with a label that tries to run a script.
+    let mut first = device_doc(31, "SanDisk", "Extreme Pro", 0.10, "Raspberry Pi 4 Model B");
+    first["label"] = json!(XSS);
+    ok(iomark(home).arg("import").arg(write_doc(home, &first)));
+    ok(iomark(home).args(["submit", "latest", "--server", &url, "--yes"]));
+    for (n, maker, model, scale) in [
+        (32, "SanDisk", "Extreme Pro", 0.13),
+        (
+            33,
+            "Kingston",
+            "DataTraveler Exodia Onyx With A Very Long Model Name",
+            0.02,
+        ),
+        (34, "Samsung", "BAR Plus", 0.2),
+    ] {
+        let mut d = device_doc(n, maker, model, scale, "Raspberry Pi 5 Model B");
+        d["price_usd"] = json!(19.99);
+        assert_eq!(post(&format!("{url}/api/v1/results"), &d).status, 201);
+    }
+
+    let mut browser = Browser::open(375, 800, true);
+    let shots = tempfile::tempdir().unwrap();
+    let mut check_page = |browser: &mut Browser, name: &str| {
+        if browser.overflows() {
+            let widths = browser.eval("[document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth, document.documentElement.clientWidth]");
+            panic!(
+                "{name} scrolls sideways at 375 px: {widths} {}",
+                browser.too_wide()
+            );
+        }
+        assert_eq!(
+            browser.eval("document.querySelectorAll('script, img').length"),
+            json!(0)
+        );
+        let path = shots.path().join(format!("{name}.png"));
+        browser.screenshot(&path);
+        let (width, height, colours) = png_facts(&path);
+        assert_eq!(width, 375, "{name}");
+        assert!(height >= 300, "{name}: {height} px tall");
+        assert!(colours > 8, "{name} rendered: {colours} colours");
+        if let Ok(keep) = std::env::var("IOMARK_KEEP_SCREENSHOTS") {
+            let _ = std::fs::copy(&path, Path::new(&keep).join(format!("{name}.png")));
+        }
+    };
+
+    // The leaderboard: search the model as a person types it.
+    browser.goto(&format!("{url}/"));
+    check_page(&mut browser, "leaderboard");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#leaderboard tbody tr').length"),
+        json!(3)
+    );
+    browser.eval(
+        "document.querySelector('input[name=q]').value = 'extreme pro'; \
+         document.querySelector('form.filters').submit(); true",
+    );
+    browser.wait_for("location.search.includes('q=extreme+pro')");
+    let rows = browser.eval(
+        "Array.from(document.querySelectorAll('#leaderboard tbody tr')).map(r => r.innerText)",
+    );
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0]
+        .as_str()
+        .unwrap()
+        .contains("SanDisk Extreme Pro 128 GB"));
+    check_page(&mut browser, "search");
+
+    // Its page.
+    browser.eval("document.querySelector('#leaderboard tbody a').click(); true");
+    browser.wait_for("location.pathname.startsWith('/devices/')");
+    assert_eq!(
+        browser.eval("document.querySelector('h1').innerText"),
+        json!("SanDisk Extreme Pro 128 GB")
+    );
+    let text = browser.eval("document.body.innerText");
+    assert!(
+        text.as_str().unwrap().contains("<script>alert(1)</script>"),
+        "the label is shown as text"
+    );
+    check_page(&mut browser, "device");
+
+    // Two results ticked and compared.
+    browser.eval(
+        "document.querySelectorAll('input[name=ids]').forEach(b => b.checked = true); \
+         document.querySelector('input[name=ids]').form.submit(); true",
+    );
+    browser.wait_for("location.pathname === '/compare'");
+    let header = browser.eval("document.querySelectorAll('#compare thead th').length");
+    assert_eq!(header, json!(3), "the test column and two results");
+    let body = browser.eval("document.querySelector('#compare').innerText");
+    assert!(body.as_str().unwrap().contains("slower"), "{body}");
+    check_page(&mut browser, "compare");
+
+    // A result's full report.
+    browser.goto(&format!("{url}/devices/sandisk-extreme-pro-128gb"));
+    browser.eval("document.querySelector('#results tbody a').click(); true");
+    browser.wait_for("location.pathname.startsWith('/results/')");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#results tbody tr').length"),
+        json!(4)
+    );
+    check_page(&mut browser, "result");
+
+    // A long model name on a phone.
+    browser.goto(&format!(
+        "{url}/devices/kingston-datatraveler-exodia-onyx-with-a-very-long-model-name-128gb"
+    ));
+    check_page(&mut browser, "long-name");
+}
