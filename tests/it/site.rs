@@ -831,7 +831,7 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
 
     let mut browser = Browser::open(375, 800, true);
     let shots = tempfile::tempdir().unwrap();
-    let mut check_page = |browser: &mut Browser, name: &str| {
+    let check_page = |browser: &mut Browser, name: &str| {
         if browser.overflows() {
             let widths = browser.eval("[document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth, document.documentElement.clientWidth]");
             panic!(
