@@ -41,6 +41,8 @@ pub struct Run {
     pub label: Option<String>,
     pub device: String,
     pub profile: String,
+    /// What the device cost, where the run says.
+    pub price_usd: Option<f64>,
 }
 
 /// One test across the runs.
@@ -214,6 +216,7 @@ pub fn compare(docs: &[ResultDoc]) -> Comparison {
                 label: d.label.clone(),
                 device: d.device_label(),
                 profile: d.settings.profile.clone(),
+                price_usd: d.price_usd,
             })
             .collect(),
         rows,

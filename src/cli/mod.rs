@@ -324,7 +324,7 @@ pub struct ServeArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 What is sent is the result document, less what could identify you: no hostname (iomark never
-records one), no path under your home folder, serial numbers only as a salted hash. --dry-run
+records one), your home folder written as ~, serial numbers only as a salted hash. --dry-run
 prints it. The site answers with the result's address and a deletion token, which are kept in
 your store, so that `iomark submit --delete ID --server URL` works later.
 

@@ -217,6 +217,6 @@ fn describe(doc: &ResultDoc, server: &str, bytes: usize) -> String {
     if let Some(price) = doc.price_usd {
         lines.push(format!("  price:    ${price:.2}"));
     }
-    lines.push("No hostname and no user name are in it; --dry-run prints all of it.".into());
+    lines.push("No hostname and no user name are in it; your home folder is written ~. --dry-run prints all of it.".into());
     lines.join("\n")
 }

@@ -41,6 +41,21 @@ figure.chart{margin:1rem 0}figure.chart svg{max-width:100%;height:auto}\
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#5c5f66}dd{margin:0}\
 pre{background:#f5f6f8;padding:.8rem;overflow:auto}footer{color:#5c5f66;margin-top:3rem;font-size:.85rem}";
 
+/// A price and what it buys: dollars per GB of the device and MB/s (SEQ1M Q8T1 read) per dollar.
+pub fn price_text(doc: &ResultDoc, price: f64) -> String {
+    let mut text = format!("Price ${price:.2}");
+    if let Some(gb) = doc.identity().capacity_gb.filter(|g| *g > 0) {
+        text.push_str(&format!(" · ${:.3}/GB", price / gb as f64));
+    }
+    if let Some(t) = doc.test("SEQ1M_Q8T1_read") {
+        text.push_str(&format!(
+            " · {:.1} MB/s per $ (SEQ1M Q8T1 read)",
+            t.mb_per_s / price
+        ));
+    }
+    text
+}
+
 impl Exporter for Html {
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, ExportError> {
         let mut out = String::new();
@@ -72,6 +87,13 @@ impl Exporter for Html {
             ),
             escape(&doc.tool.version)
         );
+        if let Some(price) = doc.price_usd {
+            let _ = writeln!(
+                out,
+                "<p class=\"sub\" id=\"price\">{}</p>",
+                escape(&price_text(doc, price))
+            );
+        }
         for w in &doc.warnings {
             let _ = writeln!(out, "<div class=\"warn\">{}</div>", escape(&w.message));
         }

@@ -23,9 +23,13 @@ pub fn render(c: &Comparison, style: Style) -> String {
             .map(|l| format!(" \"{}\"", super::printable(l)))
             .unwrap_or_default();
         let role = if letter == "A" { " (baseline)" } else { "" };
+        let price = run
+            .price_usd
+            .map(|p| format!(" · ${p:.2}"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{} {}  {date}  {} · {}{label}{role}",
+            "{} {}  {date}  {} · {}{price}{label}{role}",
             style.bold(letter),
             run.id,
             super::printable(&run.device),

@@ -5,26 +5,57 @@ use std::path::Path;
 use super::ResultDoc;
 
 impl ResultDoc {
-    /// This document less what could point at a person: paths under their home folder become
-    /// `~` (a test file's folder often names its owner). Serial numbers are already only a
-    /// salted hash, and iomark records no hostname or user name.
+    /// This document less what could point at a person: their home folder becomes `~` in
+    /// every text (a test file's folder often names its owner). Serial numbers are already
+    /// only a salted hash, and iomark records no hostname or user name.
     pub fn for_submission(&self, home: Option<&Path>) -> ResultDoc {
-        let mut doc = self.clone();
-        let hide = |path: &mut String| {
-            if let Some(home) = home.filter(|h| h.as_os_str().len() > 1) {
-                if Path::new(path.as_str()).starts_with(home) {
-                    *path = "~".into();
-                }
-            }
+        let home = home
+            .and_then(|h| h.to_str())
+            .map(|h| h.trim_end_matches('/'))
+            .filter(|h| !h.is_empty());
+        let Some(home) = home else {
+            return self.clone();
         };
-        hide(&mut doc.target.path);
-        if let Some(device) = doc.target.device.as_mut() {
-            if let Some(file) = device.backing_file.as_mut() {
-                hide(file);
+        // Every text in the document, not only the test path: a langs run's reasons, a loop
+        // device's backing file, fields of a newer version.
+        let Ok(mut value) = serde_json::to_value(self) else {
+            return self.clone();
+        };
+        hide(&mut value, home);
+        serde_json::from_value(value).unwrap_or_else(|_| self.clone())
+    }
+}
+
+fn hide(value: &mut serde_json::Value, home: &str) {
+    match value {
+        serde_json::Value::String(text) => {
+            if text.contains(home) {
+                *text = replace_home(text, home);
             }
         }
-        doc
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| hide(v, home)),
+        serde_json::Value::Object(map) => map.values_mut().for_each(|v| hide(v, home)),
+        _ => {}
     }
+}
+
+/// `home` where it is a whole path (followed by `/`, the end, or a character no name has
+/// here) becomes `~`: `/home/alice/x` → `~/x`, and `/home/alicex` stays.
+fn replace_home(text: &str, home: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(home) {
+        let after = &rest[at + home.len()..];
+        let whole = after
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '-')));
+        out.push_str(&rest[..at]);
+        out.push_str(if whole { "~" } else { home });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -36,8 +67,16 @@ mod tests {
     fn paths_under_home_are_not_sent() {
         let mut doc = sample::doc();
         doc.target.path = "/home/alice/bench".into();
+        doc.warnings.push(crate::result::Warning::new(
+            crate::result::WarningKind::HighVariation,
+            "loops of /home/alice/bench/.iomark-1.tmp varied",
+        ));
         let sent = doc.for_submission(Some(Path::new("/home/alice")));
-        assert_eq!(sent.target.path, "~");
+        assert_eq!(sent.target.path, "~/bench");
+        assert_eq!(
+            sent.warnings.last().unwrap().message,
+            "loops of ~/bench/.iomark-1.tmp varied"
+        );
         let text = serde_json::to_string(&sent).unwrap();
         assert!(!text.contains("alice"), "{text}");
         // A path elsewhere, or a home that is a prefix of another name, stays.

@@ -270,6 +270,9 @@ impl Store {
         let h = doc.headline();
         let device = doc.target.device.as_ref();
         let mut tx = self.pool.begin().await.map_err(|e| self.fail(e))?;
+        // sqlx 0.8's Any driver declares a NULL f64 parameter as float4 on PostgreSQL; a statement
+        // cached after such a NULL then refuses a real f64 ("incorrect binary data format").
+        // Statements that bind optional figures are therefore prepared afresh each time.
         let inserted = sqlx::query(
             "INSERT INTO results (id, schema_name, tool_version, started_at, saved_at, label, \
              profile, host_board, host_arch, device_model, device_transport, filesystem, \
@@ -278,6 +281,7 @@ impl Store {
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
              $18, $19)",
         )
+        .persistent(false)
         .bind(&doc.id)
         .bind(&doc.schema)
         .bind(&doc.tool.version)

@@ -138,6 +138,7 @@ impl Store {
             });
         }
         figures[8] = doc.score_total().map(|s| s as f64);
+        // Prepared afresh each time: see `Store::save_with` on NULL figures and PostgreSQL.
         let mut query = sqlx::query(
             "INSERT INTO entries (id, device_key, device_name, kind, transport, class, board, \
              filesystem, capacity_gb, price_usd, flag, synthetic, token_hash, started_at, label, \
@@ -146,6 +147,7 @@ impl Store {
              $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
              $23, $24)",
         )
+        .persistent(false)
         .bind(&doc.id)
         .bind(&id.device_key)
         .bind(&id.device_name)
@@ -220,6 +222,7 @@ impl Store {
              rnd4k_q1_read = excluded.rnd4k_q1_read, rnd4k_q1_write = excluded.rnd4k_q1_write, \
              score = excluded.score",
         )
+        .persistent(false)
         .bind(class)
         .bind(key)
         .bind(&row.name)

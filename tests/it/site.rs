@@ -543,7 +543,7 @@ fn submit_shows_what_leaves_and_keeps_a_failed_result() {
         "--dry-run",
     ]));
     let sent: Value = serde_json::from_slice(&dry.stdout).unwrap();
-    assert_eq!(sent["target"]["path"], "~");
+    assert_eq!(sent["target"]["path"], "~/bench");
     assert_eq!(sent["id"], ulid(7));
     assert!(!String::from_utf8_lossy(&dry.stdout).contains(home.to_str().unwrap()));
     // Without --yes and nobody to ask: not sent.
@@ -918,4 +918,27 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
         "{url}/devices/kingston-datatraveler-exodia-onyx-with-a-very-long-model-name-128gb"
     ));
     check_page(&mut browser, "long-name");
+}
+
+/// A result without a price (or without some figure) saved before one with it, on one
+/// PostgreSQL connection: sqlx's Any driver declares such a NULL as float4, and a cached
+/// statement then refused the next real figure ("incorrect binary data format").
+#[test]
+fn absent_figures_then_present_ones_save_on_postgres() {
+    let pg = Postgres::start();
+    let db = pg.database();
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let mut files = Vec::new();
+    for n in 0..4u32 {
+        let mut d = device_doc(40 + n, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+        d["price_usd"] = if n % 2 == 0 { Value::Null } else { json!(9.5) };
+        if n == 0 {
+            // No SEQ1M Q8T1 at all: its indexed columns are NULL.
+            d["tests"] = json!(d["tests"].as_array().unwrap()[2..].to_vec());
+        }
+        files.push(write_doc(home, &d));
+    }
+    ok(iomark(home).arg("import").args(&files).args(["--db", &db]));
+    assert_eq!(history_count(&db, home), 4);
 }
