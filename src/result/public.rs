@@ -28,10 +28,8 @@ impl ResultDoc {
 
 fn hide(value: &mut serde_json::Value, home: &str) {
     match value {
-        serde_json::Value::String(text) => {
-            if text.contains(home) {
-                *text = replace_home(text, home);
-            }
+        serde_json::Value::String(text) if text.contains(home) => {
+            *text = replace_home(text, home);
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(|v| hide(v, home)),
         serde_json::Value::Object(map) => map.values_mut().for_each(|v| hide(v, home)),
