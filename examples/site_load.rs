@@ -203,6 +203,9 @@ fn generate(args: &[String]) {
     });
 }
 
+/// What request `n` is: its kind (for the report), its path, and a body to POST if any.
+type Pick = dyn Fn(u64) -> (&'static str, String, Option<String>) + Send + Sync;
+
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -223,7 +226,7 @@ fn drive(
     url: &str,
     clients: usize,
     seconds: f64,
-    pick: Arc<dyn Fn(u64) -> (&'static str, String, Option<String>) + Send + Sync>,
+    pick: Arc<Pick>,
 ) -> (Vec<(&'static str, Vec<f64>)>, u64, f64) {
     let stop = Arc::new(AtomicBool::new(false));
     let samples: Arc<Mutex<Vec<(&'static str, f64)>>> = Arc::new(Mutex::new(Vec::new()));
