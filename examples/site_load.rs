@@ -2,12 +2,14 @@
 //! synthetic results, and loads a running `iomark serve` from many clients on loopback.
 //!
 //!   site_load generate --db PATH|URL --count N [--seed S]
-//!   site_load read --url http://127.0.0.1:PORT --clients 64 --seconds 20 [--pid PID]
+//!   site_load read --url http://127.0.0.1:PORT --clients 64 --seconds 20 [--pid PID] [--rate R]
 //!   site_load submit --url http://127.0.0.1:PORT --clients 64 --seconds 10 [--pid PID]
 //!
 //! Every synthetic document carries `"synthetic": true`, which a site hides unless it was
 //! started with `--show-synthetic`; its device models start with "Synthetic". Each load phase
-//! is bounded by its seconds and stops by itself; each prints one JSON line of figures.
+//! is bounded by its seconds and stops by itself; each prints one JSON line of figures. Without
+//! `--rate` every client sends its next request as soon as it has an answer (the most a server
+//! can be asked); with it, the clients together send R requests a second, evenly paced.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -213,11 +215,27 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
-fn peak_rss_mib(pid: Option<&str>) -> Option<f64> {
+/// A field of /proc/PID/status in MiB (`VmHWM`: peak resident; `RssAnon`: the process's own
+/// memory now, without mapped files).
+fn status_mib(pid: Option<&str>, field: &str) -> Option<f64> {
     let status = std::fs::read_to_string(format!("/proc/{}/status", pid?)).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
+}
+
+/// Samples the server's anonymous memory every 100 ms until `stop`; returns the peak.
+fn watch_anon(pid: Option<String>, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Option<f64>> {
+    std::thread::spawn(move || {
+        let mut peak: Option<f64> = None;
+        while !stop.load(Ordering::Relaxed) {
+            if let Some(now) = status_mib(pid.as_deref(), "RssAnon:") {
+                peak = Some(peak.map_or(now, |p| p.max(now)));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        peak
+    })
 }
 
 /// `clients` threads, each with its own keep-alive connection, for `seconds`: `pick` says
@@ -226,8 +244,11 @@ fn drive(
     url: &str,
     clients: usize,
     seconds: f64,
+    rate: Option<f64>,
     pick: Arc<Pick>,
 ) -> (Vec<(&'static str, Vec<f64>)>, u64, f64) {
+    // Each client's pace, when the total rate is set.
+    let interval = rate.map(|r| Duration::from_secs_f64(clients as f64 / r.max(0.001)));
     let stop = Arc::new(AtomicBool::new(false));
     let samples: Arc<Mutex<Vec<(&'static str, f64)>>> = Arc::new(Mutex::new(Vec::new()));
     let failures = Arc::new(AtomicU64::new(0));
@@ -250,14 +271,26 @@ fn drive(
                     .build()
                     .into();
                 let mut mine = Vec::new();
+                let mut due = Instant::now();
                 // Bounded in count as well as in time.
                 for _ in 0..1_000_000 {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
+                    if let Some(interval) = interval {
+                        // Latency counts from when the request was due, so a slow answer that
+                        // delays the next request is not hidden (no coordinated omission).
+                        due += interval;
+                        let now = Instant::now();
+                        if due > now {
+                            std::thread::sleep(due - now);
+                        }
+                    } else {
+                        due = Instant::now();
+                    }
                     let n = counter.fetch_add(1, Ordering::Relaxed);
                     let (kind, path, body) = pick(n);
-                    let t = Instant::now();
+                    let t = due;
                     let result = match &body {
                         Some(body) => agent
                             .post(format!("{url}{path}"))
@@ -309,9 +342,11 @@ fn report(
     failures: u64,
     elapsed: f64,
     pid: Option<&str>,
+    anon: Option<f64>,
 ) {
     let mut out = json!({"phase": phase, "seconds": elapsed, "failures": failures,
-                         "server_peak_rss_mib": peak_rss_mib(pid)});
+                         "server_peak_rss_mib": status_mib(pid, "VmHWM:"),
+                         "server_peak_anon_mib": anon});
     for (kind, v) in kinds {
         out[kind] = json!({"requests": v.len(), "per_s": v.len() as f64 / elapsed,
                            "p50_ms": percentile(&v, 0.5), "p99_ms": percentile(&v, 0.99),
@@ -330,6 +365,13 @@ fn main() {
         .unwrap_or(20.0);
     let url = arg(&args, "--url").unwrap_or_default();
     let pid = arg(&args, "--pid");
+    let rate: Option<f64> = arg(&args, "--rate").and_then(|r| r.parse().ok());
+    let watching = Arc::new(AtomicBool::new(false));
+    let watcher = watch_anon(pid.clone(), watching.clone());
+    let anon = move || {
+        watching.store(true, Ordering::SeqCst);
+        watcher.join().ok().flatten()
+    };
     match args.get(1).map(String::as_str) {
         Some("generate") => generate(&args),
         Some("read") => {
@@ -374,8 +416,8 @@ fn main() {
                     ("device", format!("/devices/{key}"), None)
                 }
             });
-            let (kinds, failures, elapsed) = drive(&url, clients, seconds, pick);
-            report("read", kinds, failures, elapsed, pid.as_deref());
+            let (kinds, failures, elapsed) = drive(&url, clients, seconds, rate, pick);
+            report("read", kinds, failures, elapsed, pid.as_deref(), anon());
         }
         Some("submit") => {
             let seed = std::process::id() as u64 + 1_000;
@@ -383,8 +425,8 @@ fn main() {
                 let doc = synthetic(seed, 10_000_000 + n).to_string();
                 ("submit", "/api/v1/results".to_string(), Some(doc))
             });
-            let (kinds, failures, elapsed) = drive(&url, clients, seconds, pick);
-            report("submit", kinds, failures, elapsed, pid.as_deref());
+            let (kinds, failures, elapsed) = drive(&url, clients, seconds, rate, pick);
+            report("submit", kinds, failures, elapsed, pid.as_deref(), anon());
         }
         _ => {
             eprintln!(

@@ -207,25 +207,30 @@ pub fn slug(text: &str) -> String {
     out
 }
 
-/// A device's size as its label says it: the usable bytes of a "64 GB" card are 62-64·10^9, of
-/// a "1 TB" drive 0.93-1.0·10^12. The nearest label size at or above 90% of it.
+/// A device's size as its label says it: the usable bytes of a "64 GB" card are 59-64·10^9,
+/// of a "1 TB" drive 0.93-1.0·10^12. The label size nearest to it that it can be.
 fn marketing_gb(bytes: u64) -> Option<u64> {
     if bytes < 100_000_000 {
         return None;
     }
     let gb = bytes as f64 / 1e9;
-    const SIZES: [u64; 18] = [
-        1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000, 8000, 12000, 16000, 20000, 24000,
+    // Card and stick sizes, and the SSD sizes between them.
+    const SIZES: [u64; 26] = [
+        1, 2, 4, 8, 16, 32, 64, 120, 128, 240, 250, 256, 480, 500, 512, 960, 1000, 2000, 4000,
+        8000, 10000, 12000, 14000, 16000, 20000, 24000,
     ];
-    let mut best = None;
-    for size in SIZES {
-        if gb <= size as f64 * 1.02 && gb >= size as f64 * 0.88 {
-            best = Some(size);
-            break;
-        }
-    }
-    // Sizes between the usual ones (120, 240, 480, 500 GB...): the figure itself, rounded.
-    best.or(Some(gb.round() as u64)).filter(|gb| *gb > 0)
+    // The label size nearest to the bytes, among those the bytes can be (92-102% of it).
+    SIZES
+        .iter()
+        .filter(|size| gb <= **size as f64 * 1.02 && gb >= **size as f64 * 0.92)
+        .min_by(|a, b| {
+            let off = |s: u64| (gb / s as f64 - 1.0).abs();
+            off(**a).total_cmp(&off(**b))
+        })
+        .copied()
+        // Sizes between the usual ones: the figure itself, rounded.
+        .or(Some(gb.round() as u64))
+        .filter(|gb| *gb > 0)
 }
 
 fn capacity_text(gb: u64) -> String {
@@ -310,6 +315,9 @@ mod tests {
         assert_eq!(marketing_gb(31_914_983_424), Some(32));
         assert_eq!(marketing_gb(1_000_204_886_016), Some(1000));
         assert_eq!(marketing_gb(500_107_862_016), Some(500));
+        assert_eq!(marketing_gb(511_801_311_232), Some(512));
+        assert_eq!(marketing_gb(59_504_803_840), Some(64));
+        assert_eq!(marketing_gb(240_057_409_536), Some(240));
         assert_eq!(marketing_gb(4096), None);
         assert_eq!(
             slug("  Kingston  DataTraveler/3.0 "),

@@ -200,6 +200,12 @@ impl Store {
         let pool = AnyPoolOptions::new()
             .max_connections(if is_sqlite && !wal {
                 1
+            } else if is_sqlite {
+                // Each SQLite connection is a thread of its own; more than the cores only adds
+                // switching between them (one writer at a time in any case).
+                pooling
+                    .connections
+                    .min(std::thread::available_parallelism().map_or(2, |n| n.get() as u32 * 2))
             } else {
                 pooling.connections
             })
@@ -218,6 +224,12 @@ impl Store {
                                 .execute(&mut *conn)
                                 .await?;
                             sqlx::query("PRAGMA synchronous = NORMAL")
+                                .execute(&mut *conn)
+                                .await?;
+                            // Pages read through a shared mapping rather than copied into each
+                            // connection's own small cache: a server's connections all read the
+                            // same hot tables.
+                            sqlx::query("PRAGMA mmap_size = 1073741824")
                                 .execute(&mut *conn)
                                 .await?;
                         }
@@ -400,11 +412,12 @@ impl Store {
         let id = self.resolve(prefix).await?;
         let fail = |e| self.fail(e);
         let mut tx = self.pool.begin().await.map_err(fail)?;
-        let facts = sqlx::query("SELECT class, device_key FROM entries WHERE id = $1")
-            .bind(&id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(fail)?;
+        let facts =
+            sqlx::query("SELECT class, device_key, board, filesystem FROM entries WHERE id = $1")
+                .bind(&id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(fail)?;
         for table in ["entries", "results"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE id = $1"))
                 .bind(&id)
@@ -415,7 +428,10 @@ impl Store {
         if let Some(row) = facts {
             let class: String = row.try_get(0).map_err(fail)?;
             if let Some(key) = row.try_get::<Option<String>, _>(1).map_err(fail)? {
-                self.refresh_device(&mut tx, &class, &key)
+                let board: Option<String> = row.try_get(2).map_err(fail)?;
+                let fs: Option<String> = row.try_get(3).map_err(fail)?;
+                let scopes = site::scopes(board.as_deref(), fs.as_deref());
+                self.refresh_device(&mut tx, &class, &key, &scopes)
                     .await
                     .map_err(fail)?;
             }

@@ -168,17 +168,20 @@ impl Store {
         }
         query.execute(&mut **tx).await?;
         if let Some(key) = &id.device_key {
-            self.refresh_device(tx, &id.class, key).await?;
+            let scopes = scopes(doc.host.board.as_deref(), doc.target.filesystem.as_deref());
+            self.refresh_device(tx, &id.class, key, &scopes).await?;
         }
         Ok(())
     }
 
-    /// Recomputes one device's aggregate for one class from its entries.
+    /// Recomputes one device's aggregates for one class, in each of `scopes`, from its
+    /// entries.
     pub(super) async fn refresh_device(
         &self,
         tx: &mut Transaction<'_, Any>,
         class: &str,
         key: &str,
+        scopes: &[String],
     ) -> Result<(), sqlx::Error> {
         if matches!(self.location, Location::Postgres(_)) {
             // Two submissions for one device at once: the second waits, then sees the first.
@@ -196,9 +199,29 @@ impl Store {
         .fetch_all(&mut **tx)
         .await?;
         let entries = rows.iter().map(entry).collect::<Result<Vec<_>, _>>()?;
-        let Some(row) = aggregate(&entries).into_iter().next() else {
-            sqlx::query("DELETE FROM devices WHERE class = $1 AND device_key = $2")
+        for scope in scopes {
+            let chosen: Vec<Entry> = entries
+                .iter()
+                .filter(|e| in_scope(e, scope))
+                .cloned()
+                .collect();
+            self.write_device(tx, class, scope, key, &chosen).await?;
+        }
+        Ok(())
+    }
+
+    async fn write_device(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        class: &str,
+        scope: &str,
+        key: &str,
+        entries: &[Entry],
+    ) -> Result<(), sqlx::Error> {
+        let Some(row) = aggregate(entries).into_iter().next() else {
+            sqlx::query("DELETE FROM devices WHERE class = $1 AND scope = $2 AND device_key = $3")
                 .bind(class)
+                .bind(scope)
                 .bind(key)
                 .execute(&mut **tx)
                 .await?;
@@ -207,11 +230,12 @@ impl Store {
         let synthetic = entries.iter().all(|e| e.synthetic);
         let stats = serde_json::to_string(&row.stats).unwrap_or_else(|_| "{}".into());
         let mut query = sqlx::query(
-            "INSERT INTO devices (class, device_key, device_name, kind, transport, capacity_gb, \
-             results, synthetic, price_usd, stats, seq1m_q8_read, seq1m_q8_write, seq1m_q1_read, \
-             seq1m_q1_write, rnd4k_q32_read, rnd4k_q32_write, rnd4k_q1_read, rnd4k_q1_write, \
-             score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
-             $16, $17, $18, $19) ON CONFLICT (class, device_key) DO UPDATE SET \
+            "INSERT INTO devices (class, scope, device_key, device_name, kind, transport, \
+             capacity_gb, results, synthetic, price_usd, stats, seq1m_q8_read, seq1m_q8_write, \
+             seq1m_q1_read, seq1m_q1_write, rnd4k_q32_read, rnd4k_q32_write, rnd4k_q1_read, \
+             rnd4k_q1_write, score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
+             $13, $14, $15, $16, $17, $18, $19, $20) \
+             ON CONFLICT (class, scope, device_key) DO UPDATE SET \
              device_name = excluded.device_name, kind = excluded.kind, \
              transport = excluded.transport, capacity_gb = excluded.capacity_gb, \
              results = excluded.results, synthetic = excluded.synthetic, \
@@ -224,6 +248,7 @@ impl Store {
         )
         .persistent(false)
         .bind(class)
+        .bind(scope)
         .bind(key)
         .bind(&row.name)
         .bind(&row.kind)
@@ -242,15 +267,24 @@ impl Store {
 
     /// Gives facts to results saved before the store had them (or by an older iomark).
     pub async fn backfill(&self) -> Result<usize, StoreError> {
+        // Ids first, from the two primary keys alone: reading the documents of every run to
+        // find none missing took seconds at 100,000 runs.
         let rows = sqlx::query(
-            "SELECT id, document FROM results WHERE id NOT IN (SELECT id FROM entries)",
+            "SELECT r.id FROM results r WHERE NOT EXISTS \
+             (SELECT 1 FROM entries e WHERE e.id = r.id)",
         )
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.fail(e))?;
         let mut done = 0;
         for row in rows {
-            let text: String = row.try_get(1).map_err(|e| self.fail(e))?;
+            let id: String = row.try_get(0).map_err(|e| self.fail(e))?;
+            let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
+                .bind(&id)
+                .fetch_one(&self.pool)
+                .await
+                .and_then(|row| row.try_get(0))
+                .map_err(|e| self.fail(e))?;
             // A document this version cannot read keeps its history line; it is not ranked.
             let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
                 continue;
@@ -273,12 +307,17 @@ impl Store {
             .ok_or_else(|| StoreError::Invalid(format!("cannot sort by '{}'", filter.sort)))?;
         let limit = filter.limit.clamp(1, MAX_ROWS);
         let text = filter.text.as_deref().map(crate::result::identity::slug);
-        let mut conditions = vec!["class = $1".to_string(), "synthetic <= $2".to_string()];
+        // A real site has no synthetic results: `synthetic = 0` then, and no condition when
+        // they are shown (a range here would keep the figure's index from giving the order).
+        let mut conditions = vec!["class = $1".to_string()];
+        if !filter.synthetic {
+            conditions.push("synthetic = 0".to_string());
+        }
         let mut binds: Vec<String> = Vec::new();
         let mut add = |column: &str, value: Option<String>, like: bool| {
-            if let Some(value) = value.filter(|v| !v.is_empty()) {
+            if let Some(value) = value.filter(|v| !v.is_empty() || column == "scope") {
                 binds.push(if like { format!("%{value}%") } else { value });
-                let n = binds.len() + 2;
+                let n = binds.len() + 1;
                 conditions.push(if like {
                     format!("{column} LIKE ${n}")
                 } else {
@@ -289,10 +328,20 @@ impl Store {
         add("kind", filter.kind.clone(), false);
         add("transport", filter.transport.clone(), false);
         add("device_key", text, true);
-        let live = filter.board.is_some() || filter.filesystem.is_some();
+        // One of board and filesystem reads that scope's aggregates; both at once are
+        // aggregated from the matching entries.
+        let scope = match (&filter.board, &filter.filesystem) {
+            (None, None) => Some(String::new()),
+            (Some(board), None) => Some(format!("board:{board}")),
+            (None, Some(fs)) => Some(format!("fs:{fs}")),
+            (Some(_), Some(_)) => None,
+        };
+        let live = scope.is_none();
         if live {
             add("board", filter.board.clone(), false);
             add("filesystem", filter.filesystem.clone(), false);
+        } else {
+            add("scope", scope, false);
         }
         let sql = if live {
             format!(
@@ -308,9 +357,7 @@ impl Store {
                 conditions.join(" AND ")
             )
         };
-        let mut query = sqlx::query(&sql)
-            .bind(&filter.class)
-            .bind(filter.synthetic as i64);
+        let mut query = sqlx::query(&sql).bind(&filter.class);
         for value in &binds {
             query = query.bind(value);
         }
@@ -355,11 +402,33 @@ impl Store {
             .map_err(|e| self.fail(e))
     }
 
+    /// The boards and filesystems that a class has ranked results on (its scopes).
+    pub async fn scopes(&self, class: &str) -> Result<(Vec<String>, Vec<String>), StoreError> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT scope FROM devices WHERE class = $1 AND scope <> '' ORDER BY scope",
+        )
+        .bind(class)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.fail(e))?;
+        let mut boards = Vec::new();
+        let mut filesystems = Vec::new();
+        for row in rows {
+            let scope: String = row.try_get(0).map_err(|e| self.fail(e))?;
+            if let Some(board) = scope.strip_prefix("board:") {
+                boards.push(board.to_string());
+            } else if let Some(fs) = scope.strip_prefix("fs:") {
+                filesystems.push(fs.to_string());
+            }
+        }
+        Ok((boards, filesystems))
+    }
+
     /// The classes of results that have ranked devices, with how many devices each.
     pub async fn classes(&self, synthetic: bool) -> Result<Vec<(String, i64)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT class, COUNT(*) AS n FROM devices WHERE synthetic <= $1 GROUP BY class \
-             ORDER BY n DESC, class",
+            "SELECT class, COUNT(*) AS n FROM devices WHERE scope = '' AND synthetic <= $1 \
+             GROUP BY class ORDER BY n DESC, class",
         )
         .bind(synthetic as i64)
         .fetch_all(&self.pool)
@@ -382,6 +451,24 @@ impl Store {
              ORDER BY started_at DESC, id DESC LIMIT 5000"
         ))
         .bind(key)
+        .bind(synthetic as i64)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.fail(e))?;
+        rows.iter()
+            .map(entry)
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.fail(e))
+    }
+
+    /// The newest results, ranked or not (a local history's runs have no device model more
+    /// often than not), newest first.
+    pub async fn recent(&self, limit: u32, synthetic: bool) -> Result<Vec<Entry>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {ENTRY_COLUMNS} FROM entries WHERE synthetic <= $1 \
+             ORDER BY started_at DESC, id DESC LIMIT {}",
+            limit.clamp(1, MAX_ROWS)
+        ))
         .bind(synthetic as i64)
         .fetch_all(&self.pool)
         .await
@@ -425,11 +512,13 @@ impl Store {
     ) -> Result<Deletion, StoreError> {
         let fail = |e| self.fail(e);
         let mut tx = self.pool.begin().await.map_err(fail)?;
-        let row = sqlx::query("SELECT token_hash, class, device_key FROM entries WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(fail)?;
+        let row = sqlx::query(
+            "SELECT token_hash, class, device_key, board, filesystem FROM entries WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(fail)?;
         let Some(row) = row else {
             return Ok(Deletion::NoSuchResult);
         };
@@ -442,6 +531,8 @@ impl Store {
         }
         let class: String = row.try_get(1).map_err(fail)?;
         let key: Option<String> = row.try_get(2).map_err(fail)?;
+        let board: Option<String> = row.try_get(3).map_err(fail)?;
+        let fs: Option<String> = row.try_get(4).map_err(fail)?;
         for table in ["entries", "results"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE id = $1"))
                 .bind(id)
@@ -450,7 +541,8 @@ impl Store {
                 .map_err(fail)?;
         }
         if let Some(key) = key {
-            self.refresh_device(&mut tx, &class, &key)
+            let scopes = scopes(board.as_deref(), fs.as_deref());
+            self.refresh_device(&mut tx, &class, &key, &scopes)
                 .await
                 .map_err(fail)?;
         }
@@ -517,6 +609,29 @@ impl Store {
             .await
             .map_err(|e| self.fail(e))?;
         Ok(())
+    }
+}
+
+/// The aggregates a result of this board and filesystem counts in: all of its device's, its
+/// board's, its filesystem's.
+pub(super) fn scopes(board: Option<&str>, fs: Option<&str>) -> Vec<String> {
+    let mut out = vec![String::new()];
+    out.extend(
+        board
+            .filter(|b| !b.is_empty())
+            .map(|b| format!("board:{b}")),
+    );
+    out.extend(fs.filter(|f| !f.is_empty()).map(|f| format!("fs:{f}")));
+    out
+}
+
+fn in_scope(e: &Entry, scope: &str) -> bool {
+    if let Some(board) = scope.strip_prefix("board:") {
+        e.board.as_deref() == Some(board)
+    } else if let Some(fs) = scope.strip_prefix("fs:") {
+        e.filesystem.as_deref() == Some(fs)
+    } else {
+        true
     }
 }
 

@@ -4,6 +4,7 @@
 //!
 //! - `pages.rs`: the HTML pages; `api.rs`: the JSON API; `views.rs`: what both show, computed
 //!   once from the store's rows (so a page and its API answer always agree);
+//! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);
 //! - `guard.rs`: what every request passes through: the per-client rate limit, the time
 //!   limit, the security headers;
 //!
@@ -12,6 +13,7 @@
 //! answer is sent.
 
 mod api;
+mod cache;
 mod guard;
 mod pages;
 mod views;
@@ -40,6 +42,8 @@ pub struct Config {
     pub submissions_per_minute: u32,
     pub requests_per_minute: u32,
     pub show_synthetic: bool,
+    /// How long a page or API answer may be served again; zero for never.
+    pub cache: Duration,
 }
 
 pub struct State {
@@ -47,6 +51,9 @@ pub struct State {
     pub config: Config,
     pub public_url: String,
     pub limiter: guard::Limiter,
+    /// What the leaderboard's filters offer, per class, as read at most every 30 s.
+    pub choices: views::Choices,
+    pub cache: cache::Cache,
 }
 
 pub type Shared = Arc<State>;
@@ -67,6 +74,10 @@ pub fn router(state: Shared) -> Router {
         .route("/api/v1/compare", get(api::compare))
         .route("/api/v1/health", get(api::health))
         .fallback(pages::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            cache::layer,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::guard,
@@ -90,9 +101,11 @@ pub async fn serve(
         .unwrap_or_else(|| format!("http://{address}"));
     let state = Arc::new(State {
         store,
-        config,
         public_url,
         limiter,
+        choices: Default::default(),
+        cache: cache::Cache::new(config.cache),
+        config,
     });
     ready(address);
     let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();

@@ -76,13 +76,29 @@ pub struct LeaderboardPage {
     pub board: String,
     pub fs: String,
     pub profiles: Vec<Choice>,
+    pub boards: Vec<String>,
+    pub filesystems: Vec<String>,
     pub sorts: Vec<Choice>,
     pub kinds: Vec<Choice>,
     pub class: String,
     pub sort_label: String,
     pub unit: String,
     pub lines: Vec<BoardLine>,
+    pub recent: Vec<RecentLine>,
+    /// The same leaderboard with more devices, when this one may have cut some.
+    pub more: Option<String>,
     pub api: String,
+}
+
+/// A result in the list of the newest.
+pub struct RecentLine {
+    pub href: String,
+    pub date: String,
+    pub device: String,
+    pub class: String,
+    pub label: String,
+    pub figure: String,
+    pub note: String,
 }
 
 /// A figure as the tables print it: three significant digits, thousands for IOPS.
@@ -139,15 +155,46 @@ fn profile_label(class: &str) -> String {
 
 pub async fn leaderboard(
     State(state): State<Shared>,
-    Query(query): Query<BoardQuery>,
+    RawQuery(raw_query): RawQuery,
+    Query(mut query): Query<BoardQuery>,
 ) -> Result<Html<String>, Page> {
+    // A page lists 50 devices unless asked for more (`limit`, up to 500); the API 100.
+    let raw_query = raw_query.unwrap_or_default();
+    query.limit = query.limit.or(Some(50));
     let filter = query.filter(state.config.show_synthetic)?;
     let rows = state.store.leaderboard(&filter).await?;
-    let mut classes = state.store.classes(state.config.show_synthetic).await?;
+    let offered = state
+        .choices
+        .get(&state.store, &filter.class, state.config.show_synthetic)
+        .await?;
+    let mut classes = offered.classes.clone();
     if !classes.iter().any(|(c, _)| *c == filter.class) {
         classes.push((filter.class.clone(), 0));
     }
     let board = views::leaderboard(&filter, rows);
+    let recent = state
+        .store
+        .recent(10, state.config.show_synthetic)
+        .await?
+        .into_iter()
+        .map(|e| RecentLine {
+            href: format!("/results/{}", encode(&e.id)),
+            date: e.started_at.chars().take(10).collect(),
+            class: profile_label(&e.class),
+            label: e.label.clone().unwrap_or_default(),
+            figure: e
+                .figures
+                .get("seq1m_q8_read")
+                .map(|v| format!("{} MB/s", figure(*v)))
+                .unwrap_or_else(|| "–".into()),
+            note: match (&e.flag, &e.device_key) {
+                (Some(flag), _) => format!("not ranked: {flag}"),
+                (None, None) => "not ranked: the result names no device model".into(),
+                _ => String::new(),
+            },
+            device: e.device_name,
+        })
+        .collect();
     let lines = board
         .devices
         .iter()
@@ -175,6 +222,8 @@ pub async fn leaderboard(
         transport: text(&query.transport),
         board: text(&query.board),
         fs: text(&query.fs),
+        boards: offered.boards,
+        filesystems: offered.filesystems,
         profiles: classes
             .iter()
             .map(|(c, n)| Choice {
@@ -211,6 +260,18 @@ pub async fn leaderboard(
         sort_label: board.sort_label,
         unit: board.unit.into(),
         lines,
+        recent,
+        more: (board.devices.len() as u32 >= filter.limit && filter.limit < 500).then(|| {
+            let mut next: Vec<(String, String)> = form_urlencoded::parse(raw_query.as_bytes())
+                .filter(|(k, _)| k != "limit")
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            next.push(("limit".into(), (filter.limit * 4).min(500).to_string()));
+            let query: String = form_urlencoded::Serializer::new(String::new())
+                .extend_pairs(next)
+                .finish();
+            format!("/?{query}")
+        }),
     };
     render(&page)
 }

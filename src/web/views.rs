@@ -75,6 +75,55 @@ impl From<StoreError> for Failure {
     }
 }
 
+/// The classes with ranked devices and, per class, the boards and filesystems its results were
+/// measured on: what the leaderboard's form offers. They change slowly and a page asks for
+/// them on every view, so they are read from the store at most every 30 s.
+#[derive(Default)]
+pub struct Choices {
+    cached: std::sync::Mutex<BTreeMap<String, (std::time::Instant, Offered)>>,
+}
+
+#[derive(Clone, Default)]
+pub struct Offered {
+    pub classes: Vec<(String, i64)>,
+    pub boards: Vec<String>,
+    pub filesystems: Vec<String>,
+}
+
+impl Choices {
+    pub async fn get(
+        &self,
+        store: &crate::store::Store,
+        class: &str,
+        synthetic: bool,
+    ) -> Result<Offered, StoreError> {
+        let key = format!("{class}\n{synthetic}");
+        if let Some((when, offered)) = self
+            .cached
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            if when.elapsed() < std::time::Duration::from_secs(30) {
+                return Ok(offered.clone());
+            }
+        }
+        let classes = store.classes(synthetic).await?;
+        let (boards, filesystems) = store.scopes(class).await?;
+        let offered = Offered {
+            classes,
+            boards,
+            filesystems,
+        };
+        let mut cached = self.cached.lock().unwrap_or_else(|e| e.into_inner());
+        if cached.len() > 1000 {
+            cached.clear();
+        }
+        cached.insert(key, (std::time::Instant::now(), offered.clone()));
+        Ok(offered)
+    }
+}
+
 /// A figure's name and unit, for people.
 pub fn metric_label(metric: &str) -> (String, &'static str) {
     if metric == "score" {

@@ -335,6 +335,19 @@ fn suite(db: &str) {
         get(&format!("{url}/api/v1/leaderboard?kind=NVMe")).json()["devices"],
         json!([])
     );
+    // A page shows 50 devices unless asked for more, and links to more when it may have cut.
+    let first = get(&format!("{url}/?limit=1&kind=USB%20flash"));
+    let more = first
+        .body
+        .split("id=\"more\"")
+        .next()
+        .and_then(|b| b.rsplit("href=\"").next())
+        .unwrap_or_default();
+    assert!(
+        more.starts_with("/?kind=USB+flash&") && more.contains("limit=4\""),
+        "a link to more: {more}"
+    );
+    assert!(!get(&format!("{url}/")).body.contains("id=\"more\""));
     assert_eq!(
         get(&format!("{url}/api/v1/leaderboard?sort=nonsense")).status,
         400
@@ -499,7 +512,8 @@ fn suite(db: &str) {
     let deleted = ok(iomark(home).args(["submit", "--delete", &ulid(1)[..12], "--server", &url]));
     assert!(String::from_utf8_lossy(&deleted.stdout).contains("Deleted"));
     assert_eq!(get(&target).status, 404);
-    let after = get(&format!("{url}/api/v1/leaderboard?q=sandisk")).json();
+    // The same address as before the deletion: its cached answer went with the deletion.
+    let after = get(&format!("{url}/api/v1/leaderboard?q=sandisk%20EXTREME-pro")).json();
     assert_eq!(
         after["devices"][0]["results"], 2,
         "the aggregate follows the deletion"

@@ -32,9 +32,15 @@ CREATE TABLE IF NOT EXISTS entries (
 CREATE INDEX IF NOT EXISTS entries_device ON entries (device_key, class);
 CREATE INDEX IF NOT EXISTS entries_class_board ON entries (class, board);
 CREATE INDEX IF NOT EXISTS entries_class_filesystem ON entries (class, filesystem);
+CREATE INDEX IF NOT EXISTS entries_started_at ON entries (started_at);
 
+-- One row per class of comparable results, scope and device. The scope is '' for all of a
+-- device's results, 'board:NAME' for those measured on one board, 'fs:NAME' for one
+-- filesystem: a leaderboard filtered by one of them reads its own rows, in the order of the
+-- index on its class, scope and figure.
 CREATE TABLE IF NOT EXISTS devices (
     class           TEXT NOT NULL,
+    scope           TEXT NOT NULL,
     device_key      TEXT NOT NULL,
     device_name     TEXT NOT NULL,
     kind            TEXT NOT NULL,
@@ -53,9 +59,17 @@ CREATE TABLE IF NOT EXISTS devices (
     rnd4k_q1_write  DOUBLE PRECISION,
     score           DOUBLE PRECISION,
     stats           TEXT NOT NULL,
-    PRIMARY KEY (class, device_key)
+    PRIMARY KEY (class, scope, device_key)
 );
-CREATE INDEX IF NOT EXISTS devices_class_kind ON devices (class, kind);
+CREATE INDEX IF NOT EXISTS devices_seq1m_q8_read ON devices (class, scope, seq1m_q8_read);
+CREATE INDEX IF NOT EXISTS devices_seq1m_q8_write ON devices (class, scope, seq1m_q8_write);
+CREATE INDEX IF NOT EXISTS devices_seq1m_q1_read ON devices (class, scope, seq1m_q1_read);
+CREATE INDEX IF NOT EXISTS devices_seq1m_q1_write ON devices (class, scope, seq1m_q1_write);
+CREATE INDEX IF NOT EXISTS devices_rnd4k_q32_read ON devices (class, scope, rnd4k_q32_read);
+CREATE INDEX IF NOT EXISTS devices_rnd4k_q32_write ON devices (class, scope, rnd4k_q32_write);
+CREATE INDEX IF NOT EXISTS devices_rnd4k_q1_read ON devices (class, scope, rnd4k_q1_read);
+CREATE INDEX IF NOT EXISTS devices_rnd4k_q1_write ON devices (class, scope, rnd4k_q1_write);
+CREATE INDEX IF NOT EXISTS devices_score ON devices (class, scope, score);
 
 CREATE TABLE IF NOT EXISTS submissions (
     id           TEXT NOT NULL,

@@ -1,0 +1,126 @@
+//! Answers to GET requests kept for a few seconds: every visitor sees the same leaderboard and
+//! device pages, so a busy site draws each once per period instead of once per visitor. A
+//! submission or deletion through this process empties the cache at once; another process's
+//! is seen within the period (`--cache-seconds`; 0 turns the cache off). Bounded in bytes.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::Shared;
+
+/// At most this many bytes of answers are kept.
+const MAX_BYTES: usize = 16 << 20;
+/// An answer larger than this is not kept.
+const MAX_ANSWER: usize = 1 << 20;
+
+pub struct Cache {
+    ttl: Duration,
+    entries: Mutex<Entries>,
+}
+
+#[derive(Default)]
+struct Entries {
+    map: HashMap<String, Kept>,
+    bytes: usize,
+}
+
+struct Kept {
+    at: Instant,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+impl Cache {
+    pub fn new(ttl: Duration) -> Cache {
+        Cache {
+            ttl,
+            entries: Mutex::new(Entries::default()),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<Response> {
+        if self.ttl.is_zero() {
+            return None;
+        }
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = entries.map.get(key)?;
+        if kept.at.elapsed() >= self.ttl {
+            return None;
+        }
+        let mut response = Response::new(Body::from(kept.body.clone()));
+        *response.headers_mut() = kept.headers.clone();
+        Some(response)
+    }
+
+    fn put(&self, key: String, headers: HeaderMap, body: Bytes) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if entries.bytes + body.len() > MAX_BYTES {
+            // Drop what has expired; if that is not enough, everything (simple and bounded).
+            let ttl = self.ttl;
+            entries.map.retain(|_, k| k.at.elapsed() < ttl);
+            entries.bytes = entries.map.values().map(|k| k.body.len()).sum();
+            if entries.bytes + body.len() > MAX_BYTES {
+                entries.map.clear();
+                entries.bytes = 0;
+            }
+        }
+        entries.bytes += body.len();
+        if let Some(old) = entries.map.insert(
+            key,
+            Kept {
+                at: Instant::now(),
+                headers,
+                body,
+            },
+        ) {
+            entries.bytes -= old.body.len();
+        }
+    }
+
+    /// Forgets every answer (after a write).
+    pub fn clear(&self) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.map.clear();
+        entries.bytes = 0;
+    }
+}
+
+pub async fn layer(State(state): State<Shared>, request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let cacheable = request.method() == Method::GET && path != "/api/v1/health";
+    let write = matches!(*request.method(), Method::POST | Method::DELETE);
+    let key = request.uri().to_string();
+    if cacheable {
+        if let Some(hit) = state.cache.get(&key) {
+            return hit;
+        }
+    }
+    let response = next.run(request).await;
+    if write && response.status().is_success() {
+        state.cache.clear();
+    }
+    if !cacheable || response.status() != StatusCode::OK || state.cache.ttl.is_zero() {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(bytes) => {
+            if bytes.len() <= MAX_ANSWER {
+                state.cache.put(key, parts.headers.clone(), bytes.clone());
+            }
+            Response::from_parts(parts, Body::from(bytes))
+        }
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the answer could not be read: {e}"),
+        )
+            .into_response(),
+    }
+}
