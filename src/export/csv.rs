@@ -7,7 +7,7 @@ use crate::result::ResultDoc;
 
 pub struct Csv;
 
-pub const HEADER: [&str; 31] = [
+pub const HEADER: [&str; 32] = [
     "run_id",
     "started_at",
     "label",
@@ -39,6 +39,8 @@ pub const HEADER: [&str; 31] = [
     "cpu_user_s",
     "cpu_sys_s",
     "timeline_seconds",
+    // Added after the others, so that a sheet reading columns by position still reads them.
+    "price_usd",
 ];
 
 /// A text cell a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab
@@ -99,6 +101,7 @@ impl Exporter for Csv {
                 t.cpu.user_s.to_string(),
                 t.cpu.sys_s.to_string(),
                 t.timeline.len().to_string(),
+                doc.price_usd.map(|p| p.to_string()).unwrap_or_default(),
             ];
             out.write_record(&record)
                 .map_err(|e| ExportError::Encode(e.to_string()))?;
@@ -174,5 +177,24 @@ mod tests {
         );
         assert_eq!(text("-1"), "'-1");
         assert_eq!(text("SanDisk"), "SanDisk");
+    }
+
+    #[test]
+    fn the_price_is_the_last_column() {
+        let mut doc = crate::result::sample::doc();
+        doc.price_usd = Some(12.99);
+        let csv = String::from_utf8(Csv.export(&doc).unwrap()).unwrap();
+        let mut lines = csv.lines();
+        assert!(lines
+            .next()
+            .unwrap()
+            .ends_with(",timeline_seconds,price_usd"));
+        for line in lines {
+            assert!(line.ends_with(",12.99"), "{line}");
+            assert_eq!(line.split(',').count(), HEADER.len());
+        }
+        doc.price_usd = None;
+        let csv = String::from_utf8(Csv.export(&doc).unwrap()).unwrap();
+        assert!(csv.lines().skip(1).all(|l| l.ends_with(',')));
     }
 }
