@@ -318,6 +318,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub cache_seconds: u64,
 
+    /// Behind a proxy: limit each client by the address the proxy puts last in
+    /// X-Forwarded-For, not by the proxy's own (never set this without such a proxy: clients
+    /// could then name any address)
+    #[arg(long)]
+    pub trust_forwarded_for: bool,
+
     /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides
     #[arg(long, hide = true)]
     pub show_synthetic: bool,

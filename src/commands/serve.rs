@@ -28,6 +28,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             requests_per_minute: args.requests_per_minute,
             show_synthetic: args.show_synthetic,
             cache: std::time::Duration::from_secs(args.cache_seconds.min(3600)),
+            trust_forwarded_for: args.trust_forwarded_for,
         };
         web::serve(store, config, |address| {
             // One line, flushed: scripts and tests read the address from it.

@@ -78,10 +78,18 @@ impl Limiter {
 
 pub async fn guard(State(state): State<Shared>, request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
-    let client = request
+    let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
+    // Behind a proxy every request comes from the proxy: the client is the address it
+    // appended last to X-Forwarded-For (earlier ones are whatever the client claimed).
+    let forwarded = state
+        .config
+        .trust_forwarded_for
+        .then(|| forwarded_for(request.headers()))
+        .flatten();
+    let client = forwarded.or(peer);
     let write = matches!(*request.method(), Method::POST | Method::DELETE);
     if let Some(client) = client {
         if let Err(wait) = state.limiter.admit(client, write) {
@@ -113,6 +121,17 @@ pub async fn guard(State(state): State<Shared>, request: Request, next: Next) ->
     secured(response)
 }
 
+/// The last address in the X-Forwarded-For headers, if it is one.
+fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .last()
+        .and_then(|last| last.trim().parse().ok())
+}
+
 fn secured(mut response: Response) -> Response {
     let headers = response.headers_mut();
     if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
@@ -136,6 +155,27 @@ fn secured(mut response: Response) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_proxy_s_last_address_is_the_client() {
+        let mut headers = axum::http::HeaderMap::new();
+        assert_eq!(forwarded_for(&headers), None);
+        headers.insert(
+            "x-forwarded-for",
+            "203.0.113.9, 198.51.100.7".parse().unwrap(),
+        );
+        assert_eq!(
+            forwarded_for(&headers),
+            Some("198.51.100.7".parse().unwrap())
+        );
+        headers.append("x-forwarded-for", "2001:db8::1".parse().unwrap());
+        assert_eq!(
+            forwarded_for(&headers),
+            Some("2001:db8::1".parse().unwrap())
+        );
+        headers.insert("x-forwarded-for", "not an address".parse().unwrap());
+        assert_eq!(forwarded_for(&headers), None);
+    }
 
     #[test]
     fn a_client_over_its_limit_waits_and_others_do_not() {

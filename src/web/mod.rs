@@ -44,6 +44,8 @@ pub struct Config {
     pub show_synthetic: bool,
     /// How long a page or API answer may be served again; zero for never.
     pub cache: Duration,
+    /// Take the client's address from X-Forwarded-For (behind a proxy that sets it).
+    pub trust_forwarded_for: bool,
 }
 
 pub struct State {

@@ -631,6 +631,51 @@ fn a_client_over_its_submission_limit_is_told_to_wait() {
     assert_eq!(get(&format!("{}/api/v1/leaderboard", site.url)).status, 200);
 }
 
+/// Behind a proxy, each client is limited by the address the proxy appended, and only when
+/// told to trust it.
+#[test]
+fn behind_a_proxy_each_client_has_its_own_limit() {
+    let post_from = |url: &str, n: u32, from: &str| {
+        let d = device_doc(n, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        agent
+            .post(format!("{url}/api/v1/results"))
+            .header("x-forwarded-for", from)
+            .send(d.to_string().as_bytes())
+            .unwrap()
+            .status()
+            .as_u16()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let db = db.to_str().unwrap();
+    let limits = ["--submissions-per-minute", "1"];
+    let site = Site::start(
+        db,
+        dir.path(),
+        &[&limits[..], &["--trust-forwarded-for"]].concat(),
+    );
+    assert_eq!(post_from(&site.url, 50, "203.0.113.1, 198.51.100.1"), 201);
+    assert_eq!(
+        post_from(&site.url, 51, "203.0.113.2, 198.51.100.1"),
+        429,
+        "same last hop"
+    );
+    assert_eq!(
+        post_from(&site.url, 52, "198.51.100.2"),
+        201,
+        "another client"
+    );
+    drop(site);
+    // Not trusted: the header is ignored, and every request is the peer's.
+    let site = Site::start(db, dir.path(), &limits);
+    assert_eq!(post_from(&site.url, 53, "198.51.100.3"), 201);
+    assert_eq!(post_from(&site.url, 54, "198.51.100.4"), 429);
+}
+
 /// Submits documents from `clients` threads until `stop`; returns the ids answered 201 and
 /// the other statuses seen (with one reason each).
 fn load(
