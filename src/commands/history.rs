@@ -65,16 +65,23 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
                 Err(e) => return Err(e),
             }
         }
-        let mut saved = Vec::new();
+        let mut outcomes = Vec::new();
         for (path, doc) in &docs {
             match s.save(doc).await {
-                Ok(()) => saved.push(format!("imported {} from {}", doc.id, path.display())),
-                Err(StoreError::Duplicate(id)) => saved.push(format!(
-                    "{id} is already in the store: skipped {}",
-                    path.display()
-                )),
+                Ok(()) => outcomes.push((true, path, doc)),
+                Err(StoreError::Duplicate(_)) => outcomes.push((false, path, doc)),
                 Err(e) => return Err(e),
             }
+        }
+        // Each id as short as the store allows once every run is in.
+        let mut saved = Vec::new();
+        for (new, path, doc) in outcomes {
+            let id = s.short_id(&doc.id).await.unwrap_or_else(|_| doc.id.clone());
+            saved.push(if new {
+                format!("imported {id} from {}", path.display())
+            } else {
+                format!("{id} is already in the store: skipped {}", path.display())
+            });
         }
         Ok(saved)
     })?;

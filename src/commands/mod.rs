@@ -52,9 +52,9 @@ pub fn publish(
     if let Some(store) = store {
         if save_run(store, doc) && !quiet {
             let db = db_flag(store.db.as_deref());
+            let id = short_id(store, &doc.id);
             say(&format!(
                 "Saved as {id}: `iomark show {id}{db}`, `iomark export {id}{db} --format html -o report.html`\n",
-                id = doc.id
             ))?;
         }
     }
@@ -64,6 +64,12 @@ pub fn publish(
         destination.write(text.as_bytes())?;
     }
     Ok(())
+}
+
+/// The shortest beginning of `id` that names one run in the store (the whole id if the store
+/// cannot say).
+pub fn short_id(args: &StoreArgs, id: &str) -> String {
+    with_store(args, async |s| s.short_id(id).await).unwrap_or_else(|_| id.to_string())
 }
 
 /// Pretty JSON with a final newline, or the text `render` makes.

@@ -23,11 +23,11 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     let public = doc.for_submission(home.as_deref());
     let body = serde_json::to_string_pretty(&public)?;
+    let short = super::short_id(&args.store, &public.id);
     if args.dry_run {
         println!("{body}");
         eprintln!(
-            "Dry run: nothing was sent. This is the whole document `iomark submit {} --server {server}` would send.",
-            short(&public.id)
+            "Dry run: nothing was sent. This is the whole document `iomark submit {short} --server {server}` would send."
         );
         return Ok(());
     }
@@ -84,8 +84,7 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     }
     match kept {
         Ok(()) => println!(
-            "The token is kept in your store: `iomark submit --delete {} --server {server}` deletes the result there.",
-            short(&public.id)
+            "The token is kept in your store: `iomark submit --delete {short} --server {server}` deletes the result there."
         ),
         Err(e) => eprintln!("Warning: the receipt could not be kept ({e}): note the token above to delete the result later."),
     }
@@ -179,10 +178,6 @@ fn reason(answer: &Value, text: &str) -> String {
 fn one_line(text: &str) -> String {
     let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     line.chars().take(200).collect()
-}
-
-fn short(id: &str) -> &str {
-    id.get(..10).unwrap_or(id)
 }
 
 /// What identifies the machine or the person in what is sent, in a few lines.

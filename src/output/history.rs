@@ -3,14 +3,14 @@
 use std::fmt::Write as _;
 
 use super::{printable, Style};
-use crate::result::Summary;
+use crate::result::{short_ids, Summary};
 
 pub fn render(runs: &[Summary], style: Style) -> String {
     if runs.is_empty() {
         return "No saved runs yet: `iomark run` saves every run here.\n".into();
     }
     let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
-    let short = short_ids(&ids, 10);
+    let short = short_ids(&ids, crate::store::SHORT_ID);
     let rows: Vec<[String; 10]> = runs
         .iter()
         .zip(short)
@@ -85,23 +85,6 @@ fn figure(value: Option<f64>, decimals: usize) -> String {
     value
         .map(|v| format!("{v:.decimals$}"))
         .unwrap_or_else(|| "-".into())
-}
-
-/// Shortest prefixes (at least `min` characters) that tell each id apart from the others.
-pub fn short_ids(ids: &[&str], min: usize) -> Vec<String> {
-    ids.iter()
-        .map(|id| {
-            let mut len = min.min(id.len());
-            while len < id.len()
-                && ids
-                    .iter()
-                    .any(|other| other != id && other.len() >= len && other[..len] == id[..len])
-            {
-                len += 1;
-            }
-            id[..len].to_string()
-        })
-        .collect()
 }
 
 #[cfg(test)]

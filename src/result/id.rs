@@ -11,6 +11,23 @@ pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
+/// Shortest prefixes (at least `min` characters) that tell each id apart from the others.
+pub fn short_ids(ids: &[&str], min: usize) -> Vec<String> {
+    ids.iter()
+        .map(|id| {
+            let mut len = min.min(id.len());
+            while len < id.len()
+                && ids
+                    .iter()
+                    .any(|other| other != id && other.len() >= len && other[..len] == id[..len])
+            {
+                len += 1;
+            }
+            id[..len].to_string()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ pub mod warning;
 
 use serde::{Deserialize, Serialize};
 
-pub use id::{new_id, now_rfc3339};
+pub use id::{new_id, now_rfc3339, short_ids};
 pub use identity::Identity;
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;

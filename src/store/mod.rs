@@ -113,6 +113,10 @@ pub fn data_dir() -> Result<PathBuf, StoreError> {
 
 pub use crate::result::Summary;
 
+/// The fewest characters of an id shown: ten of a ULID's 26 are its time to the millisecond
+/// and two random characters, so two runs rarely share them.
+pub const SHORT_ID: usize = 10;
+
 pub struct Store {
     pool: AnyPool,
     location: Location,
@@ -388,6 +392,37 @@ impl Store {
             1 => Ok(ids.into_iter().next().unwrap_or_default()),
             _ => Err(StoreError::Ambiguous(prefix, ids)),
         }
+    }
+
+    /// The shortest beginning of `id` (at least [`SHORT_ID`] characters) that names no other
+    /// saved run, as git shortens commits: what `history` shows, and any command accepts.
+    pub async fn short_id(&self, id: &str) -> Result<String, StoreError> {
+        let start: String = id.chars().take(SHORT_ID).collect();
+        if start.is_empty() || !start.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Ok(id.to_string());
+        }
+        // Ids hold only letters, digits and dashes, so the prefix needs no LIKE escaping.
+        let rows = sqlx::query("SELECT id FROM results WHERE UPPER(id) LIKE $1 LIMIT 10000")
+            .bind(format!("{}%", start.to_ascii_uppercase()))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.fail(e))?;
+        let mut ids: Vec<String> = rows
+            .iter()
+            .map(|r| r.try_get::<String, _>(0))
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.fail(e))?;
+        if !ids.iter().any(|i| i == id) {
+            ids.push(id.to_string());
+        }
+        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let short = result::short_ids(&refs, SHORT_ID);
+        Ok(refs
+            .iter()
+            .zip(short)
+            .find(|(i, _)| **i == id)
+            .map(|(_, s)| s)
+            .unwrap_or_else(|| id.to_string()))
     }
 
     /// The result document of the run `prefix` names, as it was saved.

@@ -784,3 +784,31 @@ fn a_full_disk_under_the_store_loses_no_result() {
         serde_json::from_str(&std::fs::read_to_string(work.join(&kept[0])).unwrap()).unwrap();
     assert_eq!(doc["tests"].as_array().unwrap().len(), 8);
 }
+
+/// Ids are shown as git shows commits: the shortest beginning (ten characters at least) that
+/// names one run, in import, compare and run output alike, and each is accepted back.
+#[test]
+fn ids_are_shown_as_short_as_the_store_allows() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let twins = ["01JTWAN0000000000000000001", "01JTWAN0000000000000000002"];
+    let lone = "01JZZZZZZZ0000000000000000";
+    let files: Vec<_> = twins
+        .iter()
+        .chain([&lone])
+        .map(|id| write_doc(home, &doc(id, "2026-01-02T03:04:05Z", &[], 0.01)))
+        .collect();
+    let out = stdout(&ok(iomark(home).arg("import").args(&files)));
+    // The twins share 25 characters: each needs all 26. The lone one needs ten.
+    for id in twins {
+        assert!(out.contains(&format!("imported {id} from")), "{out}");
+    }
+    assert!(out.contains("imported 01JZZZZZZZ from"), "{out}");
+    let compared = stdout(&ok(iomark(home).args(["compare", twins[0], "01JZZZZZZZ"])));
+    assert!(
+        compared.contains(&format!("A {}  ", twins[0])),
+        "{compared}"
+    );
+    assert!(compared.contains("B 01JZZZZZZZ  "), "{compared}");
+    ok(iomark(home).args(["show", "01jzzzzzzz"]));
+}
