@@ -1,7 +1,6 @@
 //! The HTML pages, rendered from the templates in `templates/` (askama: checked when iomark is
 //! compiled, and escaping every value unless it is marked safe; the only values marked safe
-//! are the SVG chart and the report, which are drawn here and by `export::html` with every
-//! text in them escaped).
+//! are the SVG histogram and the report, themselves drawn from templates).
 
 use std::collections::BTreeMap;
 
@@ -13,7 +12,6 @@ use axum::response::{Html, IntoResponse, Response};
 use super::api::{self, DeviceQuery};
 use super::views::{self, metric_label, BoardQuery, Failure};
 use super::Shared;
-use crate::export::html::escape;
 use crate::result::identity::KINDS;
 use crate::store::site::{Spread, METRICS};
 
@@ -458,55 +456,64 @@ pub async fn device(
     render(&page)
 }
 
-/// A histogram of `values` as inline SVG (presentation attributes only: the pages' policy
-/// allows no inline style). Every number in it is formatted here; its one text is escaped.
+/// A histogram of `values` as inline SVG, from `templates/histogram.svg` (presentation
+/// attributes only: the pages' policy allows no inline style).
+#[derive(Template)]
+#[template(path = "histogram.svg", escape = "html")]
+struct Histogram {
+    label: String,
+    /// x, y, width and height of each bar, formatted.
+    bars: Vec<(String, String, String, String)>,
+    lo: String,
+    hi: String,
+}
+
 pub fn distribution_svg(values: &[f64], label: &str) -> String {
     const W: f64 = 600.0;
     const H: f64 = 160.0;
     const BINS: usize = 20;
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {}\" role=\"img\" \
-         aria-label=\"{}\">",
-        H + 30.0,
-        escape(label)
-    );
     let (lo, hi) = values
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
             (lo.min(*v), hi.max(*v))
         });
-    if values.is_empty() {
-        out.push_str("<text x=\"10\" y=\"40\" font-size=\"14\">no ranked results</text></svg>");
-        return out;
+    let mut bars = Vec::new();
+    if !values.is_empty() {
+        let width = (hi - lo).max(hi.abs() * 1e-9).max(1e-9);
+        let mut bins = [0usize; BINS];
+        for v in values {
+            let i = (((v - lo) / width) * BINS as f64) as usize;
+            bins[i.min(BINS - 1)] += 1;
+        }
+        let most = *bins.iter().max().unwrap_or(&1) as f64;
+        let bar = W / BINS as f64;
+        for (i, n) in bins.iter().enumerate() {
+            let h = *n as f64 / most * (H - 10.0);
+            bars.push((
+                format!("{:.1}", i as f64 * bar + 1.0),
+                format!("{:.1}", H - h),
+                format!("{:.1}", bar - 2.0),
+                format!("{h:.1}"),
+            ));
+        }
     }
-    let width = (hi - lo).max(hi.abs() * 1e-9).max(1e-9);
-    let mut bins = [0usize; BINS];
-    for v in values {
-        let i = (((v - lo) / width) * BINS as f64) as usize;
-        bins[i.min(BINS - 1)] += 1;
+    Histogram {
+        label: label.to_string(),
+        bars,
+        lo: figure(lo),
+        hi: figure(hi),
     }
-    let most = *bins.iter().max().unwrap_or(&1) as f64;
-    let bar = W / BINS as f64;
-    for (i, n) in bins.iter().enumerate() {
-        let h = *n as f64 / most * (H - 10.0);
-        out.push_str(&format!(
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#2b6cb0\"/>",
-            i as f64 * bar + 1.0,
-            H - h,
-            bar - 2.0,
-            h
-        ));
-    }
-    out.push_str(&format!(
-        "<line x1=\"0\" y1=\"{H}\" x2=\"{W}\" y2=\"{H}\" stroke=\"#5c5f66\"/>\
-         <text x=\"0\" y=\"{}\" font-size=\"13\">{}</text>\
-         <text x=\"{W}\" y=\"{}\" font-size=\"13\" text-anchor=\"end\">{}</text></svg>",
-        H + 20.0,
-        figure(lo),
-        H + 20.0,
-        figure(hi)
-    ));
-    out
+    .render()
+    .unwrap_or_default()
+}
+
+/// The site's links above a result's report, and why it is not ranked.
+#[derive(Template)]
+#[template(path = "result_nav.html")]
+struct ResultNav {
+    device: Option<(String, String)>,
+    json: String,
+    flag: Option<String>,
 }
 
 pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, Page> {
@@ -525,25 +532,23 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Resu
         )
     })?;
     let report = String::from_utf8_lossy(&report).to_string();
-    let mut banner = String::from("<nav class=\"site\"><a href=\"/\">iomark results</a>");
-    if let Some(key) = &entry.device_key {
-        banner.push_str(&format!(
-            " · <a href=\"/devices/{}?profile={}\">all results for {}</a>",
-            encode(key),
-            encode(&entry.class),
-            escape(&entry.device_name)
-        ));
+    let banner = ResultNav {
+        device: entry.device_key.as_ref().map(|key| {
+            (
+                format!("/devices/{}?profile={}", encode(key), encode(&entry.class)),
+                entry.device_name.clone(),
+            )
+        }),
+        json: format!("/api/v1/results/{}", encode(&entry.id)),
+        flag: entry.flag.clone(),
     }
-    banner.push_str(&format!(
-        " · <a href=\"/api/v1/results/{}\">JSON</a></nav>\n",
-        encode(&entry.id)
-    ));
-    if let Some(flag) = &entry.flag {
-        banner.push_str(&format!(
-            "<div class=\"warn\" id=\"flag\">Not ranked: {}</div>\n",
-            escape(flag)
-        ));
-    }
+    .render()
+    .map_err(|e| {
+        Failure::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the page could not be drawn: {e}"),
+        )
+    })?;
     let body = report.replacen("<body>\n", &format!("<body>\n{banner}"), 1);
     let mut response = Html(body).into_response();
     // The report carries its own style element (it is also a file people mail around): this
@@ -707,4 +712,23 @@ pub async fn stylesheet() -> Response {
 
 pub async fn not_found() -> Page {
     Page(Failure::not_found("there is no page here"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_histogram_draws_twenty_bars_and_escapes_its_label() {
+        let svg = distribution_svg(&[1.0, 2.0, 2.0, 3.0], "a <b> & \"c\"");
+        assert_eq!(svg.matches("<rect ").count(), 20);
+        assert!(!svg.contains("<b>"));
+        assert!(
+            svg.contains("aria-label=\"a &#60;b&#62; &#38; &#34;c&#34;\""),
+            "{svg}"
+        );
+        assert!(svg.ends_with("</svg>"), "{svg}");
+        let empty = distribution_svg(&[], "x");
+        assert!(empty.contains("no ranked results") && !empty.contains("<rect"));
+    }
 }
