@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::with_store;
 use crate::cli::SubmitArgs;
 use crate::result::{now_rfc3339, ResultDoc};
-use crate::store::site::Receipt;
+use crate::store::receipts::Receipt;
 use crate::store::StoreError;
 
 pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {

@@ -8,7 +8,9 @@
 //! The API is async, as sqlx is (and as a long-lived server will want it); the terminal
 //! commands drive it with [`block_on`].
 
+pub mod aggregate;
 mod error;
+pub mod receipts;
 pub mod site;
 
 use std::borrow::Cow;
@@ -465,7 +467,7 @@ impl Store {
             if let Some(key) = row.try_get::<Option<String>, _>(1).map_err(fail)? {
                 let board: Option<String> = row.try_get(2).map_err(fail)?;
                 let fs: Option<String> = row.try_get(3).map_err(fail)?;
-                let scopes = site::scopes(board.as_deref(), fs.as_deref());
+                let scopes = aggregate::scopes(board.as_deref(), fs.as_deref());
                 self.refresh_device(&mut tx, &class, &key, &scopes)
                     .await
                     .map_err(fail)?;

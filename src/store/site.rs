@@ -1,10 +1,11 @@
 //! What a results site asks of the store: each result's facts (`entries`), per-device
-//! aggregates (`devices`) kept current in the transaction that changes them, the leaderboard,
-//! a device's results, deletion with a token, and the receipts of what this store's owner
-//! submitted elsewhere.
+//! aggregates (`devices`, computed in `aggregate.rs`) kept current in the transaction that
+//! changes them, the leaderboard, a device's results, and deletion with a token. Receipts of
+//! what this store's owner submitted elsewhere are in `receipts.rs`.
 //!
-//! The leaderboard without a board or filesystem filter reads only `devices`, so its cost does
-//! not grow with the number of results; with one, it aggregates the matching entries.
+//! The leaderboard reads only `devices` (for all results, one board's or one filesystem's), so
+//! its cost does not grow with the number of results; with a board and a filesystem at once,
+//! it aggregates the matching entries.
 
 use std::collections::BTreeMap;
 
@@ -12,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
+pub use super::aggregate::{aggregate, spread};
+use super::aggregate::{in_scope, scopes};
 use super::{Location, Store, StoreError};
 use crate::result::identity::RANKED_TESTS;
 use crate::result::ResultDoc;
@@ -100,16 +103,6 @@ pub enum Deletion {
     NoSuchResult,
     /// The token does not match (or the result was never submitted with one).
     WrongToken,
-}
-
-/// A receipt: where a result was submitted and the token that deletes it there.
-#[derive(Clone, Debug, Serialize)]
-pub struct Receipt {
-    pub id: String,
-    pub server: String,
-    pub url: String,
-    pub token: String,
-    pub submitted_at: String,
 }
 
 const ENTRY_COLUMNS: &str = "id, class, device_key, device_name, kind, transport, capacity_gb, \
@@ -366,11 +359,7 @@ impl Store {
             .await
             .map_err(|e| self.fail(e))?;
         if live {
-            let entries = rows
-                .iter()
-                .map(entry)
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| self.fail(e))?;
+            let entries = self.entries(&rows)?;
             let mut devices: Vec<DeviceRow> = aggregate(&entries)
                 .into_iter()
                 .filter(|d| d.stats.contains_key(*sort))
@@ -455,10 +444,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.fail(e))?;
-        rows.iter()
-            .map(entry)
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.fail(e))
+        self.entries(&rows)
     }
 
     /// The newest results, ranked or not (a local history's runs have no device model more
@@ -473,10 +459,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.fail(e))?;
-        rows.iter()
-            .map(entry)
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.fail(e))
+        self.entries(&rows)
     }
 
     /// One result's facts, by its full id.
@@ -550,58 +533,6 @@ impl Store {
         Ok(Deletion::Deleted)
     }
 
-    /// Keeps the receipt of a result submitted to `server`.
-    pub async fn record_receipt(&self, receipt: &Receipt) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO submissions (id, server, url, token, submitted_at) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id, server) DO UPDATE SET \
-             url = excluded.url, token = excluded.token, submitted_at = excluded.submitted_at",
-        )
-        .bind(&receipt.id)
-        .bind(&receipt.server)
-        .bind(&receipt.url)
-        .bind(&receipt.token)
-        .bind(&receipt.submitted_at)
-        .execute(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
-        Ok(())
-    }
-
-    /// The receipts kept for result `id`, newest first.
-    pub async fn receipts(&self, id: &str) -> Result<Vec<Receipt>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, server, url, token, submitted_at FROM submissions WHERE id = $1 \
-             ORDER BY submitted_at DESC",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
-        rows.iter()
-            .map(|r| {
-                Ok(Receipt {
-                    id: r.try_get(0)?,
-                    server: r.try_get(1)?,
-                    url: r.try_get(2)?,
-                    token: r.try_get(3)?,
-                    submitted_at: r.try_get(4)?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
-    }
-
-    pub async fn forget_receipt(&self, id: &str, server: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM submissions WHERE id = $1 AND server = $2")
-            .bind(id)
-            .bind(server)
-            .execute(&self.pool)
-            .await
-            .map_err(|e| self.fail(e))?;
-        Ok(())
-    }
-
     /// Whether the store answers (for a server's health check).
     pub async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1")
@@ -612,26 +543,13 @@ impl Store {
     }
 }
 
-/// The aggregates a result of this board and filesystem counts in: all of its device's, its
-/// board's, its filesystem's.
-pub(super) fn scopes(board: Option<&str>, fs: Option<&str>) -> Vec<String> {
-    let mut out = vec![String::new()];
-    out.extend(
-        board
-            .filter(|b| !b.is_empty())
-            .map(|b| format!("board:{b}")),
-    );
-    out.extend(fs.filter(|f| !f.is_empty()).map(|f| format!("fs:{f}")));
-    out
-}
-
-fn in_scope(e: &Entry, scope: &str) -> bool {
-    if let Some(board) = scope.strip_prefix("board:") {
-        e.board.as_deref() == Some(board)
-    } else if let Some(fs) = scope.strip_prefix("fs:") {
-        e.filesystem.as_deref() == Some(fs)
-    } else {
-        true
+impl Store {
+    /// Rows of `ENTRY_COLUMNS` as entries.
+    fn entries(&self, rows: &[AnyRow]) -> Result<Vec<Entry>, StoreError> {
+        rows.iter()
+            .map(entry)
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.fail(e))
     }
 }
 
@@ -661,77 +579,6 @@ fn entry(row: &AnyRow) -> Result<Entry, sqlx::Error> {
     })
 }
 
-/// Groups entries by device (in the order each device first appears) and summarises each:
-/// per figure its median and quartiles, the median price, the newest name.
-pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
-    let mut order: Vec<&str> = Vec::new();
-    let mut groups: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
-    for e in entries {
-        let Some(key) = e.device_key.as_deref() else {
-            continue;
-        };
-        groups
-            .entry(key)
-            .or_insert_with(|| {
-                order.push(key);
-                Vec::new()
-            })
-            .push(e);
-    }
-    order
-        .into_iter()
-        .map(|key| {
-            let group = &groups[key];
-            let newest = group
-                .iter()
-                .max_by(|a, b| a.started_at.cmp(&b.started_at))
-                .copied()
-                .unwrap_or(group[0]);
-            let mut stats = BTreeMap::new();
-            for metric in METRICS {
-                let values: Vec<f64> = group
-                    .iter()
-                    .filter_map(|e| e.figures.get(metric).copied())
-                    .collect();
-                if let Some(spread) = spread(values) {
-                    stats.insert(metric.to_string(), spread);
-                }
-            }
-            let prices: Vec<f64> = group.iter().filter_map(|e| e.price_usd).collect();
-            DeviceRow {
-                key: key.to_string(),
-                name: newest.device_name.clone(),
-                kind: newest.kind.clone(),
-                transport: newest.transport.clone(),
-                capacity_gb: newest.capacity_gb,
-                results: group.len() as i64,
-                price_usd: spread(prices).map(|s| s.median),
-                stats,
-            }
-        })
-        .collect()
-}
-
-/// Median and quartiles (linear interpolation between closest ranks), or none of nothing.
-pub fn spread(mut values: Vec<f64>) -> Option<Spread> {
-    values.retain(|v| v.is_finite());
-    if values.is_empty() {
-        return None;
-    }
-    values.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        let pos = q * (values.len() - 1) as f64;
-        let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
-        values[lo] + (values[hi] - values[lo]) * (pos - lo as f64)
-    };
-    Some(Spread {
-        median: at(0.5),
-        p25: at(0.25),
-        p75: at(0.75),
-        n: values.len() as u64,
-    })
-}
-
 /// Equal bytes, compared in time that depends only on the length.
 pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
@@ -745,12 +592,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quartiles() {
-        let s = spread(vec![4.0, 1.0, 3.0, 2.0, 5.0]).unwrap();
-        assert_eq!((s.median, s.p25, s.p75, s.n), (3.0, 2.0, 4.0, 5));
-        let s = spread(vec![1.0, 2.0]).unwrap();
-        assert_eq!(s.median, 1.5);
-        assert!(spread(vec![f64::NAN]).is_none());
+    fn equal_bytes_in_constant_time() {
         assert!(constant_time_eq(b"abc", b"abc"));
         assert!(!constant_time_eq(b"abc", b"abd"));
         assert!(!constant_time_eq(b"abc", b"ab"));

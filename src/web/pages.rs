@@ -200,15 +200,15 @@ pub async fn leaderboard(
             rank: d.rank,
             href: format!(
                 "/devices/{}?profile={}",
-                encode(&d.key),
+                encode(&d.device.key),
                 encode(&board.class)
             ),
-            name: d.name.clone(),
-            kind: d.kind.clone(),
-            results: d.results,
+            name: d.device.name.clone(),
+            kind: d.device.kind.clone(),
+            results: d.device.results,
             median: figure(d.figure.median),
             range: range(&d.figure),
-            price: money(d.price_usd, 2),
+            price: money(d.device.price_usd, 2),
             per_gb: money(d.usd_per_gb, 3),
             per_usd: d.mb_per_s_per_usd.map(figure).unwrap_or_else(|| "–".into()),
         })

@@ -231,19 +231,14 @@ impl BoardQuery {
 #[derive(Clone, Debug, Serialize)]
 pub struct Ranked {
     pub rank: usize,
-    pub key: String,
-    pub name: String,
-    pub kind: String,
-    pub transport: Option<String>,
-    pub capacity_gb: Option<i64>,
-    pub results: i64,
+    /// The device's aggregate, its fields at this level of the JSON.
+    #[serde(flatten)]
+    pub device: DeviceRow,
     /// The sorted-by figure across the device's results.
     pub figure: Spread,
-    pub price_usd: Option<f64>,
     pub usd_per_gb: Option<f64>,
     /// SEQ1M Q8T1 read MB/s per dollar (the figure people shop by).
     pub mb_per_s_per_usd: Option<f64>,
-    pub stats: BTreeMap<String, Spread>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -271,15 +266,8 @@ pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>) -> Leaderboard {
                 mb_per_s_per_usd: price
                     .zip(row.stats.get("seq1m_q8_read"))
                     .map(|(p, s)| s.median / p),
-                key: row.key,
-                name: row.name,
-                kind: row.kind,
-                transport: row.transport,
-                capacity_gb: row.capacity_gb,
-                results: row.results,
                 figure,
-                price_usd: price,
-                stats: row.stats,
+                device: row,
             })
         })
         .collect();

@@ -2,37 +2,11 @@
 //! `chromium`, which `.ci/run` installs), its DOM read back and its screenshot checked for the
 //! charts' colours.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
+use crate::cdp::headless;
 use crate::common::{iomark, ok, FAST};
 use serde_json::Value;
-
-fn chromium() -> PathBuf {
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .expect("the HTML report is tested in Chromium: apt-get install chromium (as .ci/run does)")
-}
-
-/// Chromium, headless, with nothing that reaches out to the network.
-fn headless(profile: &Path) -> Command {
-    let mut command = Command::new(chromium());
-    command.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-    ]);
-    command.arg(format!("--user-data-dir={}", profile.display()));
-    command
-}
 
 /// Pixels of exactly this colour in an RGB(A) PNG.
 fn count_colour(png: &Path, rgb: [u8; 3]) -> (usize, usize) {

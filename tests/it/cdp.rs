@@ -21,6 +21,24 @@ pub fn chromium() -> PathBuf {
         .expect("browser tests need Chromium: apt-get install chromium (as .ci/run does)")
 }
 
+/// Chromium, headless, with nothing that reaches out to the network, its profile in `profile`.
+pub fn headless(profile: &Path) -> Command {
+    let mut command = Command::new(chromium());
+    command.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+    ]);
+    command.arg(format!("--user-data-dir={}", profile.display()));
+    command
+}
+
 pub struct Browser {
     child: Child,
     commands: std::fs::File,
@@ -46,21 +64,9 @@ impl Browser {
         let (their_in, our_out) = pipe();
         let (our_in, their_out) = pipe();
         let (fd_in, fd_out) = (their_in.as_raw_fd(), their_out.as_raw_fd());
-        let mut command = Command::new(chromium());
+        let mut command = headless(profile.path());
         command
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--hide-scrollbars",
-                "--remote-debugging-pipe",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("--remote-debugging-pipe")
             .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -158,6 +158,14 @@ pub fn ulid(n: u32) -> String {
     format!("01JTEST{n:019}")
 }
 
+/// A server for load: no rate limit at all.
+const NO_LIMITS: [&str; 4] = [
+    "--submissions-per-minute",
+    "0",
+    "--requests-per-minute",
+    "0",
+];
+
 pub const XSS: &str = "<script>alert(1)</script> \"><img src=x onerror=alert(2)>";
 
 /// A constructed standard result of a device: `model` by `maker`, `scale` times the base
@@ -725,16 +733,7 @@ fn postgres_going_away_under_load_gets_503_and_loses_nothing() {
     let mut pg = Postgres::start();
     let db = pg.database();
     let dir = tempfile::tempdir().unwrap();
-    let site = Site::start(
-        &db,
-        dir.path(),
-        &[
-            "--submissions-per-minute",
-            "0",
-            "--requests-per-minute",
-            "0",
-        ],
-    );
+    let site = Site::start(&db, dir.path(), &NO_LIMITS);
     let stop = Arc::new(AtomicBool::new(false));
     let loader = {
         let (url, stop) = (site.url.clone(), stop.clone());
@@ -794,16 +793,7 @@ fn sigterm_under_load_loses_no_accepted_submission() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("site.db");
     let db = db.to_str().unwrap();
-    let mut site = Site::start(
-        db,
-        dir.path(),
-        &[
-            "--submissions-per-minute",
-            "0",
-            "--requests-per-minute",
-            "0",
-        ],
-    );
+    let mut site = Site::start(db, dir.path(), &NO_LIMITS);
     let stop = Arc::new(AtomicBool::new(false));
     let loader = {
         let (url, stop) = (site.url.clone(), stop.clone());
