@@ -10,6 +10,7 @@
 //! the process, and the removed file's blocks are freed when the kernel closes it.
 
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use libc::SIGPWR;
 use signal_hook::consts::{
@@ -66,12 +67,43 @@ pub fn untrack_child(pid: u32) {
     children().retain(|p| *p != pid);
 }
 
+/// Set while a command stops by itself at a signal (`iomark verify`, which keeps what it wrote
+/// so that `--resume` goes on from there); a second signal ends the run at once.
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+/// Set by the first signal while [`GRACEFUL`], and which signal it was.
+static STOP: AtomicBool = AtomicBool::new(false);
+static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// From now on a signal sets [`stop_flag`] instead of ending the process.
+pub fn stop_gracefully() {
+    GRACEFUL.store(true, Ordering::SeqCst);
+}
+
+/// Whether a signal asked a graceful command to stop.
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
+}
+
+/// The exit status for the signal that stopped a graceful command (128 + the signal).
+pub fn stop_status() -> i32 {
+    128 + STOP_SIGNAL.load(Ordering::SeqCst)
+}
+
 pub fn install() -> std::io::Result<()> {
     let mut signals = Signals::new(ENDING)?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
-            if let Some(signal) = signals.forever().next() {
+            for signal in signals.forever() {
+                if GRACEFUL.load(Ordering::SeqCst) && !STOP.swap(true, Ordering::SeqCst) {
+                    STOP_SIGNAL.store(signal, Ordering::SeqCst);
+                    let mut stderr = std::io::stderr();
+                    let _ = writeln!(
+                        stderr,
+                        "\niomark: stopping after the current block (again to stop at once)"
+                    );
+                    continue;
+                }
                 // Children first: one left running would go on for minutes, and would create the
                 // test file again at its next repetition.
                 for pid in children().drain(..) {

@@ -23,4 +23,5 @@ pub mod stats;
 pub mod store;
 pub mod suite;
 pub mod units;
+pub mod verify;
 pub mod web;

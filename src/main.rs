@@ -30,6 +30,7 @@ fn main() {
         Command::Run(args) => iomark::commands::run::run(args),
         Command::Info(args) => iomark::commands::info::run(args),
         Command::Langs(args) => iomark::commands::langs::run(args),
+        Command::Verify(args) => iomark::commands::verify::run(args),
         Command::History(args) => iomark::commands::history::list(args),
         Command::Show(args) => iomark::commands::history::show(args),
         Command::Compare(args) => iomark::commands::compare::run(args),

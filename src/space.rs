@@ -5,8 +5,14 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-/// Free bytes (available to this user) and whether the filesystem is mounted read-only.
-pub fn free_space(dir: &Path) -> io::Result<(u64, bool)> {
+/// The filesystem's size and the bytes available to this user.
+pub fn size_and_free(dir: &Path) -> io::Result<(u64, u64)> {
+    let stat = statvfs(dir)?;
+    let unit = stat.f_frsize as u64;
+    Ok((stat.f_blocks as u64 * unit, stat.f_bavail as u64 * unit))
+}
+
+fn statvfs(dir: &Path) -> io::Result<libc::statvfs> {
     let c_path = std::ffi::CString::new(dir.as_os_str().as_bytes())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))?;
     // SAFETY: zeroed is a valid statvfs; the path is NUL-terminated.
@@ -14,6 +20,12 @@ pub fn free_space(dir: &Path) -> io::Result<(u64, bool)> {
     if unsafe { libc::statvfs(c_path.as_ptr(), &mut stat) } != 0 {
         return Err(io::Error::last_os_error());
     }
+    Ok(stat)
+}
+
+/// Free bytes (available to this user) and whether the filesystem is mounted read-only.
+pub fn free_space(dir: &Path) -> io::Result<(u64, bool)> {
+    let stat = statvfs(dir)?;
     let free = stat.f_bavail as u64 * stat.f_frsize as u64;
     Ok((free, stat.f_flag & libc::ST_RDONLY != 0))
 }

@@ -2,6 +2,9 @@
 //! typed options; a bad value is one `Error:` line that names the flag.
 
 mod values;
+mod verify;
+
+pub use verify::VerifyArgs;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -64,6 +67,9 @@ pub enum Command {
     /// Write and read a file one byte at a time in C, C++, Go, Rust, Java, Scala, Python, Ruby
     /// and Node, beside the device's own rate
     Langs(LangsArgs),
+    /// Check that a device holds what it claims and gives back what it was given (fake
+    /// capacity, corruption): fills a filesystem's free space, or probes a raw device
+    Verify(VerifyArgs),
     /// List saved runs, newest first
     History(HistoryArgs),
     /// Show the full report of a saved run

@@ -21,6 +21,8 @@ pub fn show(args: ShowArgs) -> anyhow::Result<()> {
     let doc = with_store(&args.store, async |s| s.get(&args.id).await)?;
     let text = if doc.langs.is_some() {
         crate::output::langs::render(&doc, Style::stdout())
+    } else if doc.verify.is_some() {
+        crate::output::verify::render(&doc, Style::stdout())
     } else {
         table::render(&doc, None, Style::stdout())
     };

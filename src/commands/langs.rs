@@ -108,7 +108,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
             let file = TestFile::create(&dir, args.bytes, false)?;
             let live = Arc::new(Live::default());
             progress.started(
-                &Phase::Program {
+                &Phase::Bytes {
                     label: format!("{}/{variant}", r.lang.name),
                     bytes: 2 * args.bytes * u64::from(args.reps),
                 },

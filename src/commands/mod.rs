@@ -11,6 +11,7 @@ pub mod run;
 pub mod serve;
 pub mod shell;
 pub mod submit;
+pub mod verify;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -9,6 +9,7 @@ pub mod langs;
 pub mod progress;
 pub mod score;
 pub mod table;
+pub mod verify;
 
 use std::io::{IsTerminal, Write};
 

@@ -99,7 +99,7 @@ impl Observer for Progress {
                 bytes.is_none(),
                 *after,
             ),
-            Phase::Program { label, bytes } => (label.clone(), *bytes, false, Duration::ZERO),
+            Phase::Bytes { label, bytes } => (label.clone(), *bytes, false, Duration::ZERO),
         };
         if self.mode == Mode::Json {
             emit(serde_json::json!({"event": "start", "phase": label}));

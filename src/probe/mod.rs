@@ -8,6 +8,7 @@
 pub mod block;
 pub mod bottleneck;
 pub mod host;
+pub mod inuse;
 pub mod mmc;
 pub mod mounts;
 pub mod nvme;
@@ -41,6 +42,18 @@ pub fn target(root: &Path, path: &Path, free_bytes: Option<u64>) -> Target {
         mount_options: mount.as_ref().map(|m| m.options.clone()),
         free_bytes,
         device,
+    }
+}
+
+/// A raw block device (`major:minor`) on this machine, given by `path`.
+pub fn device_target(path: &Path, major_minor: &str) -> Target {
+    Target {
+        extra: Default::default(),
+        path: path.display().to_string(),
+        filesystem: None,
+        mount_options: None,
+        free_bytes: None,
+        device: block::device(Path::new("/"), major_minor),
     }
 }
 

@@ -15,6 +15,7 @@ pub(crate) mod sample;
 pub mod score;
 mod time;
 pub mod validate;
+pub mod verify;
 pub mod warning;
 
 use serde::{Deserialize, Serialize};
@@ -52,6 +53,10 @@ pub struct ResultDoc {
     /// `iomark langs`: each language's byte-at-a-time write and read (added within /1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub langs: Option<langs::Section>,
+    /// `iomark verify`: whether the device holds what it claims and gives back what it was
+    /// given (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<verify::Section>,
     /// Fields this version does not know (from a newer iomark), kept as they came.
     #[serde(flatten)]
     pub extra: Extra,
@@ -373,6 +378,7 @@ impl ResultDoc {
             warnings: Vec::new(),
             score: None,
             langs: None,
+            verify: None,
         }
     }
 

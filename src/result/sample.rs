@@ -100,6 +100,7 @@ pub fn doc() -> ResultDoc {
         warnings: vec![],
         score: None,
         langs: None,
+        verify: None,
     }
 }
 

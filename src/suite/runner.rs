@@ -32,8 +32,9 @@ pub enum Phase<'a> {
         /// The expected time of the tests after this one.
         after: Duration,
     },
-    /// A program of `iomark langs`, writing and reading `bytes` in all.
-    Program { label: String, bytes: u64 },
+    /// A phase counted in bytes: a program of `iomark langs` (writing and reading `bytes` in
+    /// all), a pass of `iomark verify`.
+    Bytes { label: String, bytes: u64 },
 }
 
 /// Watches a run. `live` counts bytes completed in the phase while it runs.

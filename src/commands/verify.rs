@@ -1,0 +1,158 @@
+//! `iomark verify`: on a filesystem (safe) or, with `--device … --destructive`, a raw device.
+//! Checks every destination and the device first, then runs `verify`, then publishes the
+//! result like any run.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::bail;
+
+use crate::cli::VerifyArgs;
+use crate::output::{progress::Progress, verify as report, Style};
+use crate::result::{self, ResultDoc, Settings};
+use crate::units::format_size;
+use crate::verify::{self, device, files::Folder, Claim, Outcome};
+
+pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
+    if args.device.is_some() && !args.destructive {
+        bail!(
+            "--device writes to the device and destroys what is on it: add --destructive to go on \
+             (to check a filesystem without harm, give its folder: iomark verify PATH)"
+        );
+    }
+    if !args.no_save {
+        crate::store::Location::parse(args.store.db.as_deref())?;
+    }
+    let json = args
+        .json
+        .as_deref()
+        .map(|path| super::destination::Destination::check("--json", path))
+        .transpose()?;
+    let progress = Progress::new(Style::stderr());
+    let host = crate::probe::host::probe(Path::new("/"));
+    let started_at = result::now_rfc3339();
+    let stop = crate::interrupt::stop_flag();
+
+    let (outcome, target) = match &args.device {
+        Some(path) => {
+            let mut dev = device::open(path, true)?;
+            let target = crate::probe::device_target(&dev.path, &dev.number);
+            confirm(&args, &dev, &target)?;
+            let outcome = if args.full {
+                crate::interrupt::stop_gracefully();
+                verify::full(&dev, &progress, stop)?
+            } else {
+                verify::probe(&mut dev, &progress)?
+            };
+            (outcome, target)
+        }
+        None => {
+            let dir = super::run::directory(args.path.as_deref())?;
+            let folder = Folder::open(&dir, args.size, args.resume)?;
+            let (total, free) = crate::space::size_and_free(&dir)?;
+            let ours: u64 = (0..folder.state.files_done).map(|i| folder.len(i)).sum();
+            let claim = Claim {
+                claimed: Some(total),
+                used_before: Some(total.saturating_sub(free + ours)),
+            };
+            if folder.resumed {
+                progress.line(&format!(
+                    "Resuming: {} of {} already written",
+                    format_size(ours),
+                    format_size(folder.state.planned_bytes)
+                ));
+            }
+            crate::interrupt::stop_gracefully();
+            let folder_path = folder.path.clone();
+            let outcome = verify::files(folder, args.keep, claim, &progress, stop)?;
+            if let Outcome::Stopped { written } = outcome {
+                drop(progress);
+                eprintln!(
+                    "iomark: stopped with {} written; `iomark verify {} --resume` goes on, or remove {}",
+                    format_size(written),
+                    dir.display(),
+                    folder_path.display()
+                );
+                std::process::exit(crate::interrupt::stop_status());
+            }
+            (outcome, crate::probe::local_target(&dir))
+        }
+    };
+    let section = match outcome {
+        Outcome::Done(section) => *section,
+        Outcome::Stopped { written } => {
+            drop(progress);
+            eprintln!(
+                "iomark: stopped with {} written; the device holds this run's pattern now",
+                format_size(written)
+            );
+            std::process::exit(crate::interrupt::stop_status());
+        }
+    };
+    drop(progress);
+    let settings = Settings {
+        extra: Default::default(),
+        profile: "verify".into(),
+        file_size_bytes: section.written_bytes,
+        fill_cut_from_bytes: None,
+        loops: 1,
+        loops_auto: false,
+        duration_s: 0.0,
+        warmup_s: 0.0,
+        engine: "psync".into(),
+        direct: section.direct,
+        data: "pattern".into(),
+        count: None,
+    };
+    let mut doc = ResultDoc::new(host, target, started_at, settings);
+    doc.label = args.label.clone();
+    doc.verify = Some(section);
+    super::publish(
+        &doc,
+        |style| report::render(&doc, style),
+        json,
+        (!args.no_save).then_some(&args.store),
+        false,
+    )
+}
+
+/// Shows the device and asks for its size to be typed back, unless `--yes`.
+fn confirm(
+    args: &VerifyArgs,
+    dev: &device::RawDevice,
+    target: &result::Target,
+) -> anyhow::Result<()> {
+    let model = target
+        .device
+        .as_ref()
+        .and_then(|d| {
+            let parts: Vec<&str> = [d.vendor.as_deref(), d.model.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect();
+            (!parts.is_empty()).then(|| parts.join(" "))
+        })
+        .unwrap_or_else(|| "no model name".into());
+    let size = format_size(dev.size);
+    if !args.yes && !std::io::stdin().is_terminal() {
+        bail!(
+            "nothing written to {} ({model}, {size}): nobody can confirm here; give --yes to go on without asking",
+            dev.path.display()
+        );
+    }
+    eprintln!(
+        "{}: {model}, {size}. Everything on it will be overwritten.",
+        dev.path.display()
+    );
+    if args.yes {
+        return Ok(());
+    }
+    eprint!("Type its size as shown ({size}) to go on: ");
+    std::io::stderr().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    if answer.trim() != size {
+        bail!("nothing written: the size typed was not {size}");
+    }
+    Ok(())
+}

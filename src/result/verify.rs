@@ -1,0 +1,84 @@
+//! The result document's `verify` section: whether a device holds what it claims and gives back
+//! what it was given, from `iomark verify` (added within `iomark.result/1`).
+
+use serde::{Deserialize, Serialize};
+
+use super::Extra;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    /// `files` (free space filled with files, non-destructive), `probe` (a raw device's real
+    /// capacity found by writing samples, destructive) or `full` (a whole raw device written
+    /// and read back, destructive).
+    pub mode: String,
+    /// Bytes the run set out to write.
+    pub planned_bytes: u64,
+    /// Bytes written (less than planned where the run stopped early or the disk filled up).
+    pub written_bytes: u64,
+    /// Bytes read back exactly as written.
+    pub good_bytes: u64,
+    /// Bytes read back wrong: flipped bits, zeros, another run's data.
+    pub bad_bytes: u64,
+    /// Bytes that read back what this run wrote at another position: two positions stored in
+    /// one place, the mark of fake capacity.
+    pub aliased_bytes: u64,
+    /// Bytes whose read failed.
+    pub unreadable_bytes: u64,
+    /// Position of the first wrong byte in the verified stream (for `files`: file N holds
+    /// positions N×`file_bytes` on; for a device: its offset).
+    pub first_bad_offset: Option<u64>,
+    pub write_mb_per_s: Option<f64>,
+    pub read_mb_per_s: Option<f64>,
+    /// Whether the reads bypassed the page cache (O_DIRECT); otherwise the written data was
+    /// synced and dropped from the cache before it was read.
+    pub direct: bool,
+    /// For `files`: the size of each file.
+    pub file_bytes: Option<u64>,
+    /// What the filesystem or device says it holds.
+    pub claimed_bytes: Option<u64>,
+    /// What it really holds, where the run could tell.
+    pub real_bytes: Option<u64>,
+    /// Whether everything written read back intact and the capacity is real.
+    pub ok: bool,
+    /// One sentence a person can act on.
+    pub verdict: String,
+    /// The wrong ranges, merged, in order (at most 1000).
+    pub problems: Vec<Problem>,
+    /// Ranges beyond the ones listed.
+    pub more_problems: u64,
+    /// Whether this run continued an interrupted one (`--resume`).
+    pub resumed: bool,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A run of wrong sectors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    /// Where it starts in the verified stream.
+    pub position: u64,
+    pub bytes: u64,
+    pub kind: ProblemKind,
+    /// For `aliased`: the position whose data it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holds: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProblemKind {
+    Bad,
+    Aliased,
+    Unreadable,
+}
+
+impl ProblemKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ProblemKind::Bad => "bad",
+            ProblemKind::Aliased => "aliased",
+            ProblemKind::Unreadable => "unreadable",
+        }
+    }
+}
