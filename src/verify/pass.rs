@@ -191,47 +191,70 @@ pub struct Read {
     pub stopped: bool,
 }
 
-/// Reads every span back and checks each sector against its position.
+/// Reads every span back and checks each sector against its position. Two threads read, each
+/// every other chunk, so that one read is always in flight while the other's chunk is checked;
+/// the checker takes the chunks in order, from each reader in turn.
 pub fn read(spans: &[Span], seed: u64, live: &Live, stop: &AtomicBool) -> Read {
+    const READERS: usize = 2;
+    type Chunk = (Aligned, u64, usize, Vec<(u64, u64)>);
     let started = Instant::now();
-    let (check_tx, check_rx) = mpsc::sync_channel::<(Aligned, u64, usize, Vec<(u64, u64)>)>(DEPTH);
-    let (back_tx, back_rx) = mpsc::sync_channel::<Aligned>(DEPTH);
+    let chunks: Vec<(usize, u64)> = spans
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| (0..s.len).step_by(CHUNK).map(move |at| (i, at)))
+        .collect();
     let mut stopped = false;
-    let tally = std::thread::scope(|scope| {
-        let checker = scope.spawn(move || {
-            let mut tally = Tally::default();
-            for (buf, position, len, unreadable) in check_rx {
-                tally.check(&buf[..len], position, seed, &unreadable);
-                if back_tx.send(buf).is_err() {
-                    break;
+    let mut tally = Tally::default();
+    std::thread::scope(|scope| {
+        let mut to_checker = Vec::new();
+        let mut to_reader = Vec::new();
+        for r in 0..READERS {
+            let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Chunk>(DEPTH);
+            let (back_tx, back_rx) = mpsc::sync_channel::<Aligned>(DEPTH);
+            to_checker.push(chunk_rx);
+            to_reader.push(back_tx);
+            let chunks = &chunks;
+            scope.spawn(move || {
+                let mut pool: Vec<Aligned> = (0..DEPTH).map(|_| Aligned::new(CHUNK)).collect();
+                for &(i, at) in chunks.iter().skip(r).step_by(READERS) {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut buf = match pool.pop() {
+                        Some(buf) => buf,
+                        None => match back_rx.recv() {
+                            Ok(buf) => buf,
+                            Err(_) => return,
+                        },
+                    };
+                    let span = &spans[i];
+                    let len = (span.len - at).min(CHUNK as u64) as usize;
+                    let unreadable = read_chunk(span.file, &mut buf[..len], span.offset + at)
+                        .into_iter()
+                        .map(|(start, n)| (span.position + at + start as u64, n as u64))
+                        .collect();
+                    live.add(len as u64);
+                    if chunk_tx
+                        .send((buf, span.position + at, len, unreadable))
+                        .is_err()
+                    {
+                        return;
+                    }
                 }
-            }
-            tally
-        });
-        let mut pool: Vec<Aligned> = (0..DEPTH).map(|_| Aligned::new(CHUNK)).collect();
-        'spans: for span in spans {
-            for at in (0..span.len).step_by(CHUNK) {
-                if stop.load(Ordering::Relaxed) {
-                    stopped = true;
-                    break 'spans;
-                }
-                let mut buf = match pool.pop() {
-                    Some(buf) => buf,
-                    None => back_rx.recv().expect("checker runs"),
-                };
-                let len = (span.len - at).min(CHUNK as u64) as usize;
-                let unreadable = read_chunk(span.file, &mut buf[..len], span.offset + at)
-                    .into_iter()
-                    .map(|(start, n)| (span.position + at + start as u64, n as u64))
-                    .collect();
-                live.add(len as u64);
-                check_tx
-                    .send((buf, span.position + at, len, unreadable))
-                    .expect("checker runs");
-            }
+            });
         }
-        drop(check_tx);
-        checker.join().expect("checker")
+        let mut scratch = vec![0u8; CHUNK];
+        for k in 0..chunks.len() {
+            let Ok((buf, position, len, unreadable)) = to_checker[k % READERS].recv() else {
+                stopped = true;
+                break;
+            };
+            tally.check(&buf[..len], position, seed, &unreadable, &mut scratch);
+            let _ = to_reader[k % READERS].send(buf);
+        }
+        // Readers still running see their channels close and end.
+        drop(to_checker);
+        drop(to_reader);
     });
     Read {
         tally,

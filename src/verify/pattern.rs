@@ -10,7 +10,6 @@
 //! A read that fails is counted by the caller as unreadable.
 
 pub const SECTOR: usize = 512;
-const WORDS: usize = SECTOR / 8;
 
 /// A sector read back, against what was written at its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,25 +29,27 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-#[inline]
-fn words(position: u64, seed: u64) -> impl Iterator<Item = u64> {
-    let mut state = seed ^ position.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-    [position, seed]
-        .into_iter()
-        .chain(std::iter::repeat_with(move || splitmix(&mut state)))
-        .take(WORDS)
-}
-
 /// Fills `buf` (a whole number of sectors) with the sectors of positions `position`,
 /// `position + 512`, …
 pub fn fill(buf: &mut [u8], position: u64, seed: u64) {
     debug_assert_eq!(buf.len() % SECTOR, 0);
     for (i, sector) in buf.chunks_exact_mut(SECTOR).enumerate() {
         let at = position + (i * SECTOR) as u64;
-        for (word, value) in sector.chunks_exact_mut(8).zip(words(at, seed)) {
-            word.copy_from_slice(&value.to_le_bytes());
+        let mut state = seed ^ at.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        sector[..8].copy_from_slice(&at.to_le_bytes());
+        sector[8..16].copy_from_slice(&seed.to_le_bytes());
+        for word in sector[16..].chunks_exact_mut(8) {
+            word.copy_from_slice(&splitmix(&mut state).to_le_bytes());
         }
     }
+}
+
+/// Whether `buf` holds exactly the sectors of `position` on (the common case, checked fast:
+/// the expected bytes are made in `scratch` and compared whole).
+pub fn all_good(buf: &[u8], position: u64, seed: u64, scratch: &mut [u8]) -> bool {
+    let scratch = &mut scratch[..buf.len()];
+    fill(scratch, position, seed);
+    buf == &scratch[..]
 }
 
 /// What one sector read back at `position` holds.
@@ -70,10 +71,9 @@ pub fn check(sector: &[u8], position: u64, seed: u64) -> Sector {
 }
 
 fn matches(sector: &[u8], position: u64, seed: u64) -> bool {
-    sector
-        .chunks_exact(8)
-        .zip(words(position, seed))
-        .all(|(word, value)| word == value.to_le_bytes())
+    let mut expected = [0u8; SECTOR];
+    fill(&mut expected, position, seed);
+    sector == expected
 }
 
 #[cfg(test)]
