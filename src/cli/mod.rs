@@ -251,6 +251,8 @@ pub enum PlotKind {
     Histogram,
     /// MB/s against block size (the sweep profile)
     Sweep,
+    /// Read rate and access time against position (the surface profile), as GNOME Disks
+    Surface,
 }
 
 #[derive(Debug, Args)]
@@ -408,9 +410,20 @@ pub struct RunArgs {
     /// blocks, and where throughput saturates); sustained (one long write over fresh space, the
     /// smaller of 16 GiB and half the free space, stopping at 5 minutes, and where its cache runs
     /// out); sdcard (that write plus 4 KiB random IOPS, judged against every SD class); pi
-    /// (PiBenchmarks' dd, fio and iozone steps and its score)
+    /// (PiBenchmarks' dd, fio and iozone steps and its score); surface (GNOME Disks' benchmark:
+    /// 100 reads of 10 MiB spread across the device and 1000 random 4 KiB access times, over a
+    /// test file or, with --device, a raw device, read-only)
     #[arg(long, default_value = "standard", value_parser = profile_parser())]
     pub profile: Profile,
+
+    /// Surface profile: scan this raw block device instead of a test file, read-only (root; it
+    /// must not be mounted or in use), e.g. /dev/sdb
+    #[arg(long, value_name = "DEV", conflicts_with = "path")]
+    pub device: Option<PathBuf>,
+
+    /// Surface profile: how many rate samples to spread across the device [default: 100]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub samples: Option<u32>,
 
     /// Test file size, e.g. 1GiB, 256MiB, 512MB (K/M/G alone mean KiB/MiB/GiB)
     /// [default: from the profile]
@@ -432,7 +445,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "DUR", value_parser = crate::units::parse_duration)]
     pub warmup: Option<Duration>,
 
-    /// Latency profile: how many samples to take [default: 1000]
+    /// Latency profile: how many samples to take; surface profile: how many access times
+    /// [default: 1000]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub count: Option<u64>,
 
@@ -513,6 +527,7 @@ impl RunArgs {
             duration: self.duration,
             warmup: self.warmup,
             count: self.count,
+            samples: self.samples,
             tests: self.tests.clone(),
             claimed: self.claimed.clone(),
             data: self.data.into(),

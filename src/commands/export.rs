@@ -36,6 +36,7 @@ pub fn plot(args: PlotArgs) -> anyhow::Result<()> {
         PlotKind::Latency => chart::Kind::Latency,
         PlotKind::Histogram => chart::Kind::Histogram,
         PlotKind::Sweep => chart::Kind::Sweep,
+        PlotKind::Surface => chart::Kind::Surface,
     };
     let extension = args
         .output

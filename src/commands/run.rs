@@ -34,6 +34,9 @@ pub(crate) fn directory(path: Option<&Path>) -> anyhow::Result<PathBuf> {
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    if let Some(device) = args.device.clone() {
+        return run_device(args, &device);
+    }
     let dir = directory(args.path.as_deref())?;
     let target = crate::probe::local_target(&dir);
     let mut options = args.options();
@@ -85,6 +88,53 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     super::publish(
         &doc,
         |style| table::render(&doc, Some(&file_path), style),
+        json,
+        (!args.no_save).then_some(&args.store),
+        args.quiet,
+    )
+}
+
+/// `--device`: the surface profile over a raw device, read-only.
+fn run_device(args: RunArgs, device: &Path) -> anyhow::Result<()> {
+    if args.profile != suite::Profile::Surface {
+        anyhow::bail!(
+            "--device: only the surface profile reads a raw device (read-only); `iomark verify \
+             --device` checks its capacity"
+        );
+    }
+    if !args.no_save {
+        Location::parse(args.store.db.as_deref())?;
+    }
+    let json = args
+        .json
+        .as_deref()
+        .map(|path| Destination::check("--json", path))
+        .transpose()?;
+    let dev = crate::engine::rawdev::open(device, false)?;
+    let mut options = args.options();
+    options.size = Some(dev.size);
+    let plan = Plan::new(options, None)?;
+    let target = crate::probe::device_target(&dev.path, &dev.number);
+    let host = crate::probe::host::probe(Path::new("/"));
+    let started_at = crate::result::now_rfc3339();
+    let progress = Progress::with_mode(
+        Style::stderr(),
+        if args.quiet {
+            Mode::Silent
+        } else {
+            Mode::Human
+        },
+    );
+    let outcome = suite::runner::run_device(&plan, &dev, &progress)?;
+    drop(progress);
+    drop(dev);
+    let mut doc = ResultDoc::new(host, target, started_at, outcome.settings);
+    doc.label = args.label.clone();
+    doc.price_usd = args.price;
+    doc.score = outcome.score;
+    super::publish(
+        &doc,
+        |style| table::render(&doc, None, style),
         json,
         (!args.no_save).then_some(&args.store),
         args.quiet,

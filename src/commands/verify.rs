@@ -8,10 +8,11 @@ use std::path::Path;
 use anyhow::bail;
 
 use crate::cli::VerifyArgs;
+use crate::engine::rawdev::{self, RawDevice};
 use crate::output::{progress::Progress, verify as report, Style};
 use crate::result::{self, ResultDoc, Settings};
 use crate::units::format_size;
-use crate::verify::{self, device, files::Folder, Claim, Outcome};
+use crate::verify::{self, files::Folder, Claim, Outcome};
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     if args.device.is_some() && !args.destructive {
@@ -35,7 +36,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
 
     let (outcome, target) = match &args.device {
         Some(path) => {
-            let mut dev = device::open(path, true)?;
+            let mut dev = rawdev::open(path, true)?;
             let target = crate::probe::device_target(&dev.path, &dev.number);
             confirm(&args, &dev, &target)?;
             let outcome = if args.full {
@@ -117,11 +118,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
 }
 
 /// Shows the device and asks for its size to be typed back, unless `--yes`.
-fn confirm(
-    args: &VerifyArgs,
-    dev: &device::RawDevice,
-    target: &result::Target,
-) -> anyhow::Result<()> {
+fn confirm(args: &VerifyArgs, dev: &RawDevice, target: &result::Target) -> anyhow::Result<()> {
     let model = target
         .device
         .as_ref()

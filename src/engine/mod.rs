@@ -15,6 +15,7 @@ pub mod fill;
 pub mod null;
 pub mod pattern;
 pub mod psync;
+pub mod rawdev;
 mod registry;
 pub mod stale;
 pub mod target;

@@ -156,6 +156,7 @@ impl Exporter for Html {
             Kind::Latency,
             Kind::Histogram,
             Kind::Sweep,
+            Kind::Surface,
         ] {
             if chart::check(kind, &docs).is_err() {
                 continue;

@@ -5,7 +5,9 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::result::score::{ClassFigures, PiScore, SdCardScore, SustainedFinding, SweepScore};
+use crate::result::score::{
+    ClassFigures, PiScore, SdCardScore, Surface, SustainedFinding, SweepScore,
+};
 use crate::result::{ResultDoc, Score};
 use crate::units::{format_micros, format_size};
 
@@ -40,6 +42,7 @@ pub fn details(doc: &ResultDoc, style: Style) -> String {
         Some(Score::SdCard(score)) => classes(&mut out, score, style),
         Some(Score::Pi(score)) => pi(&mut out, score, style),
         Some(Score::Sweep(score)) => sweep(&mut out, score, style),
+        Some(Score::Surface(score)) => surface(&mut out, &score.surface, style),
         Some(Score::Other(_)) | None => {}
     }
     out
@@ -141,6 +144,27 @@ fn pi(out: &mut String, score: &PiScore, style: Style) {
         out,
         "{}",
         style.dim("DD4K: dd bs=4k count=130k conv=fsync of zeros; FIO4K_Q64T1: fio 4k random, iodepth 64, 80 MiB; IOZ4K / IOZRND4K: iozone -e -I -s 80M -r 4k. Equivalents run by iomark's engine, not the tools themselves.")
+    );
+}
+
+fn surface(out: &mut String, s: &Surface, style: Style) {
+    let _ = writeln!(
+        out,
+        "{} {} reads of {} across the {}: min {:.1}, mean {:.1}, max {:.1} MB/s",
+        style.bold("Surface read rate:"),
+        s.samples.len(),
+        format_size(s.sample_bytes),
+        s.over,
+        s.min_mb_per_s,
+        s.mean_mb_per_s,
+        s.max_mb_per_s
+    );
+    let _ = writeln!(
+        out,
+        "{} {} random 4 KiB reads: mean {:.2} ms",
+        style.bold("Access time:"),
+        s.access.len(),
+        s.mean_access_ms
     );
 }
 

@@ -63,6 +63,18 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             format_size(s.file_size_bytes),
             seconds(s.duration_s)
         ),
+        Some(Score::Surface(score)) => format!(
+            "{} {} · {} reads of {} spread across it, then {} random 4 KiB reads, one at a time",
+            format_size(s.file_size_bytes),
+            if score.surface.over == "device" {
+                "device, read-only"
+            } else {
+                "test file"
+            },
+            score.surface.samples.len(),
+            format_size(score.surface.sample_bytes),
+            score.surface.access.len()
+        ),
         _ => format!(
             "{} test file{} · {} of {} after {} warm-up",
             format_size(s.file_size_bytes),
@@ -101,13 +113,16 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
         ))
     );
     out.push('\n');
-    out.push_str(&table(&doc.tests, style));
-    out.push('\n');
-    let _ = writeln!(
-        out,
-        "{}",
-        style.dim("MB/s = 10^6 bytes/s (as fio and CrystalDiskMark) · median loop · p99 = 99th percentile latency · ± = loop-to-loop variation")
-    );
+    // A profile of its own reads (surface) has no table of tests.
+    if !doc.tests.is_empty() {
+        out.push_str(&table(&doc.tests, style));
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim("MB/s = 10^6 bytes/s (as fio and CrystalDiskMark) · median loop · p99 = 99th percentile latency · ± = loop-to-loop variation")
+        );
+    }
     if s.loops_auto {
         let known: Vec<String> = doc
             .tests

@@ -5,6 +5,7 @@
 //! - sdcard: `{classes: [{class, family, measured, note, pass, required}]}`;
 //! - sustained: `{sustained: {…} | null}`;
 //! - sweep: `{sweep: {read?: {…}, write?: {…}}}`;
+//! - surface: `{surface: {access: [{ms, position}], …, samples: [{mb_per_s, position}]}}`;
 //! - standard, quick, latency: `null`.
 //!
 //! A document is read back without knowing its profile first, so the variants are told apart
@@ -24,6 +25,7 @@ pub enum Score {
     SdCard(SdCardScore),
     Sweep(SweepScore),
     Sustained(SustainedScore),
+    Surface(SurfaceScore),
     /// A score of a kind this version does not know.
     Other(serde_json::Value),
 }
@@ -212,4 +214,47 @@ mod tests {
             assert!(matches!(read(value), Score::Other(_)));
         }
     }
+}
+
+/// The surface scan: read rate and access time against position, as GNOME Disks draws them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SurfaceScore {
+    pub surface: Surface,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Surface {
+    /// Single 4 KiB direct reads at random positions, one at a time.
+    pub access: Vec<AccessSample>,
+    pub max_mb_per_s: f64,
+    pub mean_access_ms: f64,
+    pub mean_mb_per_s: f64,
+    pub min_mb_per_s: f64,
+    /// `device` (a raw device, its positions its own) or `file` (a test file: where the
+    /// filesystem put its blocks hides the device's geometry).
+    pub over: String,
+    /// Bytes read per rate sample.
+    pub sample_bytes: u64,
+    /// Rate samples, evenly spread from the start to the end.
+    pub samples: Vec<RateSample>,
+    /// Fields this version does not know (from a newer iomark), kept as they came.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RateSample {
+    pub mb_per_s: f64,
+    /// Where the sample starts, as a fraction of the device (0 to 1).
+    pub position: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AccessSample {
+    pub ms: f64,
+    /// Where it read, as a fraction of the device (0 to 1).
+    pub position: f64,
 }

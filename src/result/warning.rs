@@ -48,6 +48,8 @@ pub enum WarningKind {
     PiScoreNotComparable,
     /// An SD card failed a class it claims (sdcard profile).
     FailsClaimedClass,
+    /// A surface scan over a test file: positions are the file's, not the device's.
+    SurfaceOverFile,
 
     // Where the target is (from the probe).
     /// tmpfs or ramfs: RAM, not storage.
@@ -99,6 +101,7 @@ impl WarningKind {
             WarningKind::PcieLinkDegraded => "pcie_link_degraded",
             WarningKind::CpuGovernor => "cpu_governor",
             WarningKind::Throttled => "throttled",
+            WarningKind::SurfaceOverFile => "surface_over_file",
         }
     }
 }

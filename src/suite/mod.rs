@@ -16,6 +16,7 @@ pub mod runner;
 pub mod sdcard;
 pub mod spec;
 pub mod standard;
+pub mod surface;
 pub mod sustained;
 pub mod sweep;
 pub mod verdicts;

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::profile::Profile;
-use super::TestSpec;
+use super::{surface, TestSpec};
 use crate::engine::target::FillBudget;
 use crate::engine::{Data, Op};
 use crate::result::Settings;
@@ -32,8 +32,10 @@ pub struct Options {
     pub auto_loops: bool,
     pub duration: Option<Duration>,
     pub warmup: Option<Duration>,
-    /// I/Os per loop, for the tests counted rather than timed.
+    /// I/Os per loop, for the tests counted rather than timed; the surface scan's access times.
     pub count: Option<u64>,
+    /// The surface scan's rate samples.
+    pub samples: Option<u32>,
     /// Test or row names to keep (`--test`); empty keeps every test.
     pub tests: Vec<String>,
     /// SD classes the card claims (`--claimed`), for the sdcard profile.
@@ -59,6 +61,7 @@ impl Options {
             duration: None,
             warmup: None,
             count: None,
+            samples: None,
             tests: Vec::new(),
             claimed: Vec::new(),
             data: Data::Random,
@@ -82,6 +85,8 @@ pub enum PlanError {
     SmallerThanABlock { size: String, block: String },
     #[error("--count: the {0} profile runs its tests for a time; use --duration")]
     NotCounted(&'static str),
+    #[error("--samples: only the surface profile takes rate samples")]
+    SamplesWithoutSurface,
     #[error("--claimed: only the sdcard profile judges SD classes")]
     ClaimsWithoutSdCard,
     #[error("the free space is unknown, so the {0} profile cannot size its file: give --size")]
@@ -108,6 +113,8 @@ pub struct Plan {
     pub fill_budget: Option<FillBudget>,
     pub claimed: Vec<String>,
     pub thermometer: Option<fn() -> Option<f64>>,
+    /// The surface profile's scan.
+    pub surface: Option<surface::Spec>,
 }
 
 impl Plan {
@@ -119,6 +126,13 @@ impl Plan {
         if !options.claimed.is_empty() && !profile.judges_sd_classes() {
             return Err(PlanError::ClaimsWithoutSdCard);
         }
+        if options.samples.is_some() && profile != Profile::Surface {
+            return Err(PlanError::SamplesWithoutSurface);
+        }
+        let surface = (profile == Profile::Surface).then(|| surface::Spec {
+            samples: options.samples.unwrap_or(surface::SAMPLES),
+            accesses: options.count.unwrap_or(surface::ACCESSES),
+        });
         let file_size = match options.size {
             Some(size) => size,
             None => defaults
@@ -141,9 +155,10 @@ impl Plan {
             fill_budget: None,
             claimed: options.claimed,
             thermometer: options.thermometer,
+            surface,
         };
         plan.select(&options.tests)?;
-        if let Some(count) = options.count {
+        if let (Some(count), None) = (options.count, surface) {
             plan.set_count(count)?;
         }
         plan.fit_file_size()?;

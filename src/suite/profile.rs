@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use super::plan::Plan;
-use super::{latency, pi, sdcard, standard, sustained, sweep, TestSpec};
+use super::{latency, pi, sdcard, standard, surface, sustained, sweep, TestSpec};
 use crate::result::{Score, Target, TestResult, Warning};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +20,8 @@ pub enum Profile {
     Sustained,
     SdCard,
     Pi,
+    /// Read rate and access time across a device or a test file (GNOME Disks' benchmark).
+    Surface,
     /// The device's own sequential rate, measured beside `iomark langs`; not a `--profile`.
     Langs,
 }
@@ -60,7 +62,7 @@ impl FileSize {
 
 impl Profile {
     /// What `--profile` offers, in the order `--help` lists them.
-    pub const CHOICES: [Profile; 7] = [
+    pub const CHOICES: [Profile; 8] = [
         Profile::Standard,
         Profile::Quick,
         Profile::Latency,
@@ -68,6 +70,7 @@ impl Profile {
         Profile::Sustained,
         Profile::SdCard,
         Profile::Pi,
+        Profile::Surface,
     ];
 
     /// The name `--profile` takes and `settings.profile` records.
@@ -80,6 +83,7 @@ impl Profile {
             Profile::Sustained => "sustained",
             Profile::SdCard => "sdcard",
             Profile::Pi => "pi",
+            Profile::Surface => "surface",
             Profile::Langs => "langs",
         }
     }
@@ -98,6 +102,7 @@ impl Profile {
             Profile::Sustained => sustained::sustained(),
             Profile::SdCard => sdcard::sdcard(),
             Profile::Pi => pi::pi(),
+            Profile::Surface => surface::surface(),
             Profile::Langs => standard::langs(),
         }
     }
@@ -114,7 +119,12 @@ impl Profile {
             Profile::Sustained => Some(Score::Sustained(sustained::score(tests))),
             Profile::SdCard => Some(Score::SdCard(sdcard::score(tests))),
             Profile::Pi => Some(Score::Pi(pi::score(tests))),
-            Profile::Standard | Profile::Quick | Profile::Latency | Profile::Langs => None,
+            // The surface scan's score comes from its own reads (`runner.rs`), not from tests.
+            Profile::Standard
+            | Profile::Quick
+            | Profile::Latency
+            | Profile::Surface
+            | Profile::Langs => None,
         }
     }
 

@@ -8,9 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::plan::{Plan, Rates, AUTO_MIN_LOOPS, AUTO_WIDTH};
-use super::{aggregate, verdicts, TestSpec};
+use super::{aggregate, surface, verdicts, TestSpec};
+use crate::engine::rawdev::RawDevice;
 use crate::engine::target::TargetError;
 use crate::engine::{self, Engine, EngineError, Job, Limit, Live, Op, TestFile};
+use crate::result::score::SurfaceScore;
 use crate::result::{Cpu, Score, Settings, Target, TestResult, Warning};
 use crate::stats;
 
@@ -48,6 +50,8 @@ pub trait Observer {
 /// Why a run stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
+    #[error("surface scan: {source}")]
+    Surface { source: std::io::Error },
     #[error(transparent)]
     Target(#[from] TargetError),
     #[error("writing the test file {path}: {source}")]
@@ -165,7 +169,17 @@ pub fn run(
         tests.push(result);
     }
 
-    let score = plan.profile.score(&tests);
+    let mut score = plan.profile.score(&tests);
+    if let Some(spec) = plan.surface {
+        let surface = surface::scan(file.file(), file.size(), spec, "file", observer, None)
+            .map_err(|source| SuiteError::Surface { source })?;
+        score = Some(Score::Surface(SurfaceScore {
+            surface,
+            extra: Default::default(),
+        }));
+        warnings.push(verdicts::surface_over_file());
+        engines.push("psync");
+    }
     warnings.extend(verdicts::from_results(&tests));
     let link_mbps = target
         .device
@@ -185,6 +199,30 @@ pub fn run(
         tests,
         warnings,
         file_path: file.path().to_path_buf(),
+    })
+}
+
+/// Scans a raw device, read-only (the surface profile with `--device`): nothing is written.
+pub fn run_device(
+    plan: &Plan,
+    dev: &RawDevice,
+    observer: &dyn Observer,
+) -> Result<Outcome, SuiteError> {
+    let spec = plan.surface.unwrap_or(surface::Spec {
+        samples: surface::SAMPLES,
+        accesses: surface::ACCESSES,
+    });
+    let surface = surface::scan(&dev.file, dev.size, spec, "device", observer, None)
+        .map_err(|source| SuiteError::Surface { source })?;
+    Ok(Outcome {
+        tests: Vec::new(),
+        settings: plan.settings("psync".into(), true, dev.size),
+        warnings: Vec::new(),
+        file_path: dev.path.clone(),
+        score: Some(Score::Surface(SurfaceScore {
+            surface,
+            extra: Default::default(),
+        })),
     })
 }
 

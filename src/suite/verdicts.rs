@@ -22,6 +22,17 @@ pub fn direct_io_unavailable(reason: &str) -> Warning {
     )
 }
 
+/// A surface scan over a test file rather than a raw device.
+pub fn surface_over_file() -> Warning {
+    Warning::new(
+        WarningKind::SurfaceOverFile,
+        "the surface was scanned over a test file, so positions are the file's: where the \
+         filesystem put its blocks hides the device's geometry (as root, `iomark run --device \
+         /dev/sdX --profile surface` scans the device itself, read-only)"
+            .to_string(),
+    )
+}
+
 /// The requested engine could not be used.
 pub fn engine_fallback(reason: &str) -> Warning {
     Warning::new(

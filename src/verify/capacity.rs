@@ -236,6 +236,21 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
     Ok(found)
 }
 
+impl Blocks for crate::engine::rawdev::RawDevice {
+    fn size(&self) -> u64 {
+        self.size
+    }
+    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
+        std::os::unix::fs::FileExt::write_all_at(&self.file, buf, offset)
+    }
+    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, offset)
+    }
+    fn sync(&mut self) -> io::Result<()> {
+        self.file.sync_data()
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod fakes {
     use super::*;

@@ -9,10 +9,9 @@
 //!   every wrong byte by its offset.
 //!
 //! The passes (`pass.rs`) and the tally of what came back (`tally.rs`) are shared. Raw devices
-//! are opened only through `device.rs`, which refuses one in use.
+//! are opened only through `engine::rawdev`, which refuses one in use.
 
 pub mod capacity;
-pub mod device;
 pub mod files;
 pub mod pass;
 pub mod pattern;
@@ -21,6 +20,7 @@ pub mod tally;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use crate::engine::rawdev::{DeviceError, RawDevice};
 use crate::engine::Live;
 use crate::result::verify::Section;
 use crate::suite::{Observer, Phase};
@@ -34,7 +34,7 @@ pub enum VerifyError {
     #[error(transparent)]
     Files(#[from] FilesError),
     #[error(transparent)]
-    Device(#[from] device::DeviceError),
+    Device(#[from] DeviceError),
     #[error("{what}: {source}")]
     Io {
         what: String,
@@ -176,7 +176,7 @@ pub fn files(
 
 /// Verify a whole raw device: write every byte, read every byte back.
 pub fn full(
-    dev: &device::RawDevice,
+    dev: &RawDevice,
     observer: &dyn Observer,
     stop: &AtomicBool,
 ) -> Result<Outcome, VerifyError> {
@@ -266,7 +266,7 @@ pub fn full(
 }
 
 /// Find a raw device's real capacity by sampling (`capacity.rs`).
-pub fn probe(dev: &mut device::RawDevice, observer: &dyn Observer) -> Result<Outcome, VerifyError> {
+pub fn probe(dev: &mut RawDevice, observer: &dyn Observer) -> Result<Outcome, VerifyError> {
     let seed = crate::rng::Rng::from_entropy().next_u64();
     let live = Arc::new(Live::default());
     observer.started(

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
 
-const PROFILES: [&str; 7] = [
+const PROFILES: [&str; 8] = [
     "standard",
     "quick",
     "latency",
@@ -18,6 +18,7 @@ const PROFILES: [&str; 7] = [
     "sustained",
     "sdcard",
     "pi",
+    "surface",
 ];
 
 fn golden_path(profile: &str) -> PathBuf {
@@ -71,9 +72,12 @@ fn skeleton(value: &Value, path: &mut Vec<String>) -> Value {
             Value::Object(out)
         }
         Value::Array(items) => {
-            // How many per-second samples or histogram buckets there are depends on timing:
-            // only the first one's shape is kept.
-            let varies = matches!(last.as_str(), "timeline" | "histogram");
+            // How many per-second samples or histogram buckets there are depends on timing,
+            // and a surface scan's series are long: only the first one's shape is kept.
+            let varies = matches!(
+                last.as_str(),
+                "timeline" | "histogram" | "samples" | "access"
+            );
             let take = if varies {
                 items.len().min(1)
             } else {

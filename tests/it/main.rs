@@ -17,5 +17,6 @@ mod shell;
 mod site;
 mod slow;
 mod store;
+mod surface;
 mod trust;
 mod verify;

@@ -7,6 +7,7 @@ mod bars;
 mod frame;
 mod histogram;
 mod latency;
+mod surface;
 mod sweep;
 mod timeline;
 
@@ -31,6 +32,8 @@ pub enum Kind {
     Histogram,
     /// MB/s against block size, read and write.
     Sweep,
+    /// Read rate and access time against position (the surface profile).
+    Surface,
 }
 
 impl Kind {
@@ -41,6 +44,7 @@ impl Kind {
             Kind::Latency => "latency",
             Kind::Histogram => "histogram",
             Kind::Sweep => "sweep",
+            Kind::Surface => "surface",
         }
     }
 }
@@ -80,6 +84,7 @@ pub fn check(kind: Kind, docs: &[&ResultDoc]) -> Result<(), ExportError> {
         Kind::Sweep => sweep::sweep_series(docs)
             .iter()
             .any(|s| s.points.len() >= 2),
+        Kind::Surface => !surface::scans(docs).is_empty(),
     };
     if ok {
         Ok(())
@@ -92,6 +97,9 @@ pub fn check(kind: Kind, docs: &[&ResultDoc]) -> Result<(), ExportError> {
             Kind::Sweep => {
                 "no block-size series in these runs: `iomark run --profile sweep` measures one"
                     .into()
+            }
+            Kind::Surface => {
+                "no surface scan in these runs: `iomark run --profile surface` makes one".into()
             }
             _ => format!("nothing to draw a {} chart from", kind.name()),
         }))
@@ -138,6 +146,7 @@ fn size(kind: Kind, docs: &[&ResultDoc]) -> (u32, u32) {
             (WIDTH, 90 + tests * per_test.max(26) + legend_height(docs))
         }
         Kind::Histogram => (WIDTH, 420 + legend_height(docs)),
+        Kind::Surface => (WIDTH, 560),
         _ => (WIDTH, 420),
     }
 }
@@ -158,6 +167,7 @@ fn draw<DB: DrawingBackend>(
         Kind::Latency => latency::latency(root, docs),
         Kind::Histogram => histogram::histogram(root, docs),
         Kind::Sweep => sweep::sweep(root, docs),
+        Kind::Surface => surface::surface(root, docs),
     }
 }
 

@@ -1,13 +1,11 @@
-//! A raw block device, opened only when it is safe: root, a block device, nothing using it
+//! A raw block device's life (as `target.rs` is the test file's): opened only when it is safe: root, a block device, nothing using it
 //! (not mounted, nor any partition of it; not under LVM, LUKS or RAID; not swap), then opened
 //! with `O_EXCL`, the kernel's own lock against mounting it meanwhile.
 
 use std::fs::{File, OpenOptions};
 use std::io;
-use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-
-use super::capacity::Blocks;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DeviceError {
@@ -97,19 +95,4 @@ pub fn open(path: &Path, write: bool) -> Result<RawDevice, DeviceError> {
         number,
         writable: write,
     })
-}
-
-impl Blocks for RawDevice {
-    fn size(&self) -> u64 {
-        self.size
-    }
-    fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
-        self.file.write_all_at(buf, offset)
-    }
-    fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        self.file.read_exact_at(buf, offset)
-    }
-    fn sync(&mut self) -> io::Result<()> {
-        self.file.sync_data()
-    }
 }

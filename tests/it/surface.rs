@@ -1,0 +1,130 @@
+//! The surface profile for real: a read-only scan of a loop device (left byte-identical), and
+//! the same scan over a test file.
+
+use serde_json::Value;
+
+use crate::common::{iomark, ok, refused};
+use crate::devices::{is_root, sha256, Loop, ShmFile};
+
+fn surface(doc: &Value) -> &Value {
+    &doc["score"]["surface"]
+}
+
+fn check_series(s: &Value, samples: usize, accesses: usize) {
+    let rates = s["samples"].as_array().unwrap();
+    let access = s["access"].as_array().unwrap();
+    assert_eq!(rates.len(), samples);
+    assert_eq!(access.len(), accesses);
+    let positions: Vec<f64> = rates
+        .iter()
+        .map(|r| r["position"].as_f64().unwrap())
+        .collect();
+    assert_eq!(positions[0], 0.0);
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+    // The last sample ends at the end.
+    let last = positions[samples - 1];
+    assert!(last > 0.8 && last < 1.0, "{last}");
+    for r in rates {
+        assert!(r["mb_per_s"].as_f64().unwrap() > 0.0);
+    }
+    for a in access {
+        let p = a["position"].as_f64().unwrap();
+        assert!((0.0..1.0).contains(&p));
+        assert!(a["ms"].as_f64().unwrap() > 0.0);
+    }
+    let (min, mean, max) = (
+        s["min_mb_per_s"].as_f64().unwrap(),
+        s["mean_mb_per_s"].as_f64().unwrap(),
+        s["max_mb_per_s"].as_f64().unwrap(),
+    );
+    assert!(min <= mean && mean <= max);
+}
+
+#[test]
+fn a_device_scan_reads_only_and_draws_its_surface() {
+    if !is_root() {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let image = ShmFile::new(256 << 20);
+    let Some(dev) = Loop::attach(&image.path, false) else {
+        return;
+    };
+    let before = sha256(&dev.dev);
+    let output = ok(iomark(data.path()).args([
+        "run",
+        "--device",
+        dev.path(),
+        "--profile",
+        "surface",
+        "--json",
+        "-",
+    ]));
+    assert_eq!(
+        sha256(&dev.dev),
+        before,
+        "a read-only scan changed the device"
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["settings"]["profile"], "surface");
+    let s = surface(&doc);
+    assert_eq!(s["over"], "device");
+    // 100 samples of 10 MiB do not fit in 256 MiB: each is its share, in whole 4 KiB.
+    assert_eq!(s["sample_bytes"], (256u64 << 20) / 100 / 4096 * 4096);
+    check_series(s, 100, 1000);
+    assert!(doc["tests"].as_array().unwrap().is_empty());
+    // The picture GNOME Disks users know.
+    let png = data.path().join("surface.png");
+    ok(iomark(data.path()).args([
+        "plot",
+        "latest",
+        "--kind",
+        "surface",
+        "-o",
+        png.to_str().unwrap(),
+    ]));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // Another profile does not take --device; a chart kind without its data says so.
+    let line = refused(iomark(data.path()).args(["run", "--device", dev.path()]));
+    assert!(line.contains("only the surface profile"), "{line}");
+    assert_eq!(sha256(&dev.dev), before);
+}
+
+#[test]
+fn a_file_scan_says_its_positions_are_the_files() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let output = ok(iomark(data.path()).args([
+        "run",
+        dir.path().to_str().unwrap(),
+        "--profile",
+        "surface",
+        "--size",
+        "64MiB",
+        "--samples",
+        "12",
+        "--count",
+        "40",
+        "--no-save",
+        "--json",
+        "-",
+    ]));
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let s = surface(&doc);
+    assert_eq!(s["over"], "file");
+    assert_eq!(s["sample_bytes"], (64u64 << 20) / 12 / 4096 * 4096);
+    check_series(s, 12, 40);
+    let kinds: Vec<&str> = doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"surface_over_file"), "{kinds:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // --samples belongs to the surface profile alone.
+    let line =
+        refused(iomark(data.path()).args(["run", dir.path().to_str().unwrap(), "--samples", "5"]));
+    assert!(line.contains("--samples"), "{line}");
+}
