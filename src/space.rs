@@ -5,11 +5,13 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-/// The filesystem's size and the bytes available to this user.
-pub fn size_and_free(dir: &Path) -> io::Result<(u64, u64)> {
+/// The filesystem's size and the bytes in use (by files and the filesystem itself; space
+/// reserved for root but unused is not counted).
+pub fn size_and_used(dir: &Path) -> io::Result<(u64, u64)> {
     let stat = statvfs(dir)?;
     let unit = stat.f_frsize as u64;
-    Ok((stat.f_blocks as u64 * unit, stat.f_bavail as u64 * unit))
+    let size = stat.f_blocks as u64 * unit;
+    Ok((size, size.saturating_sub(stat.f_bfree as u64 * unit)))
 }
 
 fn statvfs(dir: &Path) -> io::Result<libc::statvfs> {

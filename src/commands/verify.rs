@@ -50,11 +50,11 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         None => {
             let dir = super::run::directory(args.path.as_deref())?;
             let folder = Folder::open(&dir, args.size, args.resume)?;
-            let (total, free) = crate::space::size_and_free(&dir)?;
+            let (total, used) = crate::space::size_and_used(&dir)?;
             let ours: u64 = (0..folder.state.files_done).map(|i| folder.len(i)).sum();
             let claim = Claim {
                 claimed: Some(total),
-                used_before: Some(total.saturating_sub(free + ours)),
+                used_before: Some(used.saturating_sub(ours)),
             };
             if folder.resumed {
                 progress.line(&format!(

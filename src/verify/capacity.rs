@@ -20,6 +20,7 @@ use std::io;
 
 use super::pass::Aligned;
 use super::pattern::{self, Sector, SECTOR};
+use crate::units::format_size;
 
 /// Samples are single blocks of this size (aligned for direct I/O on any device).
 pub const BLOCK: usize = 4096;
@@ -183,8 +184,9 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
         claimed: dev.size(),
         real: dev.size(),
         evidence: format!(
-            "all {} samples and {dense} bytes read back intact",
-            samples.len()
+            "all {} samples across it and the {} after its first MiB read back intact",
+            samples.len(),
+            format_size(dense)
         ),
         samples: samples.len(),
         written_bytes: written,
@@ -197,13 +199,17 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
     if let Some(r) = wrap {
         found.real = r;
         found.evidence = format!(
-            "writes at {r} bytes and beyond land on positions below it (the address wraps)"
+            "writes at {} ({r} bytes) and beyond land on positions below it (the address wraps)",
+            format_size(r)
         );
     }
     if let Some(p) = lost_in_dense {
         if p < found.real {
             found.real = p;
-            found.evidence = format!("data written at {p} bytes did not read back");
+            found.evidence = format!(
+                "data written at {} ({p} bytes) did not read back",
+                format_size(p)
+            );
         }
     } else if let Some(i) = first_lost.filter(|&i| samples[i] < found.real) {
         // Bisect between the last good sample and the first lost one.
@@ -229,7 +235,10 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
         }
         if lost < found.real {
             found.real = lost;
-            found.evidence = format!("data written at {lost} bytes and beyond does not read back");
+            found.evidence = format!(
+                "data written at {} ({lost} bytes) and beyond does not read back",
+                format_size(lost)
+            );
         }
         found.written_bytes = written;
     }

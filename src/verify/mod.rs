@@ -304,10 +304,9 @@ pub fn probe(dev: &mut RawDevice, observer: &dyn Observer) -> Result<Outcome, Ve
     section.ok = found.real >= claimed;
     section.verdict = if section.ok {
         format!(
-            "its {} are real: {} ({} samples across the device; `--full` checks every byte)",
+            "its {} are real: {} (`--full` checks every byte)",
             format_size(claimed),
-            found.evidence,
-            found.samples
+            found.evidence
         )
     } else {
         format!(
@@ -379,7 +378,7 @@ fn conclude_files(section: &mut Section, claim: Claim, write_error: Option<Strin
     let mut verdict = match (fake, section.real_bytes, claim.claimed) {
         _ if wrong == 0 => format!("all {} written read back intact", format_size(written)),
         (true, Some(real), Some(claimed)) => format!(
-            "this device holds about {}, not the {} it claims: {} of {} written read back wrong{}, the first at {}",
+            "this device holds about {}, not the {} it claims: {} of {} written read back wrong{}, the first in {}",
             format_size(real),
             format_size(claimed),
             format_size(wrong),
@@ -392,7 +391,7 @@ fn conclude_files(section: &mut Section, claim: Claim, write_error: Option<Strin
             where_first.clone().unwrap_or_default()
         ),
         _ => format!(
-            "{} of {} read back wrong, the first at {}: do not trust this device with data",
+            "{} of {} read back wrong, the first in {}: do not trust this device with data",
             format_size(wrong),
             format_size(written),
             where_first.clone().unwrap_or_default()

@@ -389,6 +389,9 @@ fn a_filesystem_on_a_counterfeit_card_reports_aliasing() {
     assert!(u(&v["good_bytes"]) < u(&v["written_bytes"]) / 4, "{v}");
     let verdict = v["verdict"].as_str().unwrap();
     assert!(verdict.contains("not the"), "{verdict}");
+    // What it holds, estimated as what was in use before plus what read back intact.
+    let real = u(&v["real_bytes"]);
+    assert!(real.abs_diff(72 * MIB) < 72 * MIB / 10, "{verdict}");
 }
 
 #[test]
