@@ -20,6 +20,7 @@ td,th{padding:.3rem .7rem;border-bottom:1px solid #eceef1}\
 th{text-align:left;background:#f5f6f8}td.n{text-align:right;font-variant-numeric:tabular-nums}\
 .read{color:#2b6cb0}.write{color:#d96c1e}\
 .warn{background:#fff4e5;border-left:4px solid #d96c1e;padding:.5rem .8rem;margin:.5rem 0}\
+#verdict{font-weight:bold;padding:.5rem .8rem;border-left:4px solid}#verdict.ok{border-color:#2f9e44}#verdict.bad{border-color:#c92a2a;color:#c92a2a}\
 figure.chart{margin:1rem 0}figure.chart svg{max-width:100%;height:auto}\
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#5c5f66}dd{margin:0}\
 pre{background:#f5f6f8;padding:.8rem;overflow:auto}footer{color:#5c5f66;margin-top:3rem;font-size:.85rem}";
@@ -63,6 +64,14 @@ struct Chart {
     svg: String,
 }
 
+/// `iomark verify`'s verdict and figures.
+struct Verify {
+    verdict: String,
+    ok: bool,
+    figures: Vec<(&'static str, String)>,
+    problems: Vec<String>,
+}
+
 /// The report, from `templates/report.html` (askama: every value is escaped unless marked
 /// safe, and only the stylesheet and the charts are).
 #[derive(askama::Template)]
@@ -79,6 +88,7 @@ struct Report {
     tests: Vec<Row>,
     facts: Vec<(&'static str, String)>,
     score: Option<String>,
+    verify: Option<Verify>,
     id: String,
     version: String,
 }
@@ -189,12 +199,34 @@ impl Exporter for Html {
                 }
             })
             .collect();
-        let score = doc
-            .score
-            .as_ref()
-            .map(serde_json::to_string_pretty)
-            .transpose()
-            .map_err(|e| ExportError::Encode(e.to_string()))?;
+        let score = match &doc.score {
+            // The surface scan's series are drawn above; its summary is enough here.
+            Some(crate::result::Score::Surface(score)) => {
+                let s = &score.surface;
+                Some(format!(
+                    "read rate over the {}: min {:.1}, mean {:.1}, max {:.1} MB/s ({} reads of {})\naccess time: mean {:.2} ms ({} random reads of 4 KiB)",
+                    s.over,
+                    s.min_mb_per_s,
+                    s.mean_mb_per_s,
+                    s.max_mb_per_s,
+                    s.samples.len(),
+                    crate::units::format_size(s.sample_bytes),
+                    s.mean_access_ms,
+                    s.access.len()
+                ))
+            }
+            score => score
+                .as_ref()
+                .map(serde_json::to_string_pretty)
+                .transpose()
+                .map_err(|e| ExportError::Encode(e.to_string()))?,
+        };
+        let verify = doc.verify.as_ref().map(|v| Verify {
+            verdict: v.verdict.clone(),
+            ok: v.ok,
+            figures: v.figures(),
+            problems: v.problems.iter().take(100).map(|p| v.describe(p)).collect(),
+        });
         let report = Report {
             title,
             subtitle,
@@ -207,6 +239,7 @@ impl Exporter for Html {
             tests,
             facts: facts(doc),
             score,
+            verify,
             id: doc.id.clone(),
             version: doc.tool.version.clone(),
         };

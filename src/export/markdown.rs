@@ -64,42 +64,77 @@ impl Exporter for Markdown {
             if s.direct { "direct" } else { "buffered" },
             s.engine,
         );
-        let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "| Test | Read MB/s | Write MB/s | Read IOPS | Write IOPS | Read p99 | Write p99 |"
-        );
-        let _ = writeln!(
-            out,
-            "|:-----|----------:|-----------:|----------:|-----------:|---------:|----------:|"
-        );
-        for crate::result::TestRow {
-            name: row,
-            read,
-            write,
-        } in crate::result::rows(&doc.tests)
-        {
-            let mb = |t: Option<&crate::result::TestResult>| {
-                t.map(|t| figure(t.mb_per_s)).unwrap_or_else(|| "–".into())
-            };
-            let iops = |t: Option<&crate::result::TestResult>| {
-                t.map(|t| format!("{:.0}", t.iops))
-                    .unwrap_or_else(|| "–".into())
-            };
-            let p99 = |t: Option<&crate::result::TestResult>| {
-                t.map(|t| format_micros(t.latency_us.p99))
-                    .unwrap_or_else(|| "–".into())
-            };
+        if !doc.tests.is_empty() {
+            let _ = writeln!(out);
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} |",
-                escape(&row.replace('_', " ")),
-                mb(read),
-                mb(write),
-                iops(read),
-                iops(write),
-                p99(read),
-                p99(write)
+                "| Test | Read MB/s | Write MB/s | Read IOPS | Write IOPS | Read p99 | Write p99 |"
+            );
+            let _ = writeln!(
+                out,
+                "|:-----|----------:|-----------:|----------:|-----------:|---------:|----------:|"
+            );
+            for crate::result::TestRow {
+                name: row,
+                read,
+                write,
+            } in crate::result::rows(&doc.tests)
+            {
+                let mb = |t: Option<&crate::result::TestResult>| {
+                    t.map(|t| figure(t.mb_per_s)).unwrap_or_else(|| "–".into())
+                };
+                let iops = |t: Option<&crate::result::TestResult>| {
+                    t.map(|t| format!("{:.0}", t.iops))
+                        .unwrap_or_else(|| "–".into())
+                };
+                let p99 = |t: Option<&crate::result::TestResult>| {
+                    t.map(|t| format_micros(t.latency_us.p99))
+                        .unwrap_or_else(|| "–".into())
+                };
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} |",
+                    escape(&row.replace('_', " ")),
+                    mb(read),
+                    mb(write),
+                    iops(read),
+                    iops(write),
+                    p99(read),
+                    p99(write)
+                );
+            }
+        }
+        if let Some(v) = &doc.verify {
+            let _ = writeln!(out);
+            let _ = writeln!(out, "**{}**", escape(&v.verdict));
+            let _ = writeln!(out);
+            let _ = writeln!(out, "| | |");
+            let _ = writeln!(out, "|:--|--:|");
+            for (label, value) in v.figures() {
+                let _ = writeln!(out, "| {label} | {value} |");
+            }
+            for p in v.problems.iter().take(20) {
+                let _ = writeln!(out);
+                let _ = write!(out, "- {}", escape(&v.describe(p)));
+            }
+            if !v.problems.is_empty() {
+                let _ = writeln!(out);
+            }
+        }
+        if let Some(crate::result::Score::Surface(score)) = &doc.score {
+            let s = &score.surface;
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "Surface ({}): read {:.1} to {:.1} MB/s (mean {:.1}) over {} reads of {}; access time {:.2} ms mean over {} reads of 4 KiB",
+                s.over,
+                s.min_mb_per_s,
+                s.max_mb_per_s,
+                s.mean_mb_per_s,
+                s.samples.len(),
+                format_size(s.sample_bytes),
+                s.mean_access_ms,
+                s.access.len()
             );
         }
         if let Some(section) = &doc.langs {

@@ -53,6 +53,55 @@ pub struct Section {
     pub extra: Extra,
 }
 
+impl Section {
+    /// The figures behind the verdict, labelled, as every report shows them.
+    pub fn figures(&self) -> Vec<(&'static str, String)> {
+        use crate::units::format_size;
+        let rate = |r: Option<f64>| r.map_or("-".into(), |r| format!("{r:.1} MB/s"));
+        let mut out = vec![
+            ("written", format_size(self.written_bytes)),
+            ("intact", format_size(self.good_bytes)),
+            ("wrong", format_size(self.bad_bytes)),
+            ("written elsewhere", format_size(self.aliased_bytes)),
+            ("unreadable", format_size(self.unreadable_bytes)),
+        ];
+        if let Some(claimed) = self.claimed_bytes {
+            out.push(("claimed", format_size(claimed)));
+        }
+        if let Some(real) = self.real_bytes {
+            out.push(("holds", format_size(real)));
+        }
+        out.push(("write", rate(self.write_mb_per_s)));
+        out.push(("read", rate(self.read_mb_per_s)));
+        out
+    }
+
+    /// A stream position as a person finds it: a file and offset, or a device offset.
+    pub fn place(&self, position: u64) -> String {
+        match self.file_bytes {
+            Some(file_bytes) if file_bytes > 0 => format!(
+                "{:04}.iomv+{}",
+                position / file_bytes + 1,
+                position % file_bytes
+            ),
+            _ => format!("offset {position}"),
+        }
+    }
+
+    /// One wrong range, in words.
+    pub fn describe(&self, p: &Problem) -> String {
+        format!(
+            "{} {} {}{}",
+            self.place(p.position),
+            crate::units::format_size(p.bytes),
+            p.kind.name(),
+            p.holds
+                .map(|h| format!(" (holds what was written at {})", self.place(h)))
+                .unwrap_or_default()
+        )
+    }
+}
+
 /// A run of wrong sectors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Problem {

@@ -46,7 +46,8 @@ fn bash_completes_options_and_profile_names() {
             "sweep",
             "sustained",
             "sdcard",
-            "pi"
+            "pi",
+            "surface"
         ]
     );
     for shell in ["zsh", "fish", "elvish", "powershell"] {
