@@ -439,3 +439,93 @@ fn flipped_bits_are_reported_at_their_exact_offsets() {
     assert_eq!(u(&v["real_bytes"]), 64 * MIB);
     assert_eq!(v["ok"], false);
 }
+
+#[test]
+fn a_device_in_use_as_swap_is_refused() {
+    if !is_root() {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let image = ShmFile::new(64 * MIB);
+    let Some(dev) = Loop::attach(&image.path, false) else {
+        return;
+    };
+    let made = Command::new("mkswap")
+        .arg(dev.path())
+        .stdout(Stdio::null())
+        .status();
+    let on = made.is_ok_and(|s| s.success())
+        && Command::new("swapon")
+            .arg(dev.path())
+            .status()
+            .is_ok_and(|s| s.success());
+    if !on {
+        eprintln!("skipped: swapon is not allowed here");
+        return;
+    }
+    let before = sha256(&dev.dev);
+    let line = refused(iomark(data.path()).args([
+        "verify",
+        "--device",
+        dev.path(),
+        "--destructive",
+        "--yes",
+    ]));
+    let _ = Command::new("swapoff").arg(dev.path()).status();
+    assert!(line.contains("is in use as swap"), "{line}");
+    assert_eq!(sha256(&dev.dev), before);
+}
+
+#[test]
+fn the_size_must_be_typed_back_on_a_terminal() {
+    if !is_root() || Command::new("script").arg("--version").output().is_err() {
+        return;
+    }
+    let data = tempfile::tempdir().unwrap();
+    let image = ShmFile::new(64 * MIB);
+    let Some(dev) = Loop::attach(&image.path, false) else {
+        return;
+    };
+    let before = sha256(&dev.dev);
+    // `script` gives iomark a terminal; what is typed comes from our pipe.
+    let typed = |answer: &str| {
+        use std::io::Write;
+        let command = format!(
+            "{} verify --device {} --destructive --no-save",
+            env!("CARGO_BIN_EXE_iomark"),
+            dev.path()
+        );
+        let mut child = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("XDG_DATA_HOME", data.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(format!("{answer}\n").as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).to_string(),
+        )
+    };
+    let (done, text) = typed("yes");
+    assert!(!done, "{text}");
+    assert!(text.contains("Type its size as shown (64 MiB)"), "{text}");
+    assert!(text.contains("the size typed was not 64 MiB"), "{text}");
+    assert_eq!(
+        sha256(&dev.dev),
+        before,
+        "written without the size typed back"
+    );
+    let (done, text) = typed("64 MiB");
+    assert!(done, "{text}");
+    assert!(text.contains("its 64 MiB are real"), "{text}");
+    assert_ne!(sha256(&dev.dev), before);
+}
