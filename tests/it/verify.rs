@@ -529,3 +529,25 @@ fn the_size_must_be_typed_back_on_a_terminal() {
     assert!(text.contains("its 64 MiB are real"), "{text}");
     assert_ne!(sha256(&dev.dev), before);
 }
+
+#[test]
+fn keep_leaves_the_files_and_a_new_run_refuses_to_start_over_them() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    ok(iomark(data.path()).args([
+        "verify",
+        dir.path().to_str().unwrap(),
+        "--size",
+        "8MiB",
+        "--keep",
+        "--no-save",
+    ]));
+    let folder = dir.path().join("iomark-verify");
+    assert_eq!(
+        std::fs::metadata(folder.join("0001.iomv")).unwrap().len(),
+        8 * MIB
+    );
+    assert!(folder.join("state.json").is_file());
+    let line = refused(iomark(data.path()).args(["verify", dir.path().to_str().unwrap()]));
+    assert!(line.contains("--resume"), "{line}");
+}
