@@ -139,7 +139,7 @@ pub fn synthetic(seed: u64, n: u64) -> Value {
         "schema": "iomark.result/1", "id": id(seed, n), "synthetic": true,
         "tool": {"name": "iomark", "version": "0.1.0"},
         "started_at": started, "finished_at": started,
-        "label": null, "price_usd": if n % 3 == 0 { json!(price) } else { Value::Null },
+        "label": null, "price_usd": if n.is_multiple_of(3) { json!(price) } else { Value::Null },
         "host": {"arch": "aarch64", "board": if board.is_empty() { Value::Null } else { json!(board) }},
         "target": {"path": "/mnt/test", "filesystem": "ext4",
                    "device": {"name": "sda", "model": format!("{word} Model {device}"),
@@ -402,7 +402,7 @@ fn main() {
             ];
             let pick = Arc::new(move |n: u64| {
                 let mut rng = Rng(n);
-                if n % 2 == 0 {
+                if n.is_multiple_of(2) {
                     let sort = sorts[(rng.next() % 4) as usize];
                     let query = match rng.next() % 4 {
                         0 => String::new(),

@@ -95,9 +95,9 @@ pub fn format_size(bytes: u64) -> String {
 
 /// A block size as benchmark names spell it: `4K`, `1M`, `512` (binary units).
 pub fn block_label(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{}M", bytes >> 20)
-    } else if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
+    } else if bytes >= 1 << 10 && bytes.is_multiple_of(1 << 10) {
         format!("{}K", bytes >> 10)
     } else {
         bytes.to_string()

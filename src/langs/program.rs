@@ -166,7 +166,11 @@ pub fn check(
         )
     })?;
     let rep = index / 2 + 1;
-    let op = if index % 2 == 0 { "write" } else { "read" };
+    let op = if index.is_multiple_of(2) {
+        "write"
+    } else {
+        "read"
+    };
     if line.lang != lang || line.variant != variant {
         return Err(format!(
             "output line {} is from {}/{}, not {lang}/{variant}",

@@ -234,7 +234,7 @@ fn marketing_gb(bytes: u64) -> Option<u64> {
 }
 
 fn capacity_text(gb: u64) -> String {
-    if gb >= 1000 && gb % 1000 == 0 {
+    if gb >= 1000 && gb.is_multiple_of(1000) {
         format!("{} TB", gb / 1000)
     } else {
         format!("{gb} GB")

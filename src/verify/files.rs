@@ -86,7 +86,9 @@ impl Folder {
                     .map_err(|_| FilesError::NotOurs(path.clone()))?;
                 let state: State =
                     serde_json::from_str(&text).map_err(|_| FilesError::NotOurs(path.clone()))?;
-                if state.file_bytes % UNIT != 0 || state.planned_bytes % UNIT != 0 {
+                if !state.file_bytes.is_multiple_of(UNIT)
+                    || !state.planned_bytes.is_multiple_of(UNIT)
+                {
                     return Err(FilesError::NotOurs(path));
                 }
                 Ok(Folder {
