@@ -1,5 +1,7 @@
 /* iomark langs: write N bytes (0,1,...,255,0,...) one byte per call through stdio, close, read
- * them back one byte per call, check them. Prints one JSON line per rep and op.
+ * them back one byte per call. Prints one JSON line per rep and op. The timed loops are the
+ * calls and nothing more (the read folds each byte into one sum); the harness checks the file
+ * after each write and the sum after each read.
  * Variants:
  *   default   fputc/fgetc on a FILE* with stdio's own buffer (the idiomatic call)
  *   unlocked  putc_unlocked/getc_unlocked: the same buffer without a lock per call
@@ -43,38 +45,44 @@ int main(int argc, char **argv) {
     }
     char *buf = bigbuf ? malloc(1 << 20) : NULL;
     for (int rep = 1; rep <= reps; rep++) {
-        uint64_t sum = 0, t0 = now_ns();
+        /* Timed: open, one call per byte, close. Nothing else in the loop: the harness reads
+         * the file back itself to check what was written. */
+        uint64_t t0 = now_ns();
         FILE *out = fopen(file, "wb");
         if (!out) { perror(file); return 1; }
         if (bigbuf) setvbuf(out, buf, _IOFBF, 1 << 20);
-        for (long long i = 0; i < n; i++) {
-            int b = (int)(i & 255);
-            if ((unlocked ? putc_unlocked(b, out) : fputc(b, out)) == EOF) { perror(file); return 1; }
-            sum += (uint64_t)b;
+        if (unlocked) {
+            for (long long i = 0; i < n; i++) putc_unlocked((int)(i & 255), out);
+        } else {
+            for (long long i = 0; i < n; i++) fputc((int)(i & 255), out);
         }
-        if (fclose(out)) { perror(file); return 1; }
-        printf("{\"lang\":\"c\",\"variant\":\"%s\",\"rep\":%d,\"op\":\"write\",\"bytes\":%lld,\"ns\":%llu,\"checksum\":%llu}\n",
-               variant, rep, n, (unsigned long long)(now_ns() - t0), (unsigned long long)sum);
+        /* stdio's error flag is sticky: one check after the loop sees any failed call. */
+        if (ferror(out) | fclose(out)) { perror(file); return 1; }
+        uint64_t ns = now_ns() - t0;
+        printf("{\"lang\":\"c\",\"variant\":\"%s\",\"rep\":%d,\"op\":\"write\",\"bytes\":%lld,\"ns\":%llu,\"checksum\":0}\n",
+               variant, rep, n, (unsigned long long)ns);
         fflush(stdout);
         wait_line(wait);
-        sum = 0;
-        long long count = 0;
+        /* Timed: open, one call per byte folded into one sum (so the loop cannot be dropped),
+         * close. The harness checks the sum; the count is the position reached, untimed. */
+        uint64_t sum = 0;
         t0 = now_ns();
         FILE *in = fopen(file, "rb");
         if (!in) { perror(file); return 1; }
         if (bigbuf) setvbuf(in, buf, _IOFBF, 1 << 20);
         int c;
-        while ((c = unlocked ? getc_unlocked(in) : fgetc(in)) != EOF) {
-            if (c != (int)(count & 255)) {
-                fprintf(stderr, "byte %lld is %d, expected %lld\n", count, c, count & 255);
-                return 3;
-            }
-            sum += (uint64_t)c;
-            count++;
+        if (unlocked) {
+            while ((c = getc_unlocked(in)) != EOF) sum += (uint64_t)c;
+        } else {
+            while ((c = fgetc(in)) != EOF) sum += (uint64_t)c;
         }
+        long long count = ftell(in);
+        int failed = ferror(in);
         fclose(in);
+        ns = now_ns() - t0;
+        if (failed) { perror(file); return 1; }
         printf("{\"lang\":\"c\",\"variant\":\"%s\",\"rep\":%d,\"op\":\"read\",\"bytes\":%lld,\"ns\":%llu,\"checksum\":%llu}\n",
-               variant, rep, count, (unsigned long long)(now_ns() - t0), (unsigned long long)sum);
+               variant, rep, count, (unsigned long long)ns, (unsigned long long)sum);
         fflush(stdout);
     }
     return 0;

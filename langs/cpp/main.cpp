@@ -1,5 +1,5 @@
 // iomark langs: write N bytes (0,1,...,255,0,...) one byte per call through iostreams, close,
-// read them back one byte per call, check them. Prints one JSON line per rep and op.
+// read them back one byte per call. Prints one JSON line per rep and op.
 // Variants:
 //   default  operator<< / operator>> on ofstream/ifstream, as in 2019, with std::noskipws so
 //            that whitespace bytes are read too (2019's >> skipped them)
@@ -43,47 +43,48 @@ int main(int argc, char **argv) {
         std::cerr << "usage: --file PATH --bytes N --reps R --variant default|putget|rdbuf\n";
         return 2;
     }
-    // Decided once, not per byte: a string comparison per call would cost more than the call.
+    // Decided once, not per byte: each variant has its own loops, which hold the calls and
+    // nothing more (the read folds each byte into one sum, so it cannot be dropped). The
+    // harness checks the file after each write and the sum after each read.
     const int mode = variant == "default" ? 0 : variant == "putget" ? 1 : 2;
     for (int rep = 1; rep <= reps; rep++) {
-        uint64_t sum = 0, t0 = now_ns();
+        uint64_t t0 = now_ns();
         {
             std::ofstream out(file, std::ios::binary);
             if (!out) { std::cerr << file << ": cannot open\n"; return 1; }
-            std::streambuf *sb = out.rdbuf();
-            for (long long i = 0; i < n; i++) {
-                char b = static_cast<char>(i & 255);
-                if (mode == 0) out << b;
-                else if (mode == 1) out.put(b);
-                else sb->sputc(b);
-                sum += static_cast<unsigned char>(b);
+            if (mode == 0) {
+                for (long long i = 0; i < n; i++) out << static_cast<char>(i & 255);
+            } else if (mode == 1) {
+                for (long long i = 0; i < n; i++) out.put(static_cast<char>(i & 255));
+            } else {
+                std::streambuf *sb = out.rdbuf();
+                for (long long i = 0; i < n; i++) sb->sputc(static_cast<char>(i & 255));
             }
             out.close();
+            // A stream's failure is sticky: one check after the loop sees any failed call.
             if (!out) { std::cerr << file << ": write failed\n"; return 1; }
         }
-        line(variant, rep, "write", n, now_ns() - t0, sum);
+        line(variant, rep, "write", n, now_ns() - t0, 0);
         if (wait) { std::string s; std::getline(std::cin, s); }
-        sum = 0;
+        uint64_t sum = 0;
         long long count = 0;
         t0 = now_ns();
         {
             std::ifstream in(file, std::ios::binary);
             if (!in) { std::cerr << file << ": cannot open\n"; return 1; }
             in >> std::noskipws;
-            std::streambuf *sb = in.rdbuf();
             char c;
-            for (;;) {
-                int v;
-                if (mode == 0) { if (!(in >> c)) break; v = static_cast<unsigned char>(c); }
-                else if (mode == 1) { if (!in.get(c)) break; v = static_cast<unsigned char>(c); }
-                else { v = sb->sbumpc(); if (v == std::char_traits<char>::eof()) break; }
-                if (v != (count & 255)) {
-                    std::cerr << "byte " << count << " is " << v << ", expected " << (count & 255) << "\n";
-                    return 3;
-                }
-                sum += v;
-                count++;
+            if (mode == 0) {
+                while (in >> c) sum += static_cast<unsigned char>(c);
+            } else if (mode == 1) {
+                while (in.get(c)) sum += static_cast<unsigned char>(c);
+            } else {
+                std::streambuf *sb = in.rdbuf();
+                for (int v; (v = sb->sbumpc()) != std::char_traits<char>::eof();) sum += v;
             }
+            // Where the reads ended: the count, asked once after the loop.
+            in.clear();
+            count = static_cast<long long>(in.rdbuf()->pubseekoff(0, std::ios::cur, std::ios::in));
         }
         line(variant, rep, "read", count, now_ns() - t0, sum);
     }

@@ -1,5 +1,5 @@
 // iomark langs: write N bytes (0,1,...,255,0,...) one byte per call through bufio, close, read
-// them back one byte per call, check them. Prints one JSON line per rep and op.
+// them back one byte per call. Prints one JSON line per rep and op.
 // Variants:
 //   default  bufio.Writer.WriteByte / bufio.Reader.ReadByte with the 4 KiB default buffer, as
 //            in 2019, plus the Flush the 2019 program forgot (without it the file lost its tail)
@@ -37,7 +37,9 @@ func main() {
 		os.Exit(1)
 	}
 	for rep := 1; rep <= *reps; rep++ {
-		var sum uint64
+		// Timed: create, one call per byte, flush, close. bufio's error is sticky, so the
+		// Flush reports any failed call: nothing else is in the loop. The harness reads the
+		// file back itself to check it.
 		t0 := time.Now()
 		f, err := os.Create(*file)
 		if err != nil {
@@ -45,11 +47,7 @@ func main() {
 		}
 		w := bufio.NewWriterSize(f, size)
 		for i := int64(0); i < *n; i++ {
-			b := byte(i)
-			if err := w.WriteByte(b); err != nil {
-				fail(err)
-			}
-			sum += uint64(b)
+			w.WriteByte(byte(i))
 		}
 		if err := w.Flush(); err != nil {
 			fail(err)
@@ -57,13 +55,14 @@ func main() {
 		if err := f.Close(); err != nil {
 			fail(err)
 		}
-		fmt.Printf("{\"lang\":\"go\",\"variant\":\"%s\",\"rep\":%d,\"op\":\"write\",\"bytes\":%d,\"ns\":%d,\"checksum\":%d}\n",
-			*variant, rep, *n, time.Since(t0).Nanoseconds(), sum)
+		fmt.Printf("{\"lang\":\"go\",\"variant\":\"%s\",\"rep\":%d,\"op\":\"write\",\"bytes\":%d,\"ns\":%d,\"checksum\":0}\n",
+			*variant, rep, *n, time.Since(t0).Nanoseconds())
 		if *wait {
 			stdin.ReadString('\n')
 		}
-		sum = 0
-		var count int64
+		// Timed: open, one call per byte folded into one sum (the harness checks it), close.
+		// The error ReadByte returns is how the loop ends: that check is the idiom.
+		var sum uint64
 		t0 = time.Now()
 		f, err = os.Open(*file)
 		if err != nil {
@@ -72,18 +71,15 @@ func main() {
 		r := bufio.NewReaderSize(f, size)
 		for {
 			b, err := r.ReadByte()
-			if err == io.EOF {
+			if err != nil {
+				if err != io.EOF {
+					fail(err)
+				}
 				break
-			} else if err != nil {
-				fail(err)
-			}
-			if b != byte(count) {
-				fmt.Fprintf(os.Stderr, "byte %d is %d, expected %d\n", count, b, byte(count))
-				os.Exit(3)
 			}
 			sum += uint64(b)
-			count++
 		}
+		count, _ := f.Seek(0, io.SeekCurrent)
 		f.Close()
 		fmt.Printf("{\"lang\":\"go\",\"variant\":\"%s\",\"rep\":%d,\"op\":\"read\",\"bytes\":%d,\"ns\":%d,\"checksum\":%d}\n",
 			*variant, rep, count, time.Since(t0).Nanoseconds(), sum)

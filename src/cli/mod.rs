@@ -144,6 +144,11 @@ pub struct LangsArgs {
     #[arg(long)]
     pub cold: bool,
 
+    /// Pin each program (and only it) to this CPU, e.g. 1: the scheduler moving it between
+    /// cores, and the harness's own work, no longer move its figures
+    #[arg(long, value_name = "N")]
+    pub cpu: Option<usize>,
+
     /// Write the result document (JSON) to FILE; `-` writes it to standard output
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -48,10 +48,17 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
             );
         }
     }
+    if let Some(cpu) = args.cpu {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if cpu >= cpus {
+            bail!("--cpu {cpu}: this machine's CPUs are 0 to {}", cpus - 1);
+        }
+    }
     let spec = program::Spec {
         bytes: args.bytes,
         reps: args.reps,
         cold: args.cold,
+        cpu: args.cpu,
     };
     let progress = Progress::new(Style::stderr());
     let host = crate::probe::host::probe(Path::new("/"));
@@ -140,6 +147,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
         bytes: args.bytes,
         reps: args.reps,
         cold: args.cold,
+        cpu: args.cpu,
         results,
         skipped,
     };
@@ -148,6 +156,10 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     doc.label = args.label.clone();
     doc.tests = device.tests;
     doc.warnings = device.warnings;
+    doc.warnings.extend(suite::verdicts::langs_variation(
+        &section.results,
+        args.cpu.is_some(),
+    ));
     doc.langs = Some(section);
     super::publish(
         &doc,

@@ -14,6 +14,9 @@ pub struct Section {
     pub reps: u32,
     /// Whether the file was synced and dropped from the page cache between write and read.
     pub cold: bool,
+    /// The CPU each program was pinned to (`--cpu`), if any (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<usize>,
     pub results: Vec<LangResult>,
     /// Languages not run, and why (a toolchain missing, a build that failed).
     pub skipped: Vec<Skipped>,

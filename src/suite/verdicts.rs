@@ -22,6 +22,37 @@ pub fn direct_io_unavailable(reason: &str) -> Warning {
     )
 }
 
+/// `iomark langs`: programs whose counted repetitions differed by more than 10%.
+pub fn langs_variation(
+    results: &[crate::result::langs::LangResult],
+    pinned: bool,
+) -> Option<Warning> {
+    let noisy: Vec<String> = results
+        .iter()
+        .flat_map(|r| {
+            [("write", &r.write), ("read", &r.read)]
+                .into_iter()
+                .filter(|(_, f)| f.cv > HIGH_VARIATION)
+                .map(move |(op, f)| format!("{}/{} {op} {:.0}%", r.lang, r.variant, f.cv * 100.0))
+        })
+        .collect();
+    (!noisy.is_empty()).then(|| {
+        Warning::new(
+            WarningKind::HighVariation,
+            format!(
+                "repetitions differed by more than {:.0}% (coefficient of variation) in {}: {}",
+                HIGH_VARIATION * 100.0,
+                noisy.join(", "),
+                if pinned {
+                    "close other programs, or use more --reps"
+                } else {
+                    "pin the programs to one CPU with --cpu N, close other programs, or use more --reps"
+                }
+            ),
+        )
+    })
+}
+
 /// A surface scan over a test file rather than a raw device.
 pub fn surface_over_file() -> Warning {
     Warning::new(

@@ -22,6 +22,7 @@ fn every_program_writes_the_sequence_and_reads_it_back() {
         bytes: 70_000,
         reps: 2,
         cold: false,
+        cpu: None,
     };
     let mut missing = Vec::new();
     for lang in langs::LANGS {
@@ -38,9 +39,15 @@ fn every_program_writes_the_sequence_and_reads_it_back() {
             let lines = program::run(&command, lang.name, variant, &file, spec, |_| {})
                 .unwrap_or_else(|e| panic!("{}/{variant}: {e}", lang.name));
             assert_eq!(lines.len(), 4);
-            assert!(lines
-                .iter()
-                .all(|l| l.checksum == expected_checksum(70_000)));
+            // A read's sum is the program's; a write's bytes are checked in the file.
+            for l in &lines {
+                let want = if l.op == "read" {
+                    expected_checksum(70_000)
+                } else {
+                    0
+                };
+                assert_eq!(l.checksum, want, "{}/{variant} {}", lang.name, l.op);
+            }
             // The file holds exactly the sequence, byte for byte.
             let written = std::fs::read(&file).unwrap();
             assert!(
@@ -66,6 +73,7 @@ fn a_cold_read_waits_for_the_eviction_and_still_checks_out() {
         bytes: 1 << 20,
         reps: 2,
         cold: true,
+        cpu: None,
     };
     let file = dir.path().join("cold.bin");
     let lines = program::run(&ready.command, "c", "default", &file, spec, |_| {}).unwrap();
@@ -92,17 +100,30 @@ fn the_harness_believes_no_program_blindly() {
         bytes: 512,
         reps: 1,
         cold: false,
+        cpu: None,
     };
     let good = expected_checksum(512);
-    let write_file = "head -c $4 /dev/zero > $2";
+    // The fakes copy a file that holds the right sequence, or a wrong one.
+    let right = dir.path().join("right.bin");
+    std::fs::write(&right, sequence(512)).unwrap();
+    let write_file = format!("cp {} $2", right.display());
     let cases = [
         (
-            format!("{write_file}; {}", line(1, "write", 512, good + 1)),
+            format!(
+                "{write_file}; {}; {}",
+                line(1, "write", 512, 0),
+                line(1, "read", 512, good + 1)
+            ),
             "checksum",
         ),
         (
+            format!("head -c $4 /dev/zero > $2; {}", line(1, "write", 512, 0)),
+            "byte 1 of the file is 0, expected 1",
+        ),
+        (
             format!(
-                "head -c 500 /dev/zero > $2; {}",
+                "head -c 500 {} > $2; {}",
+                right.display(),
                 line(1, "write", 512, good)
             ),
             "the file holds 500 bytes",
@@ -405,4 +426,59 @@ fn ctrl_c_stops_the_program_and_removes_its_file() {
             "the program {pid} outlived iomark"
         );
     }
+}
+
+#[test]
+fn cpu_pins_the_program_and_only_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f.bin");
+    let right = dir.path().join("right.bin");
+    std::fs::write(&right, sequence(512)).unwrap();
+    let side = dir.path().join("affinity");
+    let good = expected_checksum(512);
+    let script = format!(
+        "grep Cpus_allowed_list /proc/$$/status > {}; cp {} $2; {}; {}",
+        side.display(),
+        right.display(),
+        line(1, "write", 512, 0),
+        line(1, "read", 512, good)
+    );
+    let spec = program::Spec {
+        bytes: 512,
+        reps: 1,
+        cold: false,
+        cpu: Some(0),
+    };
+    program::run(&fake(&script), "c", "default", &file, spec, |_| {}).unwrap();
+    let affinity = std::fs::read_to_string(&side).unwrap();
+    assert_eq!(affinity.split_whitespace().last(), Some("0"), "{affinity}");
+    // The harness itself is not pinned.
+    let own = std::fs::read_to_string("/proc/self/status").unwrap();
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus > 1 {
+        let line = own
+            .lines()
+            .find(|l| l.starts_with("Cpus_allowed_list"))
+            .unwrap();
+        assert_ne!(line.split_whitespace().last(), Some("0"), "{line}");
+    }
+    // A CPU the machine does not have is refused in one line.
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args([
+            "langs",
+            dir.path().to_str().unwrap(),
+            "--cpu",
+            "4096",
+            "--no-save",
+        ])
+        .env("XDG_DATA_HOME", home.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("--cpu 4096: this machine's CPUs are 0 to"),
+        "{stderr}"
+    );
 }
