@@ -4,6 +4,9 @@
 //   default  bufio.Writer.WriteByte / bufio.Reader.ReadByte with the 4 KiB default buffer, as
 //            in 2019, plus the Flush the 2019 program forgot (without it the file lost its tail)
 //   bigbuf   the same calls with 1 MiB buffers
+//   2019     2019's program exactly: WriteByte(byte(i & 0xff)) for i = 1..N with no Flush
+//            (the file loses its last buffer), N ReadByte calls, the read timed through close
+//            and delete
 package main
 
 import (
@@ -27,8 +30,11 @@ func main() {
 	case "default":
 	case "bigbuf":
 		size = 1 << 20
+	case "2019":
+		run2019(*file, int(*n), *reps, *wait)
+		return
 	default:
-		fmt.Fprintln(os.Stderr, "usage: --variant default|bigbuf")
+		fmt.Fprintln(os.Stderr, "usage: --variant default|bigbuf|2019")
 		os.Exit(2)
 	}
 	stdin := bufio.NewReader(os.Stdin)
@@ -83,5 +89,45 @@ func main() {
 		f.Close()
 		fmt.Printf("{\"lang\":\"go\",\"variant\":\"%s\",\"rep\":%d,\"op\":\"read\",\"bytes\":%d,\"ns\":%d,\"checksum\":%d}\n",
 			*variant, rep, count, time.Since(t0).Nanoseconds(), sum)
+	}
+}
+
+// 2019's loops and timing, kept as they were (rvprasad/io-perf, measure.go).
+func writeUsingFile(fileName string, numOfNums int) {
+	file, _ := os.OpenFile(fileName, os.O_CREATE|os.O_WRONLY, 0600)
+	defer file.Close()
+	writer := bufio.NewWriter(file)
+	for i := 1; i <= numOfNums; i++ {
+		writer.WriteByte(byte(i & 0xff))
+	}
+}
+
+func readUsingFile(fileName string, numOfNums int) {
+	file, _ := os.Open(fileName)
+	defer file.Close()
+	reader := bufio.NewReader(file)
+	for i := 1; i <= numOfNums; i++ {
+		reader.ReadByte()
+	}
+	os.Remove(fileName)
+}
+
+func run2019(fileName string, numOfNums int, reps int, wait bool) {
+	stdin := bufio.NewReader(os.Stdin)
+	os.Remove(fileName)
+	for rep := 1; rep <= reps; rep++ {
+		time1 := time.Now()
+		writeUsingFile(fileName, numOfNums)
+		time2 := time.Now()
+		fmt.Printf("{\"lang\":\"go\",\"variant\":\"2019\",\"rep\":%d,\"op\":\"write\",\"bytes\":%d,\"ns\":%d,\"checksum\":0}\n",
+			rep, numOfNums, time2.Sub(time1).Nanoseconds())
+		if wait {
+			stdin.ReadString('\n')
+		}
+		time2 = time.Now()
+		readUsingFile(fileName, numOfNums)
+		time3 := time.Now()
+		fmt.Printf("{\"lang\":\"go\",\"variant\":\"2019\",\"rep\":%d,\"op\":\"read\",\"bytes\":%d,\"ns\":%d,\"checksum\":0}\n",
+			rep, numOfNums, time3.Sub(time2).Nanoseconds())
 	}
 }

@@ -5,6 +5,8 @@ checked after its clock stops.
 Variants:
   default  text mode with the iso8859 encoding, write(chr(b)) / read(1), as in 2019
   binary   binary mode, write(bytes((b,))) / read(1): no decoding layer
+  2019     2019's program exactly: write(chr(i & 0xff)) for i in range(1, N) (N - 1 bytes),
+           N - 1 read(1) calls, the read timed through close and delete
 """
 import sys
 import time
@@ -21,9 +23,12 @@ def main():
     reps = int(value("--reps", "1"))
     variant = value("--variant", "default")
     wait = "--wait" in args
-    if path is None or variant not in ("default", "binary"):
-        sys.stderr.write("usage: --file PATH --bytes N --reps R --variant default|binary\n")
+    if path is None or variant not in ("default", "binary", "2019"):
+        sys.stderr.write("usage: --file PATH --bytes N --reps R --variant default|binary|2019\n")
         sys.exit(2)
+    if variant == "2019":
+        run2019(path, n, reps, wait)
+        return
     text = variant == "default"
     for rep in range(1, reps + 1):
         # Timed: open, one call per byte, close: nothing more per byte than the call and the
@@ -53,6 +58,36 @@ def main():
         if count is None:
             count = len(data)
         report(variant, rep, "read", count, ns, sum(data))
+
+
+def run2019(fileName, numOfNums, reps, wait):
+    # 2019's loops and timing, kept as they were (rvprasad/io-perf, measure.py).
+    import os
+
+    def writeUsingFile():
+        with open(fileName, 'w', encoding='iso8859') as writer:
+            for i in range(1, numOfNums):
+                writer.write(chr(i & 0xff))
+
+    def readUsingFile():
+        with open(fileName, 'r', encoding='iso8859') as reader:
+            for i in range(1, numOfNums):
+                reader.read(1)
+        os.remove(fileName)
+
+    if os.path.exists(fileName):
+        os.remove(fileName)
+    for rep in range(1, reps + 1):
+        time1 = time.perf_counter_ns()
+        writeUsingFile()
+        time2 = time.perf_counter_ns()
+        report("2019", rep, "write", numOfNums, time2 - time1, 0)
+        if wait:
+            sys.stdin.readline()
+        time2 = time.perf_counter_ns()
+        readUsingFile()
+        time3 = time.perf_counter_ns()
+        report("2019", rep, "read", numOfNums, time3 - time2, 0)
 
 
 def report(variant, rep, op, n, ns, total):

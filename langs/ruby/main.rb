@@ -5,6 +5,8 @@
 # Variants:
 #   default  putc / getc on files opened in binary mode, as in 2019
 #   getbyte  putc / getbyte: reads an Integer, without a one-character String per call
+#   2019     2019's program exactly: (1..N).each { putc(i & 0xff) }, N getc calls, the read
+#            timed through close and delete
 args = ARGV
 value = ->(name, default = nil) { (i = args.index(name)) ? args[i + 1] : default }
 path = value.("--file")
@@ -12,8 +14,8 @@ n = value.("--bytes", "0").to_i
 reps = value.("--reps", "1").to_i
 variant = value.("--variant", "default")
 wait = args.include?("--wait")
-unless path && %w[default getbyte].include?(variant)
-  warn "usage: --file PATH --bytes N --reps R --variant default|getbyte"
+unless path && %w[default getbyte 2019].include?(variant)
+  warn "usage: --file PATH --bytes N --reps R --variant default|getbyte|2019"
   exit 2
 end
 report = lambda do |rep, op, bytes, ns, sum|
@@ -21,6 +23,27 @@ report = lambda do |rep, op, bytes, ns, sum|
   $stdout.flush
 end
 clock = -> { Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond) }
+if variant == "2019"
+  # 2019's loops and timing, kept as they were (rvprasad/io-perf, measure.rb).
+  File.delete(path) if File.exist?(path)
+  (1..reps).each do |rep|
+    time1 = clock.()
+    open(path, 'wb') do |writer|
+      (1..n).each { |i| writer.putc(i & 0xff) }
+    end
+    time2 = clock.()
+    report.(rep, "write", n, time2 - time1, 0)
+    $stdin.gets if wait
+    time2 = clock.()
+    open(path, 'rb') do |reader|
+      (1..n).each { reader.getc() }
+    end
+    File.delete(path)
+    time3 = clock.()
+    report.(rep, "read", n, time3 - time2, 0)
+  end
+  exit 0
+end
 (1..reps).each do |rep|
   # Timed: open, one call per byte, close: nothing more per byte than the call and the value
   # it writes. The harness reads the file back itself to check it.

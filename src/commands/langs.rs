@@ -122,9 +122,21 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
                 live.clone(),
             );
             let command = r.lang.command_for(&r.command, variant);
+            // 2019's programs remove the file and make their own under its name (iomark's own
+            // unique name): that one goes by name, on a signal or when the program is done.
+            let remade = *variant == langs::VARIANT_2019;
+            if remade {
+                crate::interrupt::remove_on_signal(file.path());
+            }
             let lines = program::run(&command, r.lang.name, variant, file.path(), spec, |l| {
                 live.add(l.bytes)
             });
+            if remade {
+                if std::fs::symlink_metadata(file.path()).is_ok_and(|m| m.is_file()) {
+                    let _ = std::fs::remove_file(file.path());
+                }
+                crate::interrupt::forget_on_signal(file.path());
+            }
             progress.finished(None);
             let lines = lines.map_err(|e| anyhow::anyhow!("{}/{variant}: {e}", r.lang.name))?;
             let (write, read) = program::figures(&lines, spec);

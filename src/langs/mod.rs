@@ -57,6 +57,11 @@ macro_rules! source {
 /// off from 15, gone after 17 (where it is ignored rather than refused).
 const BIASED: &[&str] = &["-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UseBiasedLocking"];
 
+/// The variant that runs 2019's program as it was, for the five languages it measured.
+pub const VARIANT_2019: &str = "2019";
+const YEAR_2019: &str =
+    "2019's program: its loops, flaws and timing (read through close and delete)";
+
 pub const LANGS: &[Lang] = &[
     Lang {
         name: "c",
@@ -79,6 +84,7 @@ pub const LANGS: &[Lang] = &[
             ("default", "operator<< / >> (with noskipws), as in 2019"),
             ("putget", "ostream::put / istream::get"),
             ("rdbuf", "the stream buffer's sputc / sbumpc"),
+            ("2019", YEAR_2019),
         ],
         tools: &["g++"],
         version: &["g++", "--version"],
@@ -102,6 +108,7 @@ pub const LANGS: &[Lang] = &[
                 "bufio WriteByte/ReadByte, 4 KiB, as in 2019 (plus Flush)",
             ),
             ("bigbuf", "bufio with 1 MiB buffers"),
+            ("2019", YEAR_2019),
         ],
         tools: &["go"],
         version: &["go", "version"],
@@ -154,6 +161,7 @@ pub const LANGS: &[Lang] = &[
             ("default", "Buffered*Stream, 8 KiB, as in 2019"),
             ("bigbuf", "1 MiB buffers"),
             ("biased", "default, with JDK 8's biased locking (JDK <= 17)"),
+            ("2019", YEAR_2019),
         ],
         tools: &["scalac", "scala"],
         version: &["scala", "-version"],
@@ -176,6 +184,7 @@ pub const LANGS: &[Lang] = &[
                 "text mode, iso8859, write(chr(b)) / read(1), as in 2019",
             ),
             ("binary", "binary mode, write(bytes((b,))) / read(1)"),
+            ("2019", YEAR_2019),
         ],
         tools: &["python3"],
         version: &["python3", "--version"],
@@ -189,6 +198,7 @@ pub const LANGS: &[Lang] = &[
         variants: &[
             ("default", "putc / getc in binary mode, as in 2019"),
             ("getbyte", "putc / getbyte: no String per byte read"),
+            ("2019", YEAR_2019),
         ],
         tools: &["ruby"],
         version: &["ruby", "--version"],

@@ -71,13 +71,20 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
     let _ = writeln!(out, "{}", style.bold(&header));
     for r in &section.results {
         let spread = r.write.cv.max(r.read.cv) * 100.0;
-        let then = if r.variant == "default" {
-            reference::find(&r.lang, "laptop")
-                .map(|f| format!("{:.1}/{:.1}", f.write_mib_s, f.read_mib_s))
-                .unwrap_or_else(|| "-".into())
-        } else {
-            String::new()
-        };
+        // 2019's figures beside the row that runs 2019's program, or the default one if that did
+        // not run.
+        let has_2019 = section
+            .results
+            .iter()
+            .any(|o| o.lang == r.lang && o.variant == crate::langs::VARIANT_2019);
+        let then =
+            if r.variant == crate::langs::VARIANT_2019 || (r.variant == "default" && !has_2019) {
+                reference::find(&r.lang, "laptop")
+                    .map(|f| format!("{:.1}/{:.1}", f.write_mib_s, f.read_mib_s))
+                    .unwrap_or_else(|| "-".into())
+            } else {
+                String::new()
+            };
         let runtime: String = r.runtime.chars().take(40).collect();
         let _ = writeln!(
             out,

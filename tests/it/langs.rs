@@ -39,6 +39,11 @@ fn every_program_writes_the_sequence_and_reads_it_back() {
             let lines = program::run(&command, lang.name, variant, &file, spec, |_| {})
                 .unwrap_or_else(|e| panic!("{}/{variant}: {e}", lang.name));
             assert_eq!(lines.len(), 4);
+            if *variant == langs::VARIANT_2019 {
+                // 2019's program, as it was: it deletes the file in its timed read.
+                assert!(!file.exists(), "{}/2019 left its file", lang.name);
+                continue;
+            }
             // A read's sum is the program's; a write's bytes are checked in the file.
             for l in &lines {
                 let want = if l.op == "read" {
@@ -237,7 +242,7 @@ fn a_missing_toolchain_is_a_note_not_a_failure() {
         .iter()
         .map(|r| r["variant"].as_str().unwrap())
         .collect();
-    assert_eq!(ran, ["default", "binary"]);
+    assert_eq!(ran, ["default", "binary", "2019"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("ruby     skipped: ruby not found on PATH"),
