@@ -37,46 +37,82 @@ pub fn render(c: &Comparison, style: Style) -> String {
         );
     }
     out.push('\n');
-    let name_width = c
-        .rows
-        .iter()
-        .map(|r| r.test.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    let cell_width = 32;
-    let mut header = format!("{:<name_width$}  {:>5}", "Test", "Unit");
-    for letter in &letters {
-        let _ = write!(header, "  {letter:<cell_width$}");
+    // Names as the run table spells them (`SEQ1M Q8T1 read`), and every column aligned: a
+    // value right-aligned, then for each later run its difference and its verdict.
+    let names: Vec<String> = c.rows.iter().map(|r| r.test.replace('_', " ")).collect();
+    let name_width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    let value = |unit: &str, v: f64| {
+        if unit == "IOPS" {
+            format!("{v:.0}")
+        } else {
+            format!("{v:.1}")
+        }
+    };
+    let runs = letters.len();
+    let mut value_width = vec![1usize; runs];
+    let mut diff_width = vec![0usize; runs];
+    let mut verdict_width = vec![0usize; runs];
+    for row in &c.rows {
+        for (k, cell) in row.cells.iter().enumerate() {
+            let Some(cell) = cell else { continue };
+            value_width[k] = value_width[k].max(value(&row.unit, cell.value).len());
+            if let (Some(diff), Some(verdict)) = (cell.diff_pct, cell.verdict) {
+                diff_width[k] = diff_width[k].max(format!("{diff:+.1}%").len());
+                verdict_width[k] = verdict_width[k].max(verdict.as_str().len());
+            }
+        }
+    }
+    let mut header = format!("{:<name_width$}  {:<4}", "Test", "Unit");
+    for (k, letter) in letters.iter().enumerate() {
+        let width = value_width[k]
+            + if diff_width[k] > 0 {
+                1 + diff_width[k] + 1 + verdict_width[k]
+            } else {
+                0
+            };
+        let _ = write!(header, "  {:>w$}", letter, w = value_width[k]);
+        let _ = write!(header, "{:w$}", "", w = width - value_width[k]);
     }
     let _ = writeln!(out, "{}", style.bold(header.trim_end()));
-    for row in &c.rows {
-        let mut line = format!("{:<name_width$}  {:>5}", row.test, row.unit);
-        for cell in &row.cells {
-            let text = match cell {
-                None => "-".to_string(),
-                Some(cell) => {
-                    let value = if row.unit == "IOPS" {
-                        format!("{:.0}", cell.value)
-                    } else {
-                        format!("{:.1}", cell.value)
-                    };
-                    match (cell.diff_pct, cell.verdict) {
-                        (Some(diff), Some(verdict)) => {
-                            let judged = format!("{value} {diff:+.1}% {}", verdict.as_str());
-                            let padded = format!("{judged:<cell_width$}");
-                            match verdict {
-                                Verdict::Faster => style.cyan(&padded),
-                                Verdict::Slower => style.yellow(&padded),
-                                Verdict::WithinNoise | Verdict::CantTell => style.dim(&padded),
-                            }
-                        }
-                        _ => format!("{value:<cell_width$}"),
-                    }
-                }
-            };
+    for (row, name) in c.rows.iter().zip(&names) {
+        let mut line = format!("{name:<name_width$}  {:<4}", row.unit);
+        for (k, cell) in row.cells.iter().enumerate() {
             line.push_str("  ");
-            line.push_str(&text);
+            let Some(cell) = cell else {
+                let _ = write!(line, "{:>w$}", "-", w = value_width[k]);
+                if diff_width[k] > 0 {
+                    let _ = write!(line, "{:w$}", "", w = 2 + diff_width[k] + verdict_width[k]);
+                }
+                continue;
+            };
+            let _ = write!(
+                line,
+                "{:>w$}",
+                value(&row.unit, cell.value),
+                w = value_width[k]
+            );
+            if diff_width[k] == 0 {
+                continue;
+            }
+            match (cell.diff_pct, cell.verdict) {
+                (Some(diff), Some(verdict)) => {
+                    let judged = format!(
+                        " {:>dw$} {:<vw$}",
+                        format!("{diff:+.1}%"),
+                        verdict.as_str(),
+                        dw = diff_width[k],
+                        vw = verdict_width[k]
+                    );
+                    line.push_str(&match verdict {
+                        Verdict::Faster => style.cyan(&judged),
+                        Verdict::Slower => style.yellow(&judged),
+                        Verdict::WithinNoise | Verdict::CantTell => style.dim(&judged),
+                    });
+                }
+                _ => {
+                    let _ = write!(line, "{:w$}", "", w = 2 + diff_width[k] + verdict_width[k]);
+                }
+            }
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }

@@ -228,6 +228,27 @@ fn constructed(db: &str) {
         text.contains("+50.0% faster") && text.contains("-50.0% slower"),
         "{text}"
     );
+    // Tests are named as the run table names them, and the columns line up: every figure of a
+    // column ends where its letter does.
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("SEQ1M ") || l.starts_with("RND4K "))
+        .collect();
+    assert!(
+        !rows.is_empty() && !text.contains("SEQ1M_Q8T1_read"),
+        "{text}"
+    );
+    let header = text.lines().find(|l| l.starts_with("Test ")).unwrap();
+    for letter in ["A", "B"] {
+        let end = header.find(&format!(" {letter}")).unwrap() + 2;
+        for row in &rows {
+            let before = &row[..end];
+            assert!(
+                before.ends_with(|c: char| c.is_ascii_digit()) && row[end..].starts_with(' '),
+                "column {letter} does not end at {end}:\n{header}\n{row}"
+            );
+        }
+    }
 
     // Prefixes: ambiguous, unknown, and `latest`.
     let line = refused(&mut cmd("show", db, home, &["01aaaa"]));
