@@ -17,7 +17,7 @@ h1,h2,p,dd,li,.warn{overflow-wrap:anywhere}h1{font-size:1.5rem;margin-bottom:.2r
 .sub{color:#5c5f66;margin-top:0}\
 table{border-collapse:collapse;margin:.5rem 0;display:block;overflow-x:auto;max-width:100%}\
 td,th{padding:.3rem .7rem;border-bottom:1px solid #eceef1}\
-th{text-align:left;background:#f5f6f8}td.n{text-align:right;font-variant-numeric:tabular-nums}\
+th{text-align:left;background:#f5f6f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
 .read{color:#2b6cb0}.write{color:#d96c1e}\
 .warn{background:#fff4e5;border-left:4px solid #d96c1e;padding:.5rem .8rem;margin:.5rem 0}\
 #verdict{font-weight:bold;padding:.5rem .8rem;border-left:4px solid}#verdict.ok{border-color:#2f9e44}#verdict.bad{border-color:#c92a2a;color:#c92a2a}\
@@ -101,9 +101,17 @@ impl Exporter for Html {
             None => doc.device_label(),
         };
         let s = &doc.settings;
+        // `2026-11-22T10:58:03Z` as people read it: `2026-11-22 10:58 UTC`.
+        let when = format!(
+            "{} UTC",
+            doc.started_at
+                .get(..16)
+                .unwrap_or(&doc.started_at)
+                .replace('T', " ")
+        );
         let subtitle = format!(
             "{} · {} profile · {} on {} · iomark {}",
-            doc.started_at,
+            when,
             s.profile,
             doc.target.path,
             doc.target
@@ -190,6 +198,7 @@ impl Exporter for Html {
                         format_micros(l.min),
                         format_micros(l.mean),
                         format_micros(l.p50),
+                        format_micros(l.p90),
                         format_micros(l.p99),
                         format_micros(l.p99_9),
                         format_micros(l.max),

@@ -73,6 +73,16 @@ fn the_html_report_shows_its_charts_in_a_browser() {
         "the label is text, not markup"
     );
     assert!(dom.contains("&lt;b&gt;bold&lt;/b&gt; card"));
+    // Every test's row has p90 (the latency chart draws it), and the time reads as a time.
+    assert!(
+        dom.contains("<th>p50</th><th>p90</th><th>p99</th>"),
+        "no p90 column"
+    );
+    let date = doc["started_at"].as_str().unwrap();
+    assert!(
+        dom.contains(&format!("{} {} UTC · ", &date[..10], &date[11..16])),
+        "the subtitle's time, as people read it"
+    );
     let seq_read = doc["tests"]
         .as_array()
         .unwrap()
