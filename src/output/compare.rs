@@ -55,7 +55,7 @@ pub fn render(c: &Comparison, style: Style) -> String {
     for row in &c.rows {
         for (k, cell) in row.cells.iter().enumerate() {
             let Some(cell) = cell else { continue };
-            value_width[k] = value_width[k].max(value(&row.unit, cell.value).len());
+            value_width[k] = value_width[k].max(value(row.unit, cell.value).len());
             if let (Some(diff), Some(verdict)) = (cell.diff_pct, cell.verdict) {
                 diff_width[k] = diff_width[k].max(format!("{diff:+.1}%").len());
                 verdict_width[k] = verdict_width[k].max(verdict.as_str().len());
@@ -88,7 +88,7 @@ pub fn render(c: &Comparison, style: Style) -> String {
             let _ = write!(
                 line,
                 "{:>w$}",
-                value(&row.unit, cell.value),
+                value(row.unit, cell.value),
                 w = value_width[k]
             );
             if diff_width[k] == 0 {
