@@ -5,6 +5,7 @@
 
 mod bars;
 mod frame;
+mod glyphs;
 mod histogram;
 mod latency;
 mod surface;
@@ -127,7 +128,8 @@ pub fn png(kind: Kind, docs: &[&ResultDoc]) -> Result<Vec<u8>, ExportError> {
     let (width, height) = size(kind, docs);
     let mut rgb = vec![0u8; width as usize * height as usize * 3];
     {
-        let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+        let root = glyphs::Glyphs::new(BitMapBackend::with_buffer(&mut rgb, (width, height)))
+            .into_drawing_area();
         draw(&root, kind, docs)?;
         root.present().map_err(err)?;
     }
