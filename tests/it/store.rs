@@ -586,24 +586,30 @@ fn plots_in_svg_and_png() {
     }
     // The timeline of one run: a colour per test, none of them read's blue or write's orange,
     // which keep their meaning in every chart (reads solid, writes dashed).
-    let one = home.join("timeline-one.svg");
-    ok(&mut cmd(
-        "plot",
-        &db,
-        home,
-        &[
-            "01FFFF00000000000000000001",
-            "--kind",
-            "timeline",
-            "-o",
-            one.to_str().unwrap(),
-        ],
-    ));
-    let text = std::fs::read_to_string(&one).unwrap().to_uppercase();
-    for colour in ["#2F9E44", "#9C36B5", "#C92A2A", "#5C5F66"] {
-        assert!(text.contains(colour), "no line in {colour}");
+    // The latency chart of one run colours its lines the same way.
+    for kind in ["timeline", "latency"] {
+        let one = home.join(format!("{kind}-one.svg"));
+        ok(&mut cmd(
+            "plot",
+            &db,
+            home,
+            &[
+                "01FFFF00000000000000000001",
+                "--kind",
+                kind,
+                "-o",
+                one.to_str().unwrap(),
+            ],
+        ));
+        let text = std::fs::read_to_string(&one).unwrap().to_uppercase();
+        for colour in ["#2F9E44", "#9C36B5", "#C92A2A", "#5C5F66"] {
+            assert!(text.contains(colour), "{kind}: no line in {colour}");
+        }
+        assert!(
+            !text.contains("#2B6CB0") && !text.contains("#D96C1E"),
+            "{kind}"
+        );
     }
-    assert!(!text.contains("#2B6CB0") && !text.contains("#D96C1E"));
     // The bar chart draws one bar per test and run, the second run's read bar half as long.
     let svg = std::fs::read_to_string(home.join("bars.svg")).unwrap();
     assert!(

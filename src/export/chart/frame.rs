@@ -154,6 +154,35 @@ pub(super) fn lines<DB: DrawingBackend>(
     series_legend(&mut chart, SeriesLabelPosition::LowerRight)
 }
 
+/// The width of the strip beside a plot that [`side_legend`] draws in.
+pub(super) const LEGEND_WIDTH: u32 = 200;
+
+/// A legend in its own strip beside the plot, so it never covers a line or a point: a sample
+/// of each series' line (dashed where it is dashed) and its name.
+pub(super) fn side_legend<DB: DrawingBackend>(
+    side: &DrawingArea<DB, Shift>,
+    entries: &[(String, RGBColor, bool)],
+) -> Result<(), ExportError> {
+    for (k, (name, color, dashed)) in entries.iter().enumerate() {
+        let y = 48 + 20 * k as i32;
+        let segments: &[(i32, i32)] = if *dashed {
+            &[(4, 11), (19, 26)]
+        } else {
+            &[(4, 30)]
+        };
+        for &(a, b) in segments {
+            side.draw(&PathElement::new(
+                vec![(a, y + 6), (b, y + 6)],
+                color.stroke_width(3),
+            ))
+            .map_err(err)?;
+        }
+        side.draw(&Text::new(name.clone(), (36, y), (FONT, 13).into_font()))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
 /// The box naming each labelled series.
 pub(super) fn series_legend<'a, DB, CT>(
     chart: &mut ChartContext<'a, DB, CT>,

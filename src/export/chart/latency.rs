@@ -13,19 +13,47 @@ pub(super) fn latency<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     docs: &[&ResultDoc],
 ) -> Result<(), ExportError> {
-    // Colour tells the tests apart; in comparisons, the dash pattern tells the runs apart.
+    // One run: a colour per test row (as the timeline: not read's blue nor write's orange),
+    // writes dashed. Comparisons: a colour per test, the dash pattern tells the runs apart.
     let names = crate::result::test_names(docs.iter().copied());
+    let rows: Vec<String> = {
+        let mut seen: Vec<String> = Vec::new();
+        for name in &names {
+            let row = name
+                .trim_end_matches("_read")
+                .trim_end_matches("_write")
+                .to_string();
+            if !seen.contains(&row) {
+                seen.push(row);
+            }
+        }
+        seen
+    };
     let mut series = Vec::new();
     let mut runs = Vec::new();
+    let mut dashed = Vec::new();
     for (j, doc) in docs.iter().enumerate() {
         for t in &doc.tests {
             let l = &t.latency_us;
             let values = [l.min, l.p50, l.mean, l.p90, l.p99, l.p99_9, l.max];
             let index = names.iter().position(|n| *n == t.name).unwrap_or(0);
+            let row = rows
+                .iter()
+                .position(|r| t.name.starts_with(r.as_str()))
+                .unwrap_or(0);
             runs.push(j);
+            dashed.push(if docs.len() == 1 {
+                t.op == "write"
+            } else {
+                j > 0
+            });
             series.push(Series {
                 name: format!("{}{}", run_tag(docs, j), t.name.replace('_', " ")),
-                color: PALETTE[index % PALETTE.len()],
+                color: if docs.len() == 1 {
+                    PALETTE[2 + row % (PALETTE.len() - 2)]
+                } else {
+                    PALETTE[index % PALETTE.len()]
+                },
                 points: values
                     .iter()
                     .enumerate()
@@ -45,7 +73,10 @@ pub(super) fn latency<DB: DrawingBackend>(
         .fold(f64::MAX, f64::min)
         .min(y_max / 10.0)
         / 2.0;
-    let mut chart = ChartBuilder::on(root)
+    // The legend beside the plot: inside it, it covered the first points.
+    let (width, _) = root.dim_in_pixel();
+    let (plot, side) = root.split_horizontally(width.saturating_sub(LEGEND_WIDTH));
+    let mut chart = ChartBuilder::on(&plot)
         .caption(
             match docs.len() {
                 1 => title(docs, "Latency (µs, log scale)"),
@@ -70,13 +101,14 @@ pub(super) fn latency<DB: DrawingBackend>(
         .label_style((FONT, 13))
         .draw()
         .map_err(err)?;
-    for (s, &run) in series.iter().zip(&runs) {
+    let mut entries = Vec::new();
+    for ((s, &run), &dash_it) in series.iter().zip(&runs).zip(&dashed) {
         let color = s.color;
         let points = s.points.iter().copied();
-        let drawn = if run == 0 {
+        if !dash_it {
             chart.draw_series(LineSeries::new(points, color.stroke_width(2)))
         } else {
-            let dash = 4 + 3 * run as u32;
+            let dash = 4 + 3 * run.max(1) as u32;
             chart.draw_series(DashedLineSeries::new(
                 points,
                 dash,
@@ -86,15 +118,15 @@ pub(super) fn latency<DB: DrawingBackend>(
         }
         .map_err(err)?;
         if run == 0 || docs.len() == 1 {
-            drawn
-                .label(s.name.trim_start_matches("A ").to_string())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled())
-                });
+            entries.push((
+                s.name.trim_start_matches("A ").to_string(),
+                color,
+                dash_it && docs.len() == 1,
+            ));
         }
         chart
             .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
             .map_err(err)?;
     }
-    series_legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    side_legend(&side, &entries)
 }

@@ -13,9 +13,6 @@ use super::frame::*;
 use super::*;
 use crate::result::ResultDoc;
 
-/// The legend's strip to the right of the plot.
-const LEGEND_WIDTH: u32 = 200;
-
 struct Line {
     name: String,
     color: RGBColor,
@@ -146,28 +143,11 @@ pub(super) fn timeline<DB: DrawingBackend>(
         }
     }
     // The legend, beside the plot.
-    for (k, l) in lines.iter().enumerate() {
-        let y = 48 + 20 * k as i32;
-        let sample = [(4, y + 6), (30, y + 6)];
-        if l.dashed {
-            side.draw(&PathElement::new(
-                vec![(4, y + 6), (11, y + 6)],
-                l.color.stroke_width(3),
-            ))
-            .map_err(err)?;
-            side.draw(&PathElement::new(
-                vec![(19, y + 6), (26, y + 6)],
-                l.color.stroke_width(3),
-            ))
-            .map_err(err)?;
-        } else {
-            side.draw(&PathElement::new(sample.to_vec(), l.color.stroke_width(3)))
-                .map_err(err)?;
-        }
-        side.draw(&Text::new(l.name.clone(), (36, y), (FONT, 13).into_font()))
-            .map_err(err)?;
-    }
-    Ok(())
+    let entries: Vec<(String, RGBColor, bool)> = lines
+        .iter()
+        .map(|l| (l.name.clone(), l.color, l.dashed))
+        .collect();
+    side_legend(&side, &entries)
 }
 
 fn draw_line<DB, CT>(chart: &mut ChartContext<'_, DB, CT>, l: &Line) -> Result<(), ExportError>
