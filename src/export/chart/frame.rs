@@ -154,6 +154,34 @@ pub(super) fn lines<DB: DrawingBackend>(
     series_legend(&mut chart, SeriesLabelPosition::LowerRight)
 }
 
+/// The test rows of these runs (`SEQ1M_Q8T1`, …), in the order they ran: a read and a write of
+/// one row share a line chart's colour.
+pub(super) fn test_rows(docs: &[&ResultDoc]) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    for name in crate::result::test_names(docs.iter().copied()) {
+        let row = name
+            .trim_end_matches("_read")
+            .trim_end_matches("_write")
+            .to_string();
+        if !rows.contains(&row) {
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// Which of `rows` a test of that name belongs to.
+pub(super) fn row_of(rows: &[String], test: &str) -> usize {
+    rows.iter()
+        .position(|r| test.starts_with(r.as_str()))
+        .unwrap_or(0)
+}
+
+/// A row's colour in line charts: the palette without read's blue and write's orange.
+pub(super) fn row_color(row: usize) -> RGBColor {
+    PALETTE[2 + row % (PALETTE.len() - 2)]
+}
+
 /// The width of the strip beside a plot that [`side_legend`] draws in.
 pub(super) const LEGEND_WIDTH: u32 = 200;
 

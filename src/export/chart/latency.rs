@@ -16,19 +16,7 @@ pub(super) fn latency<DB: DrawingBackend>(
     // One run: a colour per test row (as the timeline: not read's blue nor write's orange),
     // writes dashed. Comparisons: a colour per test, the dash pattern tells the runs apart.
     let names = crate::result::test_names(docs.iter().copied());
-    let rows: Vec<String> = {
-        let mut seen: Vec<String> = Vec::new();
-        for name in &names {
-            let row = name
-                .trim_end_matches("_read")
-                .trim_end_matches("_write")
-                .to_string();
-            if !seen.contains(&row) {
-                seen.push(row);
-            }
-        }
-        seen
-    };
+    let rows = test_rows(docs);
     let mut series = Vec::new();
     let mut runs = Vec::new();
     let mut dashed = Vec::new();
@@ -37,10 +25,7 @@ pub(super) fn latency<DB: DrawingBackend>(
             let l = &t.latency_us;
             let values = [l.min, l.p50, l.mean, l.p90, l.p99, l.p99_9, l.max];
             let index = names.iter().position(|n| *n == t.name).unwrap_or(0);
-            let row = rows
-                .iter()
-                .position(|r| t.name.starts_with(r.as_str()))
-                .unwrap_or(0);
+            let row = row_of(&rows, &t.name);
             runs.push(j);
             dashed.push(if docs.len() == 1 {
                 t.op == "write"
@@ -50,7 +35,7 @@ pub(super) fn latency<DB: DrawingBackend>(
             series.push(Series {
                 name: format!("{}{}", run_tag(docs, j), t.name.replace('_', " ")),
                 color: if docs.len() == 1 {
-                    PALETTE[2 + row % (PALETTE.len() - 2)]
+                    row_color(row)
                 } else {
                     PALETTE[index % PALETTE.len()]
                 },

@@ -24,20 +24,7 @@ pub(super) fn timeline<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     docs: &[&ResultDoc],
 ) -> Result<(), ExportError> {
-    let rows = crate::result::test_names(docs.iter().copied());
-    let rows: Vec<String> = {
-        let mut seen: Vec<String> = Vec::new();
-        for name in rows {
-            let row = name
-                .trim_end_matches("_read")
-                .trim_end_matches("_write")
-                .to_string();
-            if !seen.contains(&row) {
-                seen.push(row);
-            }
-        }
-        seen
-    };
+    let rows = test_rows(docs);
     let mut lines = Vec::new();
     for (j, doc) in docs.iter().enumerate() {
         for t in doc.tests.iter().filter(|t| !t.timeline.is_empty()) {
@@ -50,14 +37,11 @@ pub(super) fn timeline<DB: DrawingBackend>(
                 // One second is a level, not a point.
                 points.push((points[0].0 + 1.0, points[0].1));
             }
-            let row = rows
-                .iter()
-                .position(|r| t.name.starts_with(r.as_str()))
-                .unwrap_or(0);
+            let row = row_of(&rows, &t.name);
             let color = if docs.len() > 1 {
                 PALETTE[2 + j % (PALETTE.len() - 2)]
             } else {
-                PALETTE[2 + row % (PALETTE.len() - 2)]
+                row_color(row)
             };
             lines.push(Line {
                 name: format!("{}{}", run_tag(docs, j), t.name.replace('_', " ")),
