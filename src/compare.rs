@@ -126,12 +126,11 @@ pub fn spread(t: &TestResult) -> Option<f64> {
     if t.loops.len() >= 2 {
         return Some(t.cv).filter(|cv| cv.is_finite());
     }
-    if t.timeline.len() >= 3 {
-        let seconds: Vec<f64> = t.timeline[..t.timeline.len() - 1]
-            .iter()
-            .map(|s| s.mb_per_s)
-            .collect();
-        return Some(crate::stats::coefficient_of_variation(&seconds));
+    let seconds = t.timeline_seconds();
+    if seconds.len() >= 3 {
+        return Some(crate::stats::coefficient_of_variation(
+            &seconds[..seconds.len() - 1],
+        ));
     }
     None
 }

@@ -207,18 +207,18 @@ impl Shared<'_> {
         while in_flight > 0 {
             done.clear();
             ops.reap(&mut done)?;
-            // The clock is read once per batch, and the timeline's second worked out once.
+            // The clock is read once per batch, and the timeline's step worked out once.
             now = clock::now_ns();
             last_done = now;
             let elapsed = now.saturating_sub(self.start_ns);
-            let second = (elapsed / 1_000_000_000) as usize;
+            let step = clock::step_of(elapsed);
             let count = done.len();
             for (position, &(slot, result)) in done.iter().enumerate() {
                 in_flight -= 1;
                 let (submitted, offset) = next.slots[slot];
                 match EngineError::check_completion(job.op, offset, block, result) {
                     Ok(()) => {
-                        recorder.record_at(now.saturating_sub(submitted), second, block);
+                        recorder.record_at(now.saturating_sub(submitted), step, block);
                         unpublished_ios += 1;
                         unpublished_bytes += block;
                     }

@@ -100,7 +100,8 @@ impl Exporter for Csv {
                 t.loops.len().to_string(),
                 t.cpu.user_s.to_string(),
                 t.cpu.sys_s.to_string(),
-                t.timeline.len().to_string(),
+                // The time the timeline covers: every timed loop's.
+                format!("{:.1}", t.loops.iter().map(|l| l.seconds).sum::<f64>()),
                 doc.price_usd.map(|p| p.to_string()).unwrap_or_default(),
             ];
             out.write_record(&record)

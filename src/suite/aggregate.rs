@@ -5,6 +5,7 @@
 //! `mb_per_s == iops * block_size / 10^6` holds exactly. Latency percentiles cover every I/O of
 //! every timed loop. The spread between loops is the coefficient of variation of their MB/s.
 
+use crate::engine::clock::TIMELINE_STEP_NS;
 use crate::engine::Measurement;
 use crate::result::{Bucket, Cpu, Latency, Loop, TestResult, TimelineSample};
 use crate::stats::{coefficient_of_variation, median_index};
@@ -12,9 +13,23 @@ use crate::units::{mb_per_s, per_second};
 
 use super::TestSpec;
 
-/// A timeline's last second shorter than this is folded into the one before: it holds only the
-/// I/Os drained after the deadline, and on its own would show a rate no device sustained.
-const SHORTEST_SAMPLE_S: f64 = 0.5;
+/// A timeline's last sample shorter than this part of a step is folded into the one before: it
+/// holds only the I/Os drained after the deadline, and on its own would show a rate no device
+/// sustained.
+const SHORTEST_SAMPLE: f64 = 0.5;
+
+/// Timed loops lasting this long in all are sampled second by second; shorter ones in finer
+/// steps, so that a quick test of a second or two draws a line, not a point.
+const FINE_UNDER_S: f64 = 10.0;
+
+/// A fine step must hold this many I/Os on average, else a coarser one is taken: a slow card's
+/// 1 MiB writes arrive one or two a tenth of a second, and steps holding one or none would draw
+/// a saw between zero and twice the rate instead of the rate (a tenth of one I/O's worth is the
+/// most one step's count can be off).
+const MIN_IOS_PER_STEP: f64 = 10.0;
+
+/// The steps a timeline may take, in the engine's buckets (tenths of a second).
+const STEPS: [usize; 4] = [1, 2, 5, 10];
 
 pub fn summarize(spec: &TestSpec, measurements: &[Measurement], cpu: Cpu) -> TestResult {
     let loops: Vec<Loop> = measurements
@@ -105,29 +120,52 @@ fn histogram(all: &hdrhistogram::Histogram<u64>) -> Vec<Bucket> {
     buckets
 }
 
-/// One sample per second of each loop, loops laid end to end.
+/// How many engine buckets make one timeline sample: whole seconds for tests of 10 s or more,
+/// else the finest step that holds [`MIN_IOS_PER_STEP`] I/Os on average.
+fn step_buckets(measurements: &[Measurement]) -> usize {
+    let seconds: f64 = measurements.iter().map(|m| m.elapsed.as_secs_f64()).sum();
+    let ios: u64 = measurements.iter().map(|m| m.ios).sum();
+    let whole = STEPS[STEPS.len() - 1];
+    if seconds >= FINE_UNDER_S || seconds <= 0.0 {
+        return whole;
+    }
+    STEPS
+        .into_iter()
+        .find(|&k| ios as f64 * step_seconds(k) / seconds >= MIN_IOS_PER_STEP)
+        .unwrap_or(whole)
+}
+
+fn step_seconds(buckets: usize) -> f64 {
+    (buckets as u64 * TIMELINE_STEP_NS) as f64 / 1e9
+}
+
+/// One sample per step of each loop (see [`step_buckets`]), loops laid end to end.
 fn timeline(measurements: &[Measurement]) -> Vec<TimelineSample> {
+    let buckets = step_buckets(measurements);
+    let step = step_seconds(buckets);
     let mut samples = Vec::new();
     let mut offset = 0.0;
     for m in measurements {
         let elapsed = m.elapsed.as_secs_f64();
-        // (start, length, bytes) of each second; a short last one joins the one before.
-        let mut seconds: Vec<(f64, f64, u64)> = Vec::with_capacity(m.timeline.len());
-        for (i, &bytes) in m.timeline.iter().enumerate() {
-            let start = i as f64;
-            let length = (elapsed - start).clamp(0.0, 1.0);
-            match seconds.last_mut() {
-                Some(last) if length < SHORTEST_SAMPLE_S => {
+        // (start, length, bytes) of each step; a short last one joins the one before.
+        let mut steps: Vec<(f64, f64, u64)> = Vec::with_capacity(m.timeline.len() / buckets + 1);
+        for (i, chunk) in m.timeline.chunks(buckets).enumerate() {
+            let start = i as f64 * step;
+            let length = (elapsed - start).clamp(0.0, step);
+            let bytes: u64 = chunk.iter().sum();
+            match steps.last_mut() {
+                Some(last) if length < SHORTEST_SAMPLE * step => {
                     last.1 += length;
                     last.2 += bytes;
                 }
-                _ => seconds.push((start, length, bytes)),
+                _ => steps.push((start, length, bytes)),
             }
         }
-        for (start, length, bytes) in seconds {
+        for (start, length, bytes) in steps {
             samples.push(TimelineSample {
                 extra: Default::default(),
-                t: offset + start,
+                // To the microsecond: 0.3, not 0.30000000000000004.
+                t: ((offset + start) * 1e6).round() / 1e6,
                 mb_per_s: mb_per_s(bytes, length),
                 temp_c: None,
             });
@@ -138,12 +176,13 @@ fn timeline(measurements: &[Measurement]) -> Vec<TimelineSample> {
 }
 
 /// Puts temperature readings, taken as `(seconds since the loop began, °C)`, on the timeline
-/// samples they fall in (the hottest reading of each second).
+/// samples they fall in (the hottest reading of each sample).
 pub fn attach_temperatures(timeline: &mut [TimelineSample], readings: &[(f64, f64)]) {
-    for sample in timeline.iter_mut() {
+    let lengths = crate::result::sample_lengths(timeline);
+    for (sample, length) in timeline.iter_mut().zip(lengths) {
         sample.temp_c = readings
             .iter()
-            .filter(|(t, _)| *t >= sample.t && *t < sample.t + 1.0)
+            .filter(|(t, _)| *t >= sample.t && *t < sample.t + length)
             .map(|(_, celsius)| *celsius)
             .reduce(f64::max);
     }
@@ -205,15 +244,49 @@ pub(crate) mod tests {
 
     #[test]
     fn timeline_per_second_with_the_drain_folded_in() {
-        // 2.2 s at 1000 I/Os per second: two whole seconds, then 0.2 s folded into the second.
-        let m = measured(2200, 1_000_000, 2.2, Duration::from_micros(10));
+        // 5.2 s at 1000 I/Os per second, twice: 10 s or more in all, so whole seconds; the
+        // 0.2 s after the fifth second folded into it.
+        let m = measured(5200, 1_000_000, 5.2, Duration::from_micros(10));
         let r = summarize(&spec(), &[m.clone(), m], Cpu::default());
-        assert_eq!(r.timeline.len(), 4);
+        assert_eq!(r.timeline.len(), 10);
         assert_eq!(r.timeline[0].t, 0.0);
-        assert!((r.timeline[2].t - 2.2).abs() < 1e-9);
+        assert_eq!(r.timeline[1].t, 1.0);
+        assert_eq!(r.timeline[5].t, 5.2);
         for sample in &r.timeline {
             assert!((sample.mb_per_s - 1000.0).abs() < 10.0, "{sample:?}");
         }
+    }
+
+    #[test]
+    fn a_short_test_is_sampled_in_tenths() {
+        // 1.03 s at 1000 I/Os per second, twice: tenths of a second, the last 0.03 s of each
+        // loop folded into its tenth tenth.
+        let m = measured(1030, 1_000_000, 1.03, Duration::from_micros(10));
+        let r = summarize(&spec(), &[m.clone(), m], Cpu::default());
+        assert_eq!(r.timeline.len(), 20, "{:?}", r.timeline);
+        assert_eq!(r.timeline[3].t, 0.3);
+        assert_eq!(r.timeline[10].t, 1.03);
+        assert_eq!(r.timeline[19].t, 1.93);
+        // (An I/O completing on a step's last instant counts in the next: 990, not 1000.)
+        for sample in &r.timeline {
+            assert!((sample.mb_per_s - 1000.0).abs() <= 10.0, "{sample:?}");
+        }
+        // Taken back to whole seconds (for a comparison's spread), the level is the same.
+        let seconds = r.timeline_seconds();
+        assert_eq!(seconds.len(), 2);
+        assert!(
+            seconds.iter().all(|s| (s - 1000.0).abs() < 10.0),
+            "{seconds:?}"
+        );
+    }
+
+    #[test]
+    fn a_slow_short_test_takes_steps_holding_ten_ios() {
+        // 40 I/Os in 2 s: two a tenth, four a fifth, ten a half second.
+        let m = measured(40, 1 << 20, 2.0, Duration::from_millis(40));
+        let r = summarize(&spec(), &[m], Cpu::default());
+        let starts: Vec<f64> = r.timeline.iter().map(|s| s.t).collect();
+        assert_eq!(starts, [0.0, 0.5, 1.0, 1.5]);
     }
 
     #[test]

@@ -97,7 +97,7 @@ pub fn sdcard() -> Defaults {
 
 /// The write rate a card sustains: after its cliff if it has one, else over the whole write.
 fn sustained_rate(test: &TestResult) -> f64 {
-    let finding = sustained::analyze(&test.timeline);
+    let finding = sustained::analyze(&crate::result::per_second(&test.timeline));
     finding.after_mb_per_s.min(finding.before_mb_per_s)
 }
 

@@ -48,14 +48,6 @@ pub struct Finding {
     pub dips: usize,
 }
 
-/// The length of each sample: up to the next sample's start; the last one is taken as long as
-/// the one before it (whole seconds, or the folded-in tail).
-fn lengths(timeline: &[TimelineSample]) -> Vec<f64> {
-    let mut out: Vec<f64> = timeline.windows(2).map(|w| w[1].t - w[0].t).collect();
-    out.push(out.last().copied().unwrap_or(1.0));
-    out
-}
-
 fn mean(values: &[f64]) -> f64 {
     if values.is_empty() {
         0.0
@@ -96,7 +88,7 @@ pub fn analyze(timeline: &[TimelineSample]) -> Finding {
     if after < CLIFF_RATIO * before && down >= STAYS_DOWN {
         let bytes: f64 = rates[..split]
             .iter()
-            .zip(lengths(timeline))
+            .zip(crate::result::sample_lengths(timeline))
             .map(|(rate, seconds)| rate * 1e6 * seconds)
             .sum();
         finding.cliff_at_bytes = Some(bytes as u64);
@@ -121,7 +113,8 @@ fn count_dips(rates: &[f64]) -> usize {
 
 pub fn score(tests: &[TestResult]) -> SustainedScore {
     let sustained = tests.first().map(|test| {
-        let finding = analyze(&test.timeline);
+        // The cliff and dips are found second by second (a short run is sampled finer).
+        let finding = analyze(&crate::result::per_second(&test.timeline));
         SustainedFinding {
             extra: Default::default(),
             after_mb_per_s: finding.after_mb_per_s,
@@ -190,6 +183,31 @@ mod tests {
         let finding = analyze(&timeline(&rates));
         assert_eq!(finding.cliff_at_bytes, None);
         assert_eq!(finding.dips, 4);
+    }
+
+    #[test]
+    fn a_short_run_sampled_in_tenths_is_judged_second_by_second() {
+        // 4 s at 300 MB/s with one slow tenth in each second, then 4 s at 60: tenth by tenth
+        // there are four dips; second by second there are none, and the cliff is at 4 × 270.3 MB.
+        let mut tenths = Vec::new();
+        for second in 0..8 {
+            for tenth in 0..10 {
+                let rate = if second < 4 { 300.0 } else { 60.0 };
+                tenths.push(TimelineSample {
+                    extra: Default::default(),
+                    t: second as f64 + tenth as f64 / 10.0,
+                    mb_per_s: if tenth == 5 && second < 4 { 3.0 } else { rate },
+                    temp_c: None,
+                });
+            }
+        }
+        assert_eq!(analyze(&tenths).dips, 4);
+        let seconds = crate::result::per_second(&tenths);
+        assert_eq!(seconds.len(), 8);
+        let finding = analyze(&seconds);
+        assert_eq!(finding.dips, 0);
+        let at = finding.cliff_at_bytes.expect("a cliff") as f64;
+        assert!((at - 4.0 * 270.3e6).abs() < 1e6, "{at}");
     }
 
     #[test]

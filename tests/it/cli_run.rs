@@ -187,7 +187,21 @@ fn standard_tests_produce_a_complete_result_document() {
             "{name}: percentiles out of order {ordered:?}"
         );
         assert!(ordered[0] > 0.0);
-        assert!(!test["timeline"].as_array().unwrap().is_empty());
+        // A test this short is sampled finer than once a second (a tenth to a half), from
+        // its start, so that its timeline draws a line rather than a point.
+        let starts: Vec<f64> = test["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["t"].as_f64().unwrap())
+            .collect();
+        assert_eq!(starts.first(), Some(&0.0), "{name}");
+        assert!(
+            starts
+                .windows(2)
+                .all(|w| w[1] - w[0] > 0.09 && w[1] - w[0] < 0.51),
+            "{name}: samples at {starts:?}"
+        );
         assert!(test["cpu"]["user_s"].as_f64().unwrap() >= 0.0);
         assert_eq!(test["threads"], 1);
         let kind = if name.starts_with("SEQ") {
