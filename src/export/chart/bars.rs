@@ -46,13 +46,7 @@ pub(super) fn bars<DB: DrawingBackend>(
             let Some(t) = doc.test(name) else { continue };
             // Rows run top to bottom in test order.
             let top = n - 1.0 - i as f64 + 0.4 - slot * j as f64;
-            let color = if docs.len() > 1 {
-                PALETTE[j % PALETTE.len()]
-            } else if t.op == "write" {
-                WRITE
-            } else {
-                READ
-            };
+            let color = color_for(docs, j, &t.op);
             bars.push(Rectangle::new(
                 [(0.0, top), (t.mb_per_s, top - slot * 0.9)],
                 color.filled(),

@@ -29,28 +29,37 @@ pub(super) fn legend_height(docs: &[&ResultDoc]) -> u32 {
     }
 }
 
-/// The runs' letters, colours and descriptions, in the strip below a chart.
+/// The runs' letters, colours, ids and descriptions, in the strip below a chart: the id as
+/// `history` and `compare` show it, so a reader can find the run again.
 pub(super) fn legend<DB: DrawingBackend>(
     area: Option<DrawingArea<DB, Shift>>,
     docs: &[&ResultDoc],
 ) -> Result<(), ExportError> {
     let Some(area) = area else { return Ok(()) };
-    for (j, doc) in docs.iter().enumerate() {
+    let ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+    let ids = crate::result::short_ids(&ids, 8);
+    for (j, (doc, id)) in docs.iter().zip(&ids).enumerate() {
         let y = 4 + 16 * j as i32;
         let x = 160;
         area.draw(&Rectangle::new(
             [(x, y), (x + 12, y + 12)],
-            PALETTE[j % PALETTE.len()].filled(),
+            run_color(j).filled(),
         ))
         .map_err(err)?;
         area.draw(&Text::new(
-            format!("{}{}", run_tag(docs, j), describe(doc)),
+            format!("{}{id} · {}", run_tag(docs, j), describe(doc)),
             (x + 18, y),
             (FONT, 12).into_font(),
         ))
         .map_err(err)?;
     }
     Ok(())
+}
+
+/// A run's colour in a comparison, in every chart: the palette without read's blue and write's
+/// orange, which mean read and write wherever one run is drawn.
+pub(super) fn run_color(run: usize) -> RGBColor {
+    PALETTE[2 + run % (PALETTE.len() - 2)]
 }
 
 /// The name at a whole-number axis position (none between them): `names[v]`, or counted down
@@ -77,28 +86,51 @@ pub(super) fn tick(v: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// A line per test (and run); colours cycle.
+/// A line per test (and run), dashed for writes.
 pub(super) struct Series {
     pub(super) name: String,
     pub(super) color: RGBColor,
+    pub(super) dashed: bool,
     pub(super) points: Vec<(f64, f64)>,
 }
 
-pub(super) fn color_for(docs: &[&ResultDoc], run: usize, index: usize, op: &str) -> RGBColor {
+/// The colour of what one run measured of `op`: read's blue or write's orange for one run, the
+/// run's own colour in a comparison.
+pub(super) fn color_for(docs: &[&ResultDoc], run: usize, op: &str) -> RGBColor {
     if docs.len() > 1 {
-        PALETTE[run % PALETTE.len()]
-    } else if index < 2 {
-        if op == "write" {
-            WRITE
-        } else {
-            READ
-        }
+        run_color(run)
+    } else if op == "write" {
+        WRITE
     } else {
-        PALETTE[index % PALETTE.len()]
+        READ
     }
 }
 
-/// Lines on a linear plot. With `log2_x`, x values are base-2 logarithms of block sizes, and
+/// A line, solid or dashed, on any chart whose coordinates are pairs of numbers.
+pub(super) fn draw_line<DB, CT>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    points: &[(f64, f64)],
+    color: RGBColor,
+    dashed: bool,
+) -> Result<(), ExportError>
+where
+    DB: DrawingBackend,
+    CT: CoordTranslate<From = (f64, f64)>,
+{
+    let style = color.stroke_width(2);
+    if dashed {
+        chart
+            .draw_series(DashedLineSeries::new(points.iter().copied(), 7, 5, style))
+            .map_err(err)?;
+    } else {
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), style))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Lines on a linear plot, the legend beside it. With `log2_x`, x values are base-2 logarithms of block sizes, and
 /// whole numbers are labelled with the block size (4K, 8K, … 16M).
 pub(super) fn lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -108,6 +140,9 @@ pub(super) fn lines<DB: DrawingBackend>(
     y_desc: &str,
     log2_x: bool,
 ) -> Result<(), ExportError> {
+    let (width, _) = root.dim_in_pixel();
+    let (plot, side) = root.split_horizontally(width.saturating_sub(LEGEND_WIDTH));
+    let root = &plot;
     let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys = || series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
     let x_max = xs().fold(f64::MIN, f64::max).max(1.0);
@@ -141,17 +176,13 @@ pub(super) fn lines<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     for s in &series {
-        let color = s.color;
-        chart
-            .draw_series(LineSeries::new(
-                s.points.iter().copied(),
-                color.stroke_width(2),
-            ))
-            .map_err(err)?
-            .label(s.name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled()));
+        draw_line(&mut chart, &s.points, s.color, s.dashed)?;
     }
-    series_legend(&mut chart, SeriesLabelPosition::LowerRight)
+    let entries: Vec<(String, RGBColor, bool)> = series
+        .iter()
+        .map(|s| (s.name.clone(), s.color, s.dashed))
+        .collect();
+    side_legend(&side, &entries)
 }
 
 /// The test rows of these runs (`SEQ1M_Q8T1`, …), in the order they ran: a read and a write of

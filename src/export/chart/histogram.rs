@@ -16,18 +16,17 @@ pub(super) fn histogram<DB: DrawingBackend>(
     // Each bucket is drawn as a bar from the previous bound to its own, on a log scale of µs.
     let mut bars = Vec::new();
     for (j, doc) in docs.iter().enumerate() {
-        for (i, t) in doc
+        for t in doc
             .tests
             .iter()
             .filter(|t| !t.latency_us.histogram.is_empty())
-            .enumerate()
         {
             let total: u64 = t.latency_us.histogram.iter().map(|b| b.count).sum();
             // Buckets are four to an octave: the first one's lower bound is a quarter octave down.
             let mut lower = t.latency_us.histogram[0].le_us / 2f64.powf(0.25);
             for b in &t.latency_us.histogram {
                 let share = 100.0 * b.count as f64 / total.max(1) as f64;
-                bars.push((lower, b.le_us, share, color_for(docs, j, i, &t.op)));
+                bars.push((lower, b.le_us, share, color_for(docs, j, &t.op)));
                 lower = b.le_us;
             }
         }

@@ -19,7 +19,6 @@ pub(super) fn latency<DB: DrawingBackend>(
     let rows = test_rows(docs);
     let mut series = Vec::new();
     let mut runs = Vec::new();
-    let mut dashed = Vec::new();
     for (j, doc) in docs.iter().enumerate() {
         for t in &doc.tests {
             let l = &t.latency_us;
@@ -27,12 +26,12 @@ pub(super) fn latency<DB: DrawingBackend>(
             let index = names.iter().position(|n| *n == t.name).unwrap_or(0);
             let row = row_of(&rows, &t.name);
             runs.push(j);
-            dashed.push(if docs.len() == 1 {
-                t.op == "write"
-            } else {
-                j > 0
-            });
             series.push(Series {
+                dashed: if docs.len() == 1 {
+                    t.op == "write"
+                } else {
+                    j > 0
+                },
                 name: format!("{}{}", run_tag(docs, j), t.name.replace('_', " ")),
                 color: if docs.len() == 1 {
                     row_color(row)
@@ -87,7 +86,8 @@ pub(super) fn latency<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     let mut entries = Vec::new();
-    for ((s, &run), &dash_it) in series.iter().zip(&runs).zip(&dashed) {
+    for (s, &run) in series.iter().zip(&runs) {
+        let dash_it = s.dashed;
         let color = s.color;
         let points = s.points.iter().copied();
         if !dash_it {

@@ -59,7 +59,7 @@ pub(super) fn surface<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     for &(run, s) in &scans {
-        let color = PALETTE[run % PALETTE.len()];
+        let color = color_for(docs, run, "read");
         let points = s.samples.iter().map(|p| (p.position * 100.0, p.mb_per_s));
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(2)))
@@ -95,7 +95,7 @@ pub(super) fn surface<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     for &(run, s) in &scans {
-        let color = PALETTE[run % PALETTE.len()];
+        let color = color_for(docs, run, "read");
         chart
             .draw_series(
                 s.access

@@ -10,7 +10,7 @@ use crate::result::ResultDoc;
 pub(super) fn sweep_series(docs: &[&ResultDoc]) -> Vec<Series> {
     let mut series = Vec::new();
     for (j, doc) in docs.iter().enumerate() {
-        for (i, op) in ["read", "write"].into_iter().enumerate() {
+        for op in ["read", "write"] {
             let mut points: Vec<(f64, f64)> = doc
                 .tests
                 .iter()
@@ -21,7 +21,8 @@ pub(super) fn sweep_series(docs: &[&ResultDoc]) -> Vec<Series> {
             points.dedup_by(|a, b| a.0 == b.0);
             series.push(Series {
                 name: format!("{}{op}", run_tag(docs, j)),
-                color: color_for(docs, j * 2 + i, i, op),
+                color: color_for(docs, j, op),
+                dashed: op == "write",
                 points,
             });
         }

@@ -6,6 +6,7 @@
 //! and the MB/s axis is logarithmic where the tests differ tenfold or more (a 4 KiB random test
 //! beside a sequential one would otherwise lie flat on zero).
 
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -13,37 +14,37 @@ use super::frame::*;
 use super::*;
 use crate::result::ResultDoc;
 
-struct Line {
-    name: String,
-    color: RGBColor,
-    dashed: bool,
-    points: Vec<(f64, f64)>,
-}
-
 pub(super) fn timeline<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     docs: &[&ResultDoc],
 ) -> Result<(), ExportError> {
     let rows = test_rows(docs);
     let mut lines = Vec::new();
+    // The axis ends where the last sample ends.
+    let mut x_max = 0.0_f64;
     for (j, doc) in docs.iter().enumerate() {
         for t in doc.tests.iter().filter(|t| !t.timeline.is_empty()) {
-            let mut points: Vec<(f64, f64)> = t
-                .timeline
-                .iter()
-                .map(|s| (s.t, s.mb_per_s.max(0.01)))
-                .collect();
-            if points.len() == 1 {
-                // One second is a level, not a point.
-                points.push((points[0].0 + 1.0, points[0].1));
-            }
+            // Each sample is drawn at its middle, the time it speaks for; a single sample is a
+            // level across its whole length, not a point.
+            let lengths = crate::result::sample_lengths(&t.timeline);
+            let points: Vec<(f64, f64)> = match t.timeline.as_slice() {
+                [one] => vec![(one.t, one.mb_per_s), (one.t + lengths[0], one.mb_per_s)],
+                samples => samples
+                    .iter()
+                    .zip(&lengths)
+                    .map(|(s, length)| (s.t + length / 2.0, s.mb_per_s))
+                    .collect(),
+            };
+            let points = points.into_iter().map(|(t, v)| (t, v.max(0.01))).collect();
+            let end = t.timeline.last().map_or(0.0, |s| s.t) + lengths.last().unwrap_or(&1.0);
             let row = row_of(&rows, &t.name);
             let color = if docs.len() > 1 {
-                PALETTE[2 + j % (PALETTE.len() - 2)]
+                run_color(j)
             } else {
                 row_color(row)
             };
-            lines.push(Line {
+            x_max = x_max.max(end);
+            lines.push(Series {
                 name: format!("{}{}", run_tag(docs, j), t.name.replace('_', " ")),
                 color,
                 dashed: t.op == "write",
@@ -53,9 +54,7 @@ pub(super) fn timeline<DB: DrawingBackend>(
     }
     let (width, _) = root.dim_in_pixel();
     let (plot, side) = root.split_horizontally(width.saturating_sub(LEGEND_WIDTH));
-    let xs = || lines.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let x_max = xs().fold(f64::MIN, f64::max).max(1.0);
-    let x_min = xs().fold(f64::MAX, f64::min).min(x_max - 1.0);
+    let x_max = x_max.max(0.1);
     let y_max = lines
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))
@@ -86,45 +85,9 @@ pub(super) fn timeline<DB: DrawingBackend>(
             .flat_map(|s| s.points.iter().map(|p| p.1))
             .fold(f64::MAX, f64::min)
             / 2.0;
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(caption, (FONT, 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d(x_min..x_max, (y_min..y_max).log_scale())
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc("seconds")
-            .y_desc("MB/s")
-            .label_style((FONT, 13))
-            .x_label_formatter(&|v| tick(*v))
-            .y_label_formatter(&|v| tick(*v))
-            .draw()
-            .map_err(err)?;
-        for l in &lines {
-            draw_line(&mut chart, l)?;
-        }
+        plot_lines(&plot, caption, x_max, (y_min..y_max).log_scale(), &lines)?;
     } else {
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(caption, (FONT, 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d(x_min..x_max, 0.0..y_max)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc("seconds")
-            .y_desc("MB/s")
-            .label_style((FONT, 13))
-            .x_label_formatter(&|v| tick(*v))
-            .y_label_formatter(&|v| tick(*v))
-            .draw()
-            .map_err(err)?;
-        for l in &lines {
-            draw_line(&mut chart, l)?;
-        }
+        plot_lines(&plot, caption, x_max, 0.0..y_max, &lines)?;
     }
     // The legend, beside the plot.
     let entries: Vec<(String, RGBColor, bool)> = lines
@@ -134,20 +97,37 @@ pub(super) fn timeline<DB: DrawingBackend>(
     side_legend(&side, &entries)
 }
 
-fn draw_line<DB, CT>(chart: &mut ChartContext<'_, DB, CT>, l: &Line) -> Result<(), ExportError>
+/// The lines on a time axis from 0 to `x_max` and the MB/s axis `y` (linear or logarithmic).
+fn plot_lines<DB, Y>(
+    plot: &DrawingArea<DB, Shift>,
+    caption: String,
+    x_max: f64,
+    y: Y,
+    lines: &[Series],
+) -> Result<(), ExportError>
 where
     DB: DrawingBackend,
-    CT: CoordTranslate<From = (f64, f64)>,
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
 {
-    let style = l.color.stroke_width(2);
-    if l.dashed {
-        chart
-            .draw_series(DashedLineSeries::new(l.points.iter().copied(), 7, 5, style))
-            .map_err(err)?;
-    } else {
-        chart
-            .draw_series(LineSeries::new(l.points.iter().copied(), style))
-            .map_err(err)?;
+    let mut chart = ChartBuilder::on(plot)
+        .caption(caption, (FONT, 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..x_max, y)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("seconds")
+        .y_desc("MB/s")
+        .label_style((FONT, 13))
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .draw()
+        .map_err(err)?;
+    for l in lines {
+        draw_line(&mut chart, &l.points, l.color, l.dashed)?;
     }
     Ok(())
 }
