@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{printable, Style};
-use crate::result::{ResultDoc, Score, TestResult};
-use crate::units::{format_micros, format_size};
+use crate::result::{describe, ResultDoc, TestResult};
+use crate::units::format_micros;
 
 /// The whole report for a finished run.
 pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String {
@@ -26,86 +26,19 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             printable(&doc.target.path)
         ))
     );
-    if let Some(device) = &doc.target.device {
-        let mut parts: Vec<String> = Vec::new();
-        let identity: Vec<&str> = [device.vendor.as_deref(), device.model.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect();
-        parts.push(
-            format!(
-                "{} {}",
-                device.name.as_deref().unwrap_or("?"),
-                identity.join(" ")
-            )
-            .trim()
-            .to_string(),
-        );
-        parts.extend(device.transport.clone());
-        if let Some(speed) = device.usb.as_ref().and_then(|u| u.speed_mbps) {
-            parts.push(format!("{speed} Mbps"));
-        }
-        parts.extend(device.size_bytes.map(format_size));
+    if let Some(device) = describe::device_line(doc) {
         let _ = writeln!(
             out,
             "{}",
-            style.dim(&format!("device {}", printable(&parts.join(" · "))))
+            style.dim(&format!("device {}", printable(&device)))
         );
     }
-    // How the tests were paced: one pass per step (pi), one long write (sustained), or loops.
-    let plan = match &doc.score {
-        Some(Score::Pi(_)) => format!(
-            "{} test file · each step once over its file, as dd, fio and iozone do",
-            format_size(s.file_size_bytes)
-        ),
-        Some(Score::Sustained(_)) => format!(
-            "{} written once (stopping at {} if not done)",
-            format_size(s.file_size_bytes),
-            seconds(s.duration_s)
-        ),
-        Some(Score::Surface(score)) => format!(
-            "{} {} · {} reads of {} spread across it, then {} random 4 KiB reads, one at a time",
-            format_size(s.file_size_bytes),
-            if score.surface.over == "device" {
-                "device, read-only"
-            } else {
-                "test file"
-            },
-            score.surface.samples.len(),
-            format_size(score.surface.sample_bytes),
-            score.surface.access.len()
-        ),
-        _ => format!(
-            "{} test file{} · {} of {} after {} warm-up",
-            format_size(s.file_size_bytes),
-            s.fill_cut_from_bytes
-                .map(|planned| format!(
-                    " (cut from {}: the device fills no more in 10 s)",
-                    format_size(planned)
-                ))
-                .unwrap_or_default(),
-            if s.loops_auto {
-                format!("3 to {} loops (auto)", s.loops)
-            } else if s.loops == 1 {
-                "1 loop".to_string()
-            } else {
-                format!("{} loops", s.loops)
-            },
-            match s.count {
-                Some(count) => format!("{count} I/Os"),
-                None => seconds(s.duration_s),
-            },
-            seconds(s.warmup_s)
-        ),
-    };
     let _ = writeln!(
         out,
         "{}",
         style.dim(&format!(
-            "{plan} · {} · {} I/O · {} data{}",
-            s.engine,
-            if s.direct { "direct" } else { "buffered" },
-            s.data,
+            "{}{}",
+            describe::method_line(doc),
             doc.label
                 .as_ref()
                 .map(|l| format!(" · {}", printable(l)))
@@ -153,14 +86,6 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
         );
     }
     out
-}
-
-pub(super) fn seconds(s: f64) -> String {
-    if s < 1.0 && s > 0.0 {
-        format!("{:.0} ms", s * 1000.0)
-    } else {
-        format!("{s} s")
-    }
 }
 
 /// Rows in the order the tests ran, each with its read and write figures.

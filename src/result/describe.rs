@@ -1,0 +1,99 @@
+//! What a run was of and how it was measured, in one line each, as the terminal report and the
+//! shareable card (`plot --kind card`) both say it.
+
+use super::{ResultDoc, Score};
+use crate::units::format_size;
+
+/// The device: its name, vendor and model, transport, USB link and size
+/// (`sda Samsung T7 · usb · 5000 Mbps · 1 TiB`); `None` when no block device was identified.
+pub fn device_line(doc: &ResultDoc) -> Option<String> {
+    let device = doc.target.device.as_ref()?;
+    let mut parts: Vec<String> = Vec::new();
+    let identity: Vec<&str> = [device.vendor.as_deref(), device.model.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    parts.push(
+        format!(
+            "{} {}",
+            device.name.as_deref().unwrap_or("?"),
+            identity.join(" ")
+        )
+        .trim()
+        .to_string(),
+    );
+    parts.extend(device.transport.clone());
+    if let Some(speed) = device.usb.as_ref().and_then(|u| u.speed_mbps) {
+        parts.push(format!("{speed} Mbps"));
+    }
+    parts.extend(device.size_bytes.map(format_size));
+    Some(parts.join(" · "))
+}
+
+/// How the tests were paced and done: the file, loops and their length, the engine, direct or
+/// buffered I/O and the data (`1 GiB test file · 5 loops of 5 s after 1 s warm-up · io_uring ·
+/// direct I/O · random data`).
+pub fn method_line(doc: &ResultDoc) -> String {
+    let s = &doc.settings;
+    // How the tests were paced: one pass per step (pi), one long write (sustained), or loops.
+    let plan = match &doc.score {
+        Some(Score::Pi(_)) => format!(
+            "{} test file · each step once over its file, as dd, fio and iozone do",
+            format_size(s.file_size_bytes)
+        ),
+        Some(Score::Sustained(_)) => format!(
+            "{} written once (stopping at {} if not done)",
+            format_size(s.file_size_bytes),
+            seconds(s.duration_s)
+        ),
+        Some(Score::Surface(score)) => format!(
+            "{} {} · {} reads of {} spread across it, then {} random 4 KiB reads, one at a time",
+            format_size(s.file_size_bytes),
+            if score.surface.over == "device" {
+                "device, read-only"
+            } else {
+                "test file"
+            },
+            score.surface.samples.len(),
+            format_size(score.surface.sample_bytes),
+            score.surface.access.len()
+        ),
+        _ => format!(
+            "{} test file{} · {} of {} after {} warm-up",
+            format_size(s.file_size_bytes),
+            s.fill_cut_from_bytes
+                .map(|planned| format!(
+                    " (cut from {}: the device fills no more in 10 s)",
+                    format_size(planned)
+                ))
+                .unwrap_or_default(),
+            if s.loops_auto {
+                format!("3 to {} loops (auto)", s.loops)
+            } else if s.loops == 1 {
+                "1 loop".to_string()
+            } else {
+                format!("{} loops", s.loops)
+            },
+            match s.count {
+                Some(count) => format!("{count} I/Os"),
+                None => seconds(s.duration_s),
+            },
+            seconds(s.warmup_s)
+        ),
+    };
+    format!(
+        "{plan} · {} · {} I/O · {} data",
+        s.engine,
+        if s.direct { "direct" } else { "buffered" },
+        s.data,
+    )
+}
+
+/// Seconds as people say them: `500 ms`, `5 s`.
+pub fn seconds(s: f64) -> String {
+    if s < 1.0 && s > 0.0 {
+        format!("{:.0} ms", s * 1000.0)
+    } else {
+        format!("{s} s")
+    }
+}
