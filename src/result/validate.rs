@@ -129,7 +129,32 @@ impl ResultDoc {
         if self.warnings.len() > MAX_WARNINGS {
             return Err(DocumentError::TooManyWarnings(self.warnings.len()));
         }
-        if self.tests.is_empty() {
+        // A surface scan and a verify run measure by themselves, with no table of tests; their
+        // figures are checked as the tests' are.
+        let surface = match &self.score {
+            Some(super::Score::Surface(score)) => Some(&score.surface),
+            _ => None,
+        };
+        if let Some(surface) = surface {
+            check_surface(surface).map_err(|what| DocumentError::BadFigure {
+                test: "score.surface".into(),
+                what,
+            })?;
+        }
+        if let Some(verify) = &self.verify {
+            for (name, rate) in [
+                ("write_mb_per_s", verify.write_mb_per_s),
+                ("read_mb_per_s", verify.read_mb_per_s),
+            ] {
+                if rate.is_some_and(|r| !finite(r)) {
+                    return Err(DocumentError::BadFigure {
+                        test: "verify".into(),
+                        what: format!("{name} must be finite and not negative"),
+                    });
+                }
+            }
+        }
+        if self.tests.is_empty() && surface.is_none() && self.verify.is_none() {
             return Err(DocumentError::NoTests);
         }
         if self.tests.len() > MAX_TESTS {
@@ -152,6 +177,33 @@ impl ResultDoc {
 
 fn finite(value: f64) -> bool {
     value.is_finite() && value >= 0.0
+}
+
+/// A surface scan's figures: finite, not negative, at positions from 0 to 1.
+fn check_surface(surface: &super::score::Surface) -> Result<(), String> {
+    let figures = [
+        surface.max_mb_per_s,
+        surface.min_mb_per_s,
+        surface.mean_mb_per_s,
+        surface.mean_access_ms,
+    ]
+    .into_iter()
+    .chain(surface.samples.iter().map(|s| s.mb_per_s))
+    .chain(surface.access.iter().map(|a| a.ms));
+    if !figures.into_iter().all(finite) {
+        return Err("rates and access times must be finite and not negative".into());
+    }
+    let positions = surface.samples.iter().map(|s| s.position);
+    if !positions
+        .chain(surface.access.iter().map(|a| a.position))
+        .all(|p| (0.0..=1.0).contains(&p))
+    {
+        return Err("positions must be fractions of the device, 0 to 1".into());
+    }
+    if surface.samples.is_empty() {
+        return Err("a surface scan has rate samples".into());
+    }
+    Ok(())
 }
 
 /// One test's figures: finite, not negative, within what storage can do, and agreeing with

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::common::{iomark, ok, refused};
+use crate::common::{iomark, ok, refused, stdout};
 use crate::devices::{is_root, sha256, Loop, ShmFile};
 
 fn surface(doc: &Value) -> &Value {
@@ -123,6 +123,20 @@ fn a_file_scan_says_its_positions_are_the_files() {
         .collect();
     assert!(kinds.contains(&"surface_over_file"), "{kinds:?}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The document it wrote is one iomark takes back (it has no table of tests: its figures
+    // are the scan's), and a scan whose positions make no sense is refused.
+    let saved = data.path().join("surface.json");
+    std::fs::write(&saved, &output.stdout).unwrap();
+    let line = stdout(&ok(
+        iomark(data.path()).args(["import", saved.to_str().unwrap()])
+    ));
+    assert!(line.starts_with("imported"), "{line}");
+    let mut bent = doc.clone();
+    bent["id"] = "01M8300000000000000000BENT".into();
+    bent["score"]["surface"]["samples"][3]["position"] = 1.5.into();
+    std::fs::write(&saved, bent.to_string()).unwrap();
+    let line = refused(iomark(data.path()).args(["import", saved.to_str().unwrap()]));
+    assert!(line.contains("positions"), "{line}");
     // --samples belongs to the surface profile alone.
     let line =
         refused(iomark(data.path()).args(["run", dir.path().to_str().unwrap(), "--samples", "5"]));
