@@ -258,6 +258,8 @@ pub enum PlotKind {
     Sweep,
     /// Read rate and access time against position (the surface profile), as GNOME Disks
     Surface,
+    /// One run as a card to post, as CrystalDiskMark's window: a row per test, read and write
+    Card,
 }
 
 #[derive(Debug, Args)]

@@ -37,6 +37,7 @@ pub fn plot(args: PlotArgs) -> anyhow::Result<()> {
         PlotKind::Histogram => chart::Kind::Histogram,
         PlotKind::Sweep => chart::Kind::Sweep,
         PlotKind::Surface => chart::Kind::Surface,
+        PlotKind::Card => chart::Kind::Card,
     };
     let extension = args
         .output

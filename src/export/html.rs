@@ -101,14 +101,7 @@ impl Exporter for Html {
             None => doc.device_label(),
         };
         let s = &doc.settings;
-        // `2026-11-22T10:58:03Z` as people read it: `2026-11-22 10:58 UTC`.
-        let when = format!(
-            "{} UTC",
-            doc.started_at
-                .get(..16)
-                .unwrap_or(&doc.started_at)
-                .replace('T', " ")
-        );
+        let when = crate::result::describe::when(doc);
         let subtitle = format!(
             "{} · {} profile · {} on {} · iomark {}",
             when,

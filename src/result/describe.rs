@@ -89,11 +89,40 @@ pub fn method_line(doc: &ResultDoc) -> String {
     )
 }
 
+/// When the run started, as people read it: `2026-11-22 10:58 UTC` (a time given with another
+/// offset is turned to UTC first).
+pub fn when(doc: &ResultDoc) -> String {
+    match super::time::rfc3339("started_at", &doc.started_at) {
+        Ok(time) => {
+            let stamp = humantime::format_rfc3339_seconds(time).to_string();
+            format!(
+                "{} UTC",
+                stamp.get(..16).unwrap_or(&stamp).replace('T', " ")
+            )
+        }
+        Err(_) => doc.started_at.clone(),
+    }
+}
+
 /// Seconds as people say them: `500 ms`, `5 s`.
 pub fn seconds(s: f64) -> String {
     if s < 1.0 && s > 0.0 {
         format!("{:.0} ms", s * 1000.0)
     } else {
         format!("{s} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_said_in_utc() {
+        let mut doc = crate::result::sample::doc();
+        doc.started_at = "2026-11-22T10:58:03Z".into();
+        assert_eq!(when(&doc), "2026-11-22 10:58 UTC");
+        doc.started_at = "2026-11-22T12:58:03+02:00".into();
+        assert_eq!(when(&doc), "2026-11-22 10:58 UTC");
     }
 }

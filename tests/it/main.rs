@@ -4,6 +4,7 @@
 
 mod browser;
 mod cdp;
+mod charts;
 mod cli_run;
 mod common;
 mod devices;

@@ -735,13 +735,15 @@ fn latency_and_sweep_runs_plot_their_own_charts() {
     let svg = home.join("s.svg");
     ok(iomark(home).args(["plot", &swp, "--kind", "sweep", "-o", svg.to_str().unwrap()]));
     let text = std::fs::read_to_string(&svg).unwrap();
-    // Two series lines (drawn 2 px wide; axes and ticks are 1 px): read and write.
+    // Two series (drawn 2 px wide; axes and ticks are 1 px): read as one solid line in read's
+    // blue, write dashed (a polyline a dash) in write's orange.
     assert!(text.contains("block size"));
-    assert_eq!(
-        text.matches("stroke-width=\"2\" points=").count(),
-        2,
-        "read and write"
-    );
+    let lines = |color: &str| {
+        text.matches(&format!("stroke=\"{color}\" stroke-width=\"2\" points="))
+            .count()
+    };
+    assert_eq!(lines("#2B6CB0"), 1, "read");
+    assert!(lines("#D96C1E") > 2, "write, dashed");
     // The HTML report of each carries its chart.
     let html = stdout(&ok(iomark(home).args(["export", &lat, "--format", "html"])));
     assert!(html.contains("data-kind=\"histogram\""));

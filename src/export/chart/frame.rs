@@ -86,6 +86,23 @@ pub(super) fn tick(v: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// A log axis's label where the value is 1, 2 or 5 times a power of ten, none between: the
+/// axis marks every step (100, 200, … 900, 1000), and labelled all, they ran together.
+pub(super) fn one_two_five(v: f64) -> String {
+    if v.is_nan() || v <= 0.0 {
+        return String::new();
+    }
+    let leading = v / 10f64.powf(v.log10().floor());
+    if [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .any(|m| (leading - m).abs() < 1e-6 * m)
+    {
+        tick(v)
+    } else {
+        String::new()
+    }
+}
+
 /// A line per test (and run), dashed for writes.
 pub(super) struct Series {
     pub(super) name: String,

@@ -15,6 +15,33 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontStyle,
 };
 
+/// How far the pen moves over `text` (advances and kerning), in pixels.
+fn advance<F: Font>(font: &ab_glyph::PxScaleFont<&F>, text: &str) -> f32 {
+    let mut width = 0f32;
+    let mut prev = None;
+    for c in text.chars() {
+        let id = font.glyph_id(c);
+        width += font.h_advance(id);
+        if let Some(p) = prev {
+            width += font.kern(p, id);
+        }
+        prev = Some(id);
+    }
+    width
+}
+
+/// The width of `text` in DejaVu Sans at `size` pixels, as a PNG draws it (an SVG viewer's own
+/// sans-serif comes close): for laying text out to fit.
+pub fn text_width(text: &str, size: f64, bold: bool) -> f64 {
+    let data = if bold {
+        dejavu::sans::bold()
+    } else {
+        dejavu::sans::regular()
+    };
+    let font = FontRef::try_from_slice(data).expect("DejaVu Sans");
+    advance(&font.as_scaled(size as f32), text) as f64
+}
+
 pub struct Glyphs<'a> {
     inner: BitMapBackend<'a>,
     regular: FontRef<'static>,
@@ -106,17 +133,7 @@ impl<'a> DrawingBackend for Glyphs<'a> {
         }
         .as_scaled(size as f32);
         // The same box plotters lays text out with, so anchors and label areas agree.
-        let mut width = 0f32;
-        let mut prev = None;
-        for c in text.chars() {
-            let id = font.glyph_id(c);
-            width += font.h_advance(id);
-            if let Some(p) = prev {
-                width += font.kern(p, id);
-            }
-            prev = Some(id);
-        }
-        let (width, height) = (width as i32, (size / 1.24) as i32);
+        let (width, height) = (advance(&font, text) as i32, (size / 1.24) as i32);
         let dx = match style.anchor().h_pos {
             HPos::Left => 0,
             HPos::Right => -width,

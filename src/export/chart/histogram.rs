@@ -48,6 +48,7 @@ pub(super) fn histogram<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("latency (µs, log scale)")
+        .x_label_formatter(&|v| one_two_five(*v))
         .y_desc("% of I/Os")
         .y_label_formatter(&|v| tick(*v))
         .label_style((FONT, 13))

@@ -4,6 +4,7 @@
 //! without fonts; SVG text names `sans-serif` and the viewer's own font draws it.
 
 mod bars;
+mod card;
 mod frame;
 mod glyphs;
 mod histogram;
@@ -35,6 +36,8 @@ pub enum Kind {
     Sweep,
     /// Read rate and access time against position (the surface profile).
     Surface,
+    /// One run as a card to post: a row per test, read and write side by side.
+    Card,
 }
 
 impl Kind {
@@ -46,6 +49,7 @@ impl Kind {
             Kind::Histogram => "histogram",
             Kind::Sweep => "sweep",
             Kind::Surface => "surface",
+            Kind::Card => "card",
         }
     }
 }
@@ -86,6 +90,15 @@ pub fn check(kind: Kind, docs: &[&ResultDoc]) -> Result<(), ExportError> {
             .iter()
             .any(|s| s.points.len() >= 2),
         Kind::Surface => !surface::scans(docs).is_empty(),
+        Kind::Card => match docs {
+            [doc] => !doc.tests.is_empty(),
+            _ => {
+                return Err(ExportError::NothingToDraw(format!(
+                    "a card shows one run, not {}: `--kind bars` compares several",
+                    docs.len()
+                )))
+            }
+        },
     };
     if ok {
         Ok(())
@@ -149,6 +162,7 @@ fn size(kind: Kind, docs: &[&ResultDoc]) -> (u32, u32) {
         }
         Kind::Histogram => (WIDTH, 420 + legend_height(docs)),
         Kind::Surface => (WIDTH, 560),
+        Kind::Card => (WIDTH, docs.first().map_or(400, |doc| card::height(doc))),
         _ => (WIDTH, 420),
     }
 }
@@ -170,6 +184,7 @@ fn draw<DB: DrawingBackend>(
         Kind::Histogram => histogram::histogram(root, docs),
         Kind::Sweep => sweep::sweep(root, docs),
         Kind::Surface => surface::surface(root, docs),
+        Kind::Card => card::card(root, docs[0]),
     }
 }
 
@@ -213,6 +228,19 @@ mod tests {
         assert_eq!(tick(4000.0), "4000");
         assert_eq!(tick(2.5), "2.5");
         assert_eq!(tick(0.375), "0.38");
+    }
+
+    #[test]
+    fn log_axes_label_ones_twos_and_fives() {
+        use super::frame::one_two_five;
+        let labels: Vec<String> = [100.0, 200.0, 300.0, 500.0, 900.0, 1000.0, 2000.0, 0.5, 0.0]
+            .into_iter()
+            .map(one_two_five)
+            .collect();
+        assert_eq!(
+            labels,
+            ["100", "200", "", "500", "", "1000", "2000", "0.5", ""]
+        );
     }
 
     #[test]
