@@ -65,6 +65,14 @@ fn a_good_disk_reads_everything_back_and_nothing_is_left() {
         shown.contains("all 48 MiB written read back intact"),
         "{shown}"
     );
+    // The document it wrote is one another store takes (it has no table of tests).
+    let elsewhere = tempfile::tempdir().unwrap();
+    let file = elsewhere.path().join("verify.json");
+    std::fs::write(&file, &output.stdout).unwrap();
+    let line = crate::common::stdout(&ok(
+        iomark(elsewhere.path()).args(["import", file.to_str().unwrap()])
+    ));
+    assert!(line.starts_with("imported"), "{line}");
 }
 
 #[test]
