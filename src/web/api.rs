@@ -150,13 +150,7 @@ pub async fn submit(State(state): State<Shared>, body: Bytes) -> Result<Response
 }
 
 pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Answer<Value> {
-    let entry = state
-        .store
-        .entry(&id)
-        .await?
-        .filter(|e| state.config.show_synthetic || !e.synthetic)
-        .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
-    let doc = state.store.get(&entry.id).await?;
+    let (entry, doc) = views::visible_result(&state, &id).await?;
     Ok(Json(json!({
         "id": entry.id,
         "url": result_url(&state, &entry.id),

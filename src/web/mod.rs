@@ -4,6 +4,7 @@
 //!
 //! - `pages.rs`: the HTML pages; `api.rs`: the JSON API; `views.rs`: what both show, computed
 //!   once from the store's rows (so a page and its API answer always agree);
+//! - `card.rs`: a result's card as a PNG to post;
 //! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);
 //! - `guard.rs`: what every request passes through: the per-client rate limit, the time
 //!   limit, the security headers;
@@ -14,6 +15,7 @@
 
 mod api;
 mod cache;
+mod card;
 mod guard;
 mod pages;
 mod views;
@@ -66,6 +68,7 @@ pub fn router(state: Shared) -> Router {
         .route("/", get(pages::leaderboard))
         .route("/devices/{key}", get(pages::device))
         .route("/results/{id}", get(pages::result))
+        .route("/results/{id}/card.png", get(card::card))
         .route("/compare", get(pages::compare))
         .route("/about", get(pages::about))
         .route("/static/site.css", get(pages::stylesheet))

@@ -513,17 +513,12 @@ pub fn distribution_svg(values: &[f64], label: &str) -> String {
 struct ResultNav {
     device: Option<(String, String)>,
     json: String,
+    card: String,
     flag: Option<String>,
 }
 
 pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, Page> {
-    let entry = state
-        .store
-        .entry(&id)
-        .await?
-        .filter(|e| state.config.show_synthetic || !e.synthetic)
-        .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
-    let doc = state.store.get(&entry.id).await?;
+    let (entry, doc) = views::visible_result(&state, &id).await?;
     use crate::export::Exporter;
     let report = crate::export::html::Html.export(&doc).map_err(|e| {
         Failure::new(
@@ -540,6 +535,7 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Resu
             )
         }),
         json: format!("/api/v1/results/{}", encode(&entry.id)),
+        card: format!("/results/{}/card.png", encode(&entry.id)),
         flag: entry.flag.clone(),
     }
     .render()

@@ -60,6 +60,22 @@ impl Failure {
     }
 }
 
+/// A result the site shows (a synthetic one only where the site is told to), with its
+/// document: what its page, its API answer and its card are drawn from.
+pub async fn visible_result(
+    state: &super::State,
+    id: &str,
+) -> Result<(Entry, crate::result::ResultDoc), Failure> {
+    let entry = state
+        .store
+        .entry(id)
+        .await?
+        .filter(|e| state.config.show_synthetic || !e.synthetic)
+        .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
+    let doc = state.store.get(&entry.id).await?;
+    Ok((entry, doc))
+}
+
 impl From<StoreError> for Failure {
     fn from(e: StoreError) -> Failure {
         match e {

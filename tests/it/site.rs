@@ -145,6 +145,24 @@ pub fn http(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -
     }
 }
 
+/// A GET whose answer is bytes (an image): its status, content type and body.
+fn get_bytes(url: &str) -> (u16, String, Vec<u8>) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into();
+    let mut response = agent.get(url).call().unwrap();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = response.body_mut().read_to_vec().unwrap();
+    (response.status().as_u16(), content_type, body)
+}
+
 pub fn get(url: &str) -> Answer {
     http("GET", url, None, None)
 }
@@ -401,6 +419,32 @@ fn suite(db: &str) {
         get(&format!("{url}/results/01JTEST0000000000000000099")).status,
         404
     );
+    // Its card, to post: linked from the page, a PNG of the run's table that browsers may keep.
+    let card = format!("/results/{}/card.png", ulid(2));
+    assert!(result.body.contains(&format!("href=\"{card}\"")));
+    let (status, content_type, png) = get_bytes(&format!("{url}{card}"));
+    assert_eq!((status, content_type.as_str()), (200, "image/png"));
+    let decoded = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .unwrap();
+    assert_eq!(decoded.info().width, 900);
+    // A surface scan is taken (it has no tests) but has no table to draw a card of.
+    let surface: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/charts/surface.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(post(&format!("{url}/api/v1/results"), &surface).status, 201);
+    let id = surface["id"].as_str().unwrap();
+    let (status, _, body) = get_bytes(&format!("{url}/results/{id}/card.png"));
+    assert_eq!(status, 404);
+    assert!(String::from_utf8_lossy(&body).contains("no card"));
+    let (status, _, _) = get_bytes(&format!(
+        "{url}/results/01JTEST0000000000000000099/card.png"
+    ));
+    assert_eq!(status, 404);
 
     // Compare: results with verdicts, devices with medians.
     let compared = get(&format!("{url}/api/v1/compare?ids={},{}", ulid(1), ulid(3))).json();
