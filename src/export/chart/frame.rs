@@ -258,22 +258,3 @@ pub(super) fn side_legend<DB: DrawingBackend>(
     }
     Ok(())
 }
-
-/// The box naming each labelled series.
-pub(super) fn series_legend<'a, DB, CT>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    position: SeriesLabelPosition,
-) -> Result<(), ExportError>
-where
-    DB: DrawingBackend + 'a,
-    CT: CoordTranslate,
-{
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font((FONT, 12))
-        .draw()
-        .map_err(err)
-}

@@ -161,7 +161,7 @@ fn size(kind: Kind, docs: &[&ResultDoc]) -> (u32, u32) {
             (WIDTH, 90 + tests * per_test.max(26) + legend_height(docs))
         }
         Kind::Histogram => (WIDTH, 420 + legend_height(docs)),
-        Kind::Surface => (WIDTH, 560),
+        Kind::Surface => (WIDTH, 560 + surface::strip_height(docs)),
         Kind::Card => (WIDTH, docs.first().map_or(400, |doc| card::height(doc))),
         _ => (WIDTH, 420),
     }

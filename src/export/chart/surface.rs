@@ -26,7 +26,10 @@ pub(super) fn surface<DB: DrawingBackend>(
 ) -> Result<(), ExportError> {
     let scans = scans(docs);
     let over_file = scans.iter().any(|(_, s)| s.over != "device");
-    let (top, bottom) = root.split_vertically(300);
+    // What each scan found, in a strip below the panels: inside them it covered points.
+    let (_, height) = root.dim_in_pixel();
+    let (panels, below) = root.split_vertically(height.saturating_sub(strip_height(docs)));
+    let (top, bottom) = panels.split_vertically(300);
     let rate_max = scans
         .iter()
         .map(|(_, s)| s.max_mb_per_s)
@@ -63,15 +66,8 @@ pub(super) fn surface<DB: DrawingBackend>(
         let points = s.samples.iter().map(|p| (p.position * 100.0, p.mb_per_s));
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(2)))
-            .map_err(err)?
-            .label(format!(
-                "{}read rate, mean {:.1} MB/s",
-                run_tag(docs, run),
-                s.mean_mb_per_s
-            ))
-            .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 14, y + 4)], color.filled()));
+            .map_err(err)?;
     }
-    series_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
 
     let ms_max = scans
         .iter()
@@ -102,13 +98,39 @@ pub(super) fn surface<DB: DrawingBackend>(
                     .iter()
                     .map(|a| Circle::new((a.position * 100.0, a.ms), 2, color.mix(0.6).filled())),
             )
-            .map_err(err)?
-            .label(format!(
-                "{}access time, mean {:.2} ms",
-                run_tag(docs, run),
-                s.mean_access_ms
-            ))
-            .legend(move |(x, y)| Circle::new((x + 7, y), 3, color.filled()));
+            .map_err(err)?;
     }
-    series_legend(&mut chart, SeriesLabelPosition::UpperRight)
+    let ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+    let ids = crate::result::short_ids(&ids, 8);
+    for (k, &(run, s)) in scans.iter().enumerate() {
+        let y = 6 + 16 * k as i32;
+        let x = 80;
+        below
+            .draw(&Rectangle::new(
+                [(x, y), (x + 12, y + 12)],
+                color_for(docs, run, "read").filled(),
+            ))
+            .map_err(err)?;
+        let who = if docs.len() > 1 {
+            format!("{}{} · ", run_tag(docs, run), ids[run])
+        } else {
+            String::new()
+        };
+        below
+            .draw(&Text::new(
+                format!(
+                    "{who}read rate {:.1} MB/s on average ({:.1} to {:.1}) · access time {:.2} ms on average",
+                    s.mean_mb_per_s, s.min_mb_per_s, s.max_mb_per_s, s.mean_access_ms
+                ),
+                (x + 18, y),
+                (FONT, 13).into_font(),
+            ))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The strip below the panels: a line per scan.
+pub(super) fn strip_height(docs: &[&ResultDoc]) -> u32 {
+    16 * scans(docs).len() as u32 + 14
 }
