@@ -17,14 +17,7 @@ use crate::suite::{self, Observer, Options, Phase, Plan, Profile};
 pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     let dir = super::run::directory(args.path.as_deref())?;
     // Every destination is checked before anything is measured.
-    if !args.no_save {
-        crate::store::Location::parse(args.store.db.as_deref())?;
-    }
-    let json = args
-        .json
-        .as_deref()
-        .map(|path| super::destination::Destination::check("--json", path))
-        .transpose()?;
+    let json = super::check_destinations(args.no_save, &args.store, args.json.as_deref())?;
     let selected: Vec<&'static langs::Lang> = langs::LANGS
         .iter()
         .filter(|l| args.only.is_empty() || args.only.iter().any(|o| o == l.name))

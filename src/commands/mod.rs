@@ -69,6 +69,21 @@ pub fn publish(
 
 /// The shortest beginning of `id` that names one run in the store (the whole id if the store
 /// cannot say).
+/// Where a run's result will go, checked before anything is measured: the store it is saved
+/// to (unless `--no-save`), and the `--json` file, whose destination is returned.
+pub fn check_destinations(
+    no_save: bool,
+    store: &StoreArgs,
+    json: Option<&Path>,
+) -> anyhow::Result<Option<Destination>> {
+    if !no_save {
+        Location::parse(store.db.as_deref())?;
+    }
+    Ok(json
+        .map(|path| Destination::check("--json", path))
+        .transpose()?)
+}
+
 pub fn short_id(args: &StoreArgs, id: &str) -> String {
     with_store(args, async |s| s.short_id(id).await).unwrap_or_else(|_| id.to_string())
 }

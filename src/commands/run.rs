@@ -4,14 +4,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use super::destination::Destination;
 use super::write_stdout;
 use crate::cli::{ProgressArg, RunArgs};
 use crate::engine;
 use crate::output::progress::{Mode, Progress};
 use crate::output::{table, Style};
 use crate::result::ResultDoc;
-use crate::store::Location;
 use crate::suite::{self, verdicts, Plan};
 
 /// Where the test runs: PATH, checked to be an existing directory, made absolute so that every
@@ -49,14 +47,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         return write_stdout(text.as_bytes());
     }
     // Every destination is checked before anything is measured.
-    if !args.no_save {
-        Location::parse(args.store.db.as_deref())?;
-    }
-    let json = args
-        .json
-        .as_deref()
-        .map(|path| Destination::check("--json", path))
-        .transpose()?;
+    let json = super::check_destinations(args.no_save, &args.store, args.json.as_deref())?;
 
     let host = crate::probe::host::probe(Path::new("/"));
     let started_at = crate::result::now_rfc3339();
@@ -102,14 +93,7 @@ fn run_device(args: RunArgs, device: &Path) -> anyhow::Result<()> {
              --device` checks its capacity"
         );
     }
-    if !args.no_save {
-        Location::parse(args.store.db.as_deref())?;
-    }
-    let json = args
-        .json
-        .as_deref()
-        .map(|path| Destination::check("--json", path))
-        .transpose()?;
+    let json = super::check_destinations(args.no_save, &args.store, args.json.as_deref())?;
     let dev = crate::engine::rawdev::open(device, false)?;
     let mut options = args.options();
     options.size = Some(dev.size);

@@ -21,14 +21,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
              (to check a filesystem without harm, give its folder: iomark verify PATH)"
         );
     }
-    if !args.no_save {
-        crate::store::Location::parse(args.store.db.as_deref())?;
-    }
-    let json = args
-        .json
-        .as_deref()
-        .map(|path| super::destination::Destination::check("--json", path))
-        .transpose()?;
+    let json = super::check_destinations(args.no_save, &args.store, args.json.as_deref())?;
     let progress = Progress::new(Style::stderr());
     let host = crate::probe::host::probe(Path::new("/"));
     let started_at = result::now_rfc3339();
