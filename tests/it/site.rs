@@ -1006,6 +1006,19 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
     );
     check_page(&mut browser, "result");
 
+    // Its card to share: the link opens the picture itself.
+    browser.eval("document.querySelector('#card').click(); true");
+    browser.wait_for("location.pathname.endsWith('/card.png')");
+    browser.wait_for("document.images.length === 1 && document.images[0].complete");
+    assert_eq!(browser.eval("document.images[0].naturalWidth"), json!(900));
+    assert!(
+        browser
+            .eval("document.images[0].naturalHeight")
+            .as_u64()
+            .unwrap()
+            > 400
+    );
+
     // A long model name on a phone.
     browser.goto(&format!(
         "{url}/devices/kingston-datatraveler-exodia-onyx-with-a-very-long-model-name-128gb"
