@@ -250,13 +250,7 @@ pub async fn comparison(state: &Shared, raw: Option<&str>) -> Result<Compared, F
     }
     let mut docs = Vec::new();
     for id in &ids {
-        let entry = state
-            .store
-            .entry(id)
-            .await?
-            .filter(|e| state.config.show_synthetic || !e.synthetic)
-            .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
-        docs.push(state.store.get(&entry.id).await?);
+        docs.push(views::visible_result(state, id).await?.1);
     }
     Ok(Compared::Results(crate::compare::compare(&docs)))
 }
