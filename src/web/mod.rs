@@ -2,7 +2,7 @@
 //! compile time and escaping by default; no JavaScript) and a JSON API under `/api/v1/`, both
 //! over the store, on SQLite or PostgreSQL.
 //!
-//! - `pages.rs`: the HTML pages; `api.rs`: the JSON API; `views.rs`: what both show, computed
+//! - `pages/`: the HTML pages, a file per resource; `api.rs`: the JSON API; `views.rs`: what both show, computed
 //!   once from the store's rows (so a page and its API answer always agree);
 //! - `card.rs`: a result's card as a PNG to post;
 //! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);

@@ -1,0 +1,127 @@
+//! `/compare`: up to four results side by side with verdicts, or devices with medians.
+
+use super::*;
+
+pub struct CompareColumn {
+    pub letter: String,
+    pub href: String,
+    pub title: String,
+    pub sub: String,
+}
+
+pub struct CompareRow {
+    pub label: String,
+    pub cells: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "compare.html")]
+pub struct ComparePage {
+    pub title: String,
+    pub columns: Vec<CompareColumn>,
+    pub rows: Vec<CompareRow>,
+    pub notes: Vec<String>,
+    pub api: String,
+}
+
+pub async fn compare(
+    State(state): State<Shared>,
+    RawQuery(raw): RawQuery,
+) -> Result<Html<String>, Page> {
+    let compared = api::comparison(&state, raw.as_deref()).await?;
+    let api = format!("/api/v1/compare?{}", raw.clone().unwrap_or_default());
+    let page = match compared {
+        api::Compared::Results(c) => ComparePage {
+            title: format!("{} results side by side", c.runs.len()),
+            columns: c
+                .runs
+                .iter()
+                .enumerate()
+                .map(|(i, r)| CompareColumn {
+                    letter: crate::compare::letter(i).to_string(),
+                    href: format!("/results/{}", encode(&r.id)),
+                    title: r.device.clone(),
+                    sub: format!(
+                        "{}{}",
+                        r.started_at.chars().take(10).collect::<String>(),
+                        r.label
+                            .as_ref()
+                            .map(|l| format!(" · {l}"))
+                            .unwrap_or_default()
+                    ),
+                })
+                .collect(),
+            rows: c
+                .rows
+                .iter()
+                .map(|row| CompareRow {
+                    label: format!("{} ({})", row.test.replace('_', " "), row.unit),
+                    cells: row
+                        .cells
+                        .iter()
+                        .map(|cell| match cell {
+                            None => "–".into(),
+                            Some(cell) => match (cell.diff_pct, cell.verdict) {
+                                (Some(d), Some(v)) => {
+                                    format!("{} ({d:+.1}%, {})", figure(cell.value), v.as_str())
+                                }
+                                _ => figure(cell.value),
+                            },
+                        })
+                        .collect(),
+                })
+                .collect(),
+            notes: std::iter::once(
+                "The first is the baseline. A difference is a verdict only beyond both \
+                 results' own loop-to-loop spread (at least 2%); \"can't tell\" where a \
+                 result's spread is unknown."
+                    .to_string(),
+            )
+            .chain(c.differences.iter().cloned())
+            .collect(),
+            api,
+        },
+        api::Compared::Devices(devices) => {
+            let class = devices.first().map(|d| d.class.clone()).unwrap_or_default();
+            let metrics = shown_metrics(&class);
+            ComparePage {
+                title: format!("{} devices side by side", devices.len()),
+                columns: devices
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| CompareColumn {
+                        letter: crate::compare::letter(i).to_string(),
+                        href: format!("/devices/{}?profile={}", encode(&d.key), encode(&d.class)),
+                        title: d.name.clone(),
+                        sub: format!("{} results, {}", d.results.len(), profile_label(&d.class)),
+                    })
+                    .collect(),
+                rows: metrics
+                    .iter()
+                    .map(|m| {
+                        let (label, unit) = metric_label(m);
+                        CompareRow {
+                            label: format!("{label} ({unit})"),
+                            cells: devices
+                                .iter()
+                                .map(|d| {
+                                    d.summary
+                                        .get(*m)
+                                        .map(|s| format!("{} ({})", figure(s.median), range(s)))
+                                        .unwrap_or_else(|| "–".into())
+                                })
+                                .collect(),
+                        }
+                    })
+                    .collect(),
+                notes: vec![
+                    "Each figure is the median of the device's ranked results, with the middle \
+                     half of them in brackets."
+                        .into(),
+                ],
+                api,
+            }
+        }
+    };
+    render(&page)
+}

@@ -1,0 +1,167 @@
+//! The HTML pages, rendered from the templates in `templates/` (askama: checked when iomark is
+//! compiled, and escaping every value unless it is marked safe; the only values marked safe
+//! are the SVG histogram and the report, themselves drawn from templates).
+//!
+//! One file per resource: `leaderboard.rs` (`/`), `device.rs` (`/devices/KEY`), `result.rs`
+//! (`/results/ID`), `compare.rs` (`/compare`); this file holds how a page fails and renders,
+//! the figures' formatting they share, and the small pages.
+
+mod compare;
+mod device;
+mod leaderboard;
+mod result;
+
+pub use compare::compare;
+pub use device::device;
+pub use leaderboard::leaderboard;
+pub use result::result;
+
+use std::collections::BTreeMap;
+
+use askama::Template;
+use axum::extract::{Path, Query, RawQuery, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+
+use super::api::{self, DeviceQuery};
+use super::views::{self, metric_label, BoardQuery, Failure};
+use super::Shared;
+use crate::result::identity::KINDS;
+use crate::store::site::{Spread, METRICS};
+
+/// A failure answered as a page.
+pub struct Page(pub Failure);
+
+impl<E: Into<Failure>> From<E> for Page {
+    fn from(e: E) -> Page {
+        Page(e.into())
+    }
+}
+
+impl IntoResponse for Page {
+    fn into_response(self) -> Response {
+        self.0.respond(false)
+    }
+}
+
+fn render(template: &impl Template) -> Result<Html<String>, Page> {
+    template.render().map(Html).map_err(|e| {
+        Page(Failure::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the page could not be drawn: {e}"),
+        ))
+    })
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+pub struct ErrorPage {
+    pub title: String,
+    pub reason: String,
+}
+
+/// A figure as the tables print it: three significant digits, thousands for IOPS.
+pub fn figure(value: f64) -> String {
+    if !value.is_finite() {
+        "–".into()
+    } else if value >= 1000.0 {
+        let whole = format!("{:.0}", value);
+        let mut out = String::new();
+        for (i, c) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    } else if value >= 100.0 {
+        format!("{value:.0}")
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
+}
+
+fn range(s: &Spread) -> String {
+    if s.n < 2 {
+        "one result".into()
+    } else {
+        format!("{}–{}", figure(s.p25), figure(s.p75))
+    }
+}
+
+fn money(value: Option<f64>, places: usize) -> String {
+    value
+        .map(|v| format!("${v:.places$}"))
+        .unwrap_or_else(|| "–".into())
+}
+
+fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+fn profile_label(class: &str) -> String {
+    let mut parts = class.split('/');
+    let profile = parts.next().unwrap_or(class);
+    let rest: Vec<&str> = parts.collect();
+    if rest == ["direct", "random"] {
+        profile.to_string()
+    } else {
+        format!("{profile} ({})", rest.join(", "))
+    }
+}
+
+/// The figures a device's or a comparison's tables show: the standard eight, or the score for pi.
+fn shown_metrics(class: &str) -> Vec<&'static str> {
+    if class.starts_with("pi/") {
+        vec![
+            "score",
+            "seq1m_q8_read",
+            "seq1m_q8_write",
+            "rnd4k_q1_read",
+            "rnd4k_q1_write",
+        ]
+    } else {
+        METRICS[..8].to_vec()
+    }
+}
+
+fn cells(stats: &BTreeMap<String, f64>, metrics: &[&str]) -> Vec<String> {
+    metrics
+        .iter()
+        .map(|m| {
+            stats
+                .get(*m)
+                .map(|v| figure(*v))
+                .unwrap_or_else(|| "–".into())
+        })
+        .collect()
+}
+
+#[derive(Template)]
+#[template(path = "about.html")]
+pub struct AboutPage {
+    pub title: String,
+}
+
+pub async fn about() -> Result<Html<String>, Page> {
+    render(&AboutPage {
+        title: "How iomark measures".into(),
+    })
+}
+
+pub async fn stylesheet() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        include_str!("../site.css"),
+    )
+        .into_response()
+}
+
+pub async fn not_found() -> Page {
+    Page(Failure::not_found("there is no page here"))
+}
