@@ -361,6 +361,11 @@ pub fn sample_lengths(timeline: &[TimelineSample]) -> Vec<f64> {
 /// the second they begin in (its hottest temperature kept), for what is defined per second
 /// (a comparison's spread, a sustained write's dips).
 pub fn per_second(timeline: &[TimelineSample]) -> Vec<TimelineSample> {
+    // Already second by second (a long test's): as it is, each loop's short last second kept
+    // apart from the next loop's first.
+    if timeline.len() < 2 || timeline[1].t - timeline[0].t >= 1.0 - 1e-6 {
+        return timeline.to_vec();
+    }
     let mut seconds: Vec<(f64, f64, Option<f64>)> = Vec::new();
     for (sample, length) in timeline.iter().zip(sample_lengths(timeline)) {
         let second = (sample.t + 1e-6).floor().max(0.0) as usize;

@@ -201,7 +201,7 @@ fn check_surface(surface: &super::score::Surface) -> Result<(), String> {
         return Err("positions must be fractions of the device, 0 to 1".into());
     }
     if surface.samples.is_empty() {
-        return Err("a surface scan has rate samples".into());
+        return Err("a surface scan needs rate samples".into());
     }
     Ok(())
 }

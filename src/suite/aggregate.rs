@@ -255,6 +255,8 @@ pub(crate) mod tests {
         for sample in &r.timeline {
             assert!((sample.mb_per_s - 1000.0).abs() < 10.0, "{sample:?}");
         }
+        // Already second by second: what is defined per second takes it as it is.
+        assert_eq!(crate::result::per_second(&r.timeline), r.timeline);
     }
 
     #[test]

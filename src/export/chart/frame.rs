@@ -36,9 +36,7 @@ pub(super) fn legend<DB: DrawingBackend>(
     docs: &[&ResultDoc],
 ) -> Result<(), ExportError> {
     let Some(area) = area else { return Ok(()) };
-    let ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
-    let ids = crate::result::short_ids(&ids, 8);
-    for (j, (doc, id)) in docs.iter().zip(&ids).enumerate() {
+    for (j, (doc, id)) in docs.iter().zip(run_ids(docs)).enumerate() {
         let y = 4 + 16 * j as i32;
         let x = 160;
         area.draw(&Rectangle::new(
@@ -54,6 +52,13 @@ pub(super) fn legend<DB: DrawingBackend>(
         .map_err(err)?;
     }
     Ok(())
+}
+
+/// Each run's id as `history` and `compare` show it: the shortest beginning that tells it from
+/// the others, eight characters at least.
+pub(super) fn run_ids(docs: &[&ResultDoc]) -> Vec<String> {
+    let ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+    crate::result::short_ids(&ids, 8)
 }
 
 /// A run's colour in a comparison, in every chart: the palette without read's blue and write's

@@ -100,8 +100,7 @@ pub(super) fn surface<DB: DrawingBackend>(
             )
             .map_err(err)?;
     }
-    let ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
-    let ids = crate::result::short_ids(&ids, 8);
+    let ids = run_ids(docs);
     for (k, &(run, s)) in scans.iter().enumerate() {
         let y = 6 + 16 * k as i32;
         let x = 80;

@@ -27,8 +27,17 @@ pub(super) fn timeline<DB: DrawingBackend>(
             // Each sample is drawn at its middle, the time it speaks for; a single sample is a
             // level across its whole length, not a point.
             let lengths = crate::result::sample_lengths(&t.timeline);
+            // The timeline ends where the timed loops, laid end to end, end; a last sample's
+            // length is otherwise only a guess.
+            let last = t.timeline.last().map_or(0.0, |s| s.t);
+            let loops: f64 = t.loops.iter().map(|l| l.seconds).sum();
+            let end = if loops > last {
+                loops
+            } else {
+                last + lengths.last().unwrap_or(&1.0)
+            };
             let points: Vec<(f64, f64)> = match t.timeline.as_slice() {
-                [one] => vec![(one.t, one.mb_per_s), (one.t + lengths[0], one.mb_per_s)],
+                [one] => vec![(one.t, one.mb_per_s), (end, one.mb_per_s)],
                 samples => samples
                     .iter()
                     .zip(&lengths)
@@ -36,7 +45,6 @@ pub(super) fn timeline<DB: DrawingBackend>(
                     .collect(),
             };
             let points = points.into_iter().map(|(t, v)| (t, v.max(0.01))).collect();
-            let end = t.timeline.last().map_or(0.0, |s| s.t) + lengths.last().unwrap_or(&1.0);
             let row = row_of(&rows, &t.name);
             let color = if docs.len() > 1 {
                 run_color(j)
