@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
+use sqlx::{Acquire, Any, Row, Transaction};
 
 pub use super::aggregate::{aggregate, spread};
 use super::aggregate::{in_scope, scopes};
@@ -282,11 +282,17 @@ impl Store {
             let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
                 continue;
             };
-            let mut tx = self.pool.begin().await.map_err(|e| self.fail(e))?;
-            self.add_entry(&mut tx, &doc, None)
-                .await
-                .map_err(|e| self.fail(e))?;
-            tx.commit().await.map_err(|e| self.fail(e))?;
+            let mut conn = self.pool.acquire().await.map_err(|e| self.fail(e))?;
+            let outcome = async {
+                let mut tx = conn.begin().await?;
+                self.add_entry(&mut tx, &doc, None).await?;
+                tx.commit().await
+            }
+            .await;
+            if let Err(e) = outcome {
+                super::forget(&mut conn);
+                return Err(self.fail(e));
+            }
             done += 1;
         }
         Ok(done)
@@ -493,44 +499,65 @@ impl Store {
         id: &str,
         token_hash: &str,
     ) -> Result<Deletion, StoreError> {
-        let fail = |e| self.fail(e);
-        let mut tx = self.pool.begin().await.map_err(fail)?;
-        let row = sqlx::query(
-            "SELECT token_hash, class, device_key, board, filesystem FROM entries WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(fail)?;
-        let Some(row) = row else {
-            return Ok(Deletion::NoSuchResult);
-        };
-        let stored: Option<String> = row.try_get(0).map_err(fail)?;
-        let Some(stored) = stored else {
-            return Ok(Deletion::WrongToken);
-        };
-        if !constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) {
-            return Ok(Deletion::WrongToken);
+        let mut conn = self.pool.acquire().await.map_err(|e| self.fail(e))?;
+        let outcome = async {
+            let mut tx = conn.begin().await?;
+            let stored: Option<Option<String>> =
+                sqlx::query("SELECT token_hash FROM entries WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .map(|row| row.try_get(0))
+                    .transpose()?;
+            let deletion = match stored {
+                None => Deletion::NoSuchResult,
+                Some(None) => Deletion::WrongToken,
+                Some(Some(stored)) if !constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) => {
+                    Deletion::WrongToken
+                }
+                Some(Some(_)) => {
+                    self.remove(&mut tx, id).await?;
+                    tx.commit().await?;
+                    return Ok(Deletion::Deleted);
+                }
+            };
+            Ok(deletion)
         }
-        let class: String = row.try_get(1).map_err(fail)?;
-        let key: Option<String> = row.try_get(2).map_err(fail)?;
-        let board: Option<String> = row.try_get(3).map_err(fail)?;
-        let fs: Option<String> = row.try_get(4).map_err(fail)?;
+        .await;
+        outcome.map_err(|e| {
+            super::forget(&mut conn);
+            self.fail(e)
+        })
+    }
+
+    /// Removes one result and its facts, and refreshes its device's aggregates, in `tx`.
+    pub(super) async fn remove(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        id: &str,
+    ) -> Result<(), sqlx::Error> {
+        let facts =
+            sqlx::query("SELECT class, device_key, board, filesystem FROM entries WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut **tx)
+                .await?;
         for table in ["entries", "results"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE id = $1"))
                 .bind(id)
-                .execute(&mut *tx)
-                .await
-                .map_err(fail)?;
+                .execute(&mut **tx)
+                .await?;
         }
-        if let Some(key) = key {
+        let Some(row) = facts else {
+            return Ok(());
+        };
+        let class: String = row.try_get(0)?;
+        if let Some(key) = row.try_get::<Option<String>, _>(1)? {
+            let board: Option<String> = row.try_get(2)?;
+            let fs: Option<String> = row.try_get(3)?;
             let scopes = scopes(board.as_deref(), fs.as_deref());
-            self.refresh_device(&mut tx, &class, &key, &scopes)
-                .await
-                .map_err(fail)?;
+            self.refresh_device(tx, &class, &key, &scopes).await?;
         }
-        tx.commit().await.map_err(fail)?;
-        Ok(Deletion::Deleted)
+        Ok(())
     }
 
     /// Whether the store answers (for a server's health check).

@@ -16,6 +16,7 @@ mod probe_fixtures;
 mod scripting;
 mod shell;
 mod site;
+mod site_attack;
 mod slow;
 mod store;
 mod surface;
