@@ -62,7 +62,7 @@ impl ResultDoc {
         let usb = device.and_then(|d| d.usb.as_ref());
         let clean = |s: &Option<String>| {
             s.as_deref()
-                .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+                .map(normalise)
                 .filter(|s| !s.is_empty() && !is_filler(s))
         };
         // The maker: the SD card's registers, the USB descriptor, else the block device's vendor.
@@ -84,13 +84,19 @@ impl ResultDoc {
             (_, Some(model)) => model.clone(),
             _ => self.device_label(),
         };
-        let device_key = model.as_ref().map(|_| {
-            let mut key = slug(&name);
-            if let Some(gb) = capacity_gb {
-                key.push_str(&format!("-{gb}gb"));
-            }
-            key
-        });
+        // A look-alike letter of another script inside a word ("EVО" with a Cyrillic О) is
+        // keyed as the letter it imitates, so it cannot open a second device of the same name,
+        // and the result is kept out of rankings (`rank_flag`).
+        let device_key = model
+            .as_ref()
+            .map(|_| slug(&unconfuse(&name)))
+            .filter(|key| !key.is_empty())
+            .map(|mut key| {
+                if let Some(gb) = capacity_gb {
+                    key.push_str(&format!("-{gb}gb"));
+                }
+                key
+            });
         let device_name = match capacity_gb {
             Some(gb) if model.is_some() => format!("{name} {}", capacity_text(gb)),
             _ => name,
@@ -158,29 +164,251 @@ impl ResultDoc {
         }
     }
 
-    /// Why these figures cannot stand in a ranking: no I/O was done, or a figure is faster
-    /// than the device's link can carry (a cache answered, or the document is wrong).
+    /// Why these figures cannot stand in a ranking: no I/O was done, a figure is faster than
+    /// the device's link can carry (a cache answered, or the document is wrong), or the
+    /// device's name imitates another's with letters of another script.
     pub fn rank_flag(&self) -> Option<String> {
         if self.settings.engine.split('+').any(|e| e == "null") {
             return Some("measured with the null engine, which does no I/O".into());
         }
-        let usb = self.target.device.as_ref().and_then(|d| d.usb.as_ref())?;
-        let mbps = usb.speed_mbps.filter(|s| *s > 0.0)?;
-        // The link's raw rate in MB/s (10^6 bytes): 480 Mbit/s is 60 MB/s before any overhead.
-        let ceiling = mbps / 8.0;
-        let fastest: Option<&TestResult> = self
+        if let Some(flag) = self.beyond_link() {
+            return Some(flag);
+        }
+        let device = self.target.device.as_ref()?;
+        let names = [&device.vendor, &device.model]
+            .into_iter()
+            .chain(device.usb.as_ref().map(|u| &u.product))
+            .chain(device.sd.as_ref().map(|s| &s.product))
+            .flatten();
+        names.map(|n| normalise(n)).find_map(|n| {
+            let word = look_alike_word(&n)?;
+            Some(format!(
+                "the name '{n}' mixes letters of several scripts in '{word}', as a look-alike \
+                 of another device's name does: not ranked"
+            ))
+        })
+    }
+
+    /// The fastest test beyond the narrowest link the document names, as a flag.
+    fn beyond_link(&self) -> Option<String> {
+        let (ceiling, link) = self.link_ceiling()?;
+        let fastest: &TestResult = self
             .tests
             .iter()
             .filter(|t| t.mb_per_s > ceiling)
-            .max_by(|a, b| a.mb_per_s.total_cmp(&b.mb_per_s));
-        fastest.map(|t| {
-            format!(
-                "{} at {:.0} MB/s is faster than its USB link ({} Mbit/s carries at most {:.0} MB/s): \
-                 a cache answered, or the document is wrong",
-                t.name, t.mb_per_s, mbps, ceiling
-            )
-        })
+            .max_by(|a, b| a.mb_per_s.total_cmp(&b.mb_per_s))?;
+        Some(format!(
+            "{} at {:.0} MB/s is faster than its {link} carries (at most {:.0} MB/s): \
+             a cache answered, or the document is wrong",
+            fastest.name, fastest.mb_per_s, ceiling
+        ))
     }
+
+    /// The raw rate, in MB/s (10^6 bytes), of the narrowest link between the device and the
+    /// host that the document names, and the link in words: no figure can be above it.
+    pub fn link_ceiling(&self) -> Option<(f64, String)> {
+        let device = self.target.device.as_ref()?;
+        let mut links: Vec<(f64, String)> = Vec::new();
+        if let Some(mbps) = device.usb.as_ref().and_then(|u| u.speed_mbps) {
+            if mbps > 0.0 {
+                // 480 Mbit/s is 60 MB/s before any overhead.
+                links.push((mbps / 8.0, format!("USB link ({mbps} Mbit/s)")));
+            }
+        }
+        if let Some(sd) = &device.sd {
+            links.extend(sd_bus(sd));
+        }
+        if device.transport.as_deref() == Some("sata") {
+            // SATA III: 6 Gbit/s with 8b/10b coding.
+            links.push((600.0, "SATA link (6 Gbit/s, SATA III)".into()));
+        }
+        if let Some(nvme) = &device.nvme {
+            links.extend(pcie(nvme));
+        }
+        links.into_iter().min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+}
+
+/// An SD card's or eMMC's bus: its clock (else its timing mode's) times its width, doubled
+/// where data moves on both clock edges. An SD card's bus is 4 bits wide, an eMMC's up to 8.
+fn sd_bus(sd: &super::Sd) -> Option<(f64, String)> {
+    let timing = sd.bus_timing.as_deref()?.to_ascii_lowercase();
+    let ddr = timing.contains("ddr") || timing.contains("hs400");
+    let bits = if sd
+        .kind
+        .as_deref()
+        .is_some_and(|k| k.eq_ignore_ascii_case("mmc"))
+    {
+        8.0
+    } else {
+        4.0
+    };
+    let mhz = match sd.bus_clock_hz.filter(|hz| *hz > 0) {
+        Some(hz) => hz as f64 / 1e6,
+        None => {
+            let by_mode = [
+                ("sdr104", 208.0),
+                ("sdr50", 100.0),
+                ("ddr50", 50.0),
+                ("sdr25", 50.0),
+                ("high-speed", 50.0),
+                ("hs400", 200.0),
+                ("hs200", 200.0),
+                ("sdr12", 25.0),
+                ("legacy", 25.0),
+            ];
+            by_mode
+                .iter()
+                .find(|(mode, _)| timing.contains(mode))
+                .map(|(_, mhz)| *mhz)?
+        }
+    };
+    let ceiling = mhz * bits * if ddr { 2.0 } else { 1.0 } / 8.0;
+    let name = sd.bus_timing.clone().unwrap_or_default();
+    Some((ceiling, format!("SD bus ('{name}' at {mhz:.0} MHz)")))
+}
+
+/// A PCIe link's rate: per lane, the transfer rate less its coding (8b/10b up to 5 GT/s,
+/// 128b/130b from 8 GT/s, about 242/256 in PCIe 6.0's flits), times the lanes.
+fn pcie(nvme: &super::Nvme) -> Option<(f64, String)> {
+    let text = nvme.link_speed.as_deref()?;
+    let gt: f64 = text.split_whitespace().next()?.parse().ok()?;
+    if !gt.is_finite() || gt <= 0.0 {
+        return None;
+    }
+    let coding = if gt <= 5.0 {
+        0.8
+    } else if gt < 64.0 {
+        128.0 / 130.0
+    } else {
+        242.0 / 256.0
+    };
+    // A width the document does not give is taken as the widest, so nothing is flagged on a
+    // guess.
+    let lanes = nvme.link_width.filter(|w| *w > 0).unwrap_or(16);
+    let ceiling = gt * 1000.0 * coding / 8.0 * lanes as f64;
+    Some((ceiling, format!("PCIe link ({gt} GT/s x{lanes})")))
+}
+
+/// Text as a name is compared and shown: compatibility forms folded (NFKC: full-width
+/// letters become letters), invisible format characters (bidirectional overrides, zero-width
+/// spaces and joiners) removed, runs of spaces one space.
+pub fn normalise(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let folded: String = text.nfkc().filter(|c| !is_invisible(*c)).collect();
+    folded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Characters that change how text is shown or compared without being seen: the
+/// bidirectional controls, zero-width spaces and joiners, the word joiner, the byte-order mark.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}')
+}
+
+/// The scripts whose letters imitate each other: Latin, Greek and Cyrillic.
+#[derive(Clone, Copy, PartialEq)]
+enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+}
+
+fn script(c: char) -> Option<Script> {
+    match c {
+        'a'..='z' | 'A'..='Z' | '\u{00c0}'..='\u{024f}' => Some(Script::Latin),
+        '\u{0370}'..='\u{03ff}' => Some(Script::Greek),
+        '\u{0400}'..='\u{04ff}' => Some(Script::Cyrillic),
+        _ => None,
+    }
+}
+
+/// The first word of `text` whose letters come from more than one of Latin, Greek and
+/// Cyrillic: a name written in one script has none (Тошиба is a real word; EVО is not).
+fn look_alike_word(text: &str) -> Option<&str> {
+    text.split(|c: char| !c.is_alphanumeric()).find(|word| {
+        let mut first = None;
+        word.chars()
+            .filter_map(script)
+            .any(|s| *first.get_or_insert(s) != s)
+    })
+}
+
+/// In a word that mixes scripts, each Greek or Cyrillic letter that looks like a Latin one
+/// replaced by it (after Unicode's confusables, for the letters of these scripts that model
+/// names can hide); every other word as it is.
+fn unconfuse(text: &str) -> String {
+    const LIKE: [(char, char); 44] = [
+        ('А', 'A'),
+        ('В', 'B'),
+        ('Е', 'E'),
+        ('К', 'K'),
+        ('М', 'M'),
+        ('Н', 'H'),
+        ('О', 'O'),
+        ('Р', 'P'),
+        ('С', 'C'),
+        ('Т', 'T'),
+        ('Х', 'X'),
+        ('У', 'Y'),
+        ('І', 'I'),
+        ('Ј', 'J'),
+        ('Ѕ', 'S'),
+        ('а', 'a'),
+        ('е', 'e'),
+        ('о', 'o'),
+        ('р', 'p'),
+        ('с', 'c'),
+        ('у', 'y'),
+        ('х', 'x'),
+        ('і', 'i'),
+        ('ј', 'j'),
+        ('ѕ', 's'),
+        ('Α', 'A'),
+        ('Β', 'B'),
+        ('Ε', 'E'),
+        ('Ζ', 'Z'),
+        ('Η', 'H'),
+        ('Ι', 'I'),
+        ('Κ', 'K'),
+        ('Μ', 'M'),
+        ('Ν', 'N'),
+        ('Ο', 'O'),
+        ('Ρ', 'P'),
+        ('Τ', 'T'),
+        ('Υ', 'Y'),
+        ('Χ', 'X'),
+        ('ο', 'o'),
+        ('ν', 'v'),
+        ('ι', 'i'),
+        ('κ', 'k'),
+        ('ρ', 'p'),
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if look_alike_word(word).is_some() {
+            out.extend(word.chars().map(|c| {
+                LIKE.iter()
+                    .find(|(from, _)| *from == c)
+                    .map_or(c, |(_, to)| *to)
+            }));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// Words that name no maker: what USB bridges and virtual disks put in the vendor field.
@@ -191,12 +419,14 @@ fn is_filler(text: &str) -> bool {
     )
 }
 
-/// Lower-case ASCII letters and digits, every other run of characters one dash.
+/// Letters and digits of any script in lower case, every other run of characters one dash
+/// (after `normalise`): 闪迪至尊 and Тошиба keep their names, in URLs percent-encoded.
 pub fn slug(text: &str) -> String {
+    let text = normalise(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
         } else if !out.ends_with('-') && !out.is_empty() {
             out.push('-');
         }
@@ -293,7 +523,7 @@ mod tests {
         assert_eq!(id.device_name, "Flash Disk");
         let flag = id.flag.expect("flagged");
         assert!(
-            flag.contains("480 Mbit/s carries at most 60 MB/s"),
+            flag.contains("faster than its USB link (480 Mbit/s) carries (at most 60 MB/s)"),
             "{flag}"
         );
         // At 20 Gbit/s the same figures are possible.
@@ -308,6 +538,91 @@ mod tests {
         let fast = doc.tests.iter().map(|t| t.mb_per_s).fold(0.0, f64::max);
         assert!(fast < 2500.0, "the sample stays under 2500 MB/s: {fast}");
         assert_eq!(doc.identity().flag, None);
+    }
+
+    /// A doc of a USB device named `vendor` `model`, 64 GB.
+    fn named(vendor: &str, model: &str) -> ResultDoc {
+        let mut doc = sample::doc();
+        let mut d = device();
+        d.transport = Some("usb".into());
+        d.vendor = Some(vendor.into());
+        d.model = Some(model.into());
+        d.size_bytes = Some(64_000_000_000);
+        doc.target.device = Some(d);
+        doc
+    }
+
+    #[test]
+    fn names_are_normalised_and_keyed_in_any_script() {
+        // Issue 22: full-width letters, a bidirectional override and a zero-width space made
+        // a second name for one device.
+        let plain = named("SanDisk", "Ultra Fit").identity();
+        let bent = named("ＳａｎＤｉｓｋ", "Ultra\u{200b} \u{202e}Fit").identity();
+        assert_eq!(plain.device_key.as_deref(), Some("sandisk-ultra-fit-64gb"));
+        assert_eq!(bent.device_key, plain.device_key);
+        assert_eq!(bent.device_name, "SanDisk Ultra Fit 64 GB");
+        assert_eq!(bent.flag, None);
+        // Names in other scripts keep their letters: they all became "-64gb" before.
+        let keys: Vec<String> = ["闪迪至尊", "金士顿", "Тошиба", "삼성"]
+            .iter()
+            .map(|m| named("Generic", m).identity().device_key.unwrap())
+            .collect();
+        assert_eq!(
+            keys,
+            ["闪迪至尊-64gb", "金士顿-64gb", "тошиба-64gb", "삼성-64gb"]
+        );
+        assert_eq!(named("Generic", "Тошиба").identity().flag, None);
+        // Without a size a key is still a name, never empty.
+        let mut sizeless = named("Generic", "金士顿");
+        sizeless.target.device.as_mut().unwrap().size_bytes = None;
+        assert_eq!(sizeless.identity().device_key.as_deref(), Some("金士顿"));
+        let mut nameless = named("Generic", "★☆");
+        nameless.target.device.as_mut().unwrap().size_bytes = None;
+        assert_eq!(nameless.identity().device_key, None);
+    }
+
+    #[test]
+    fn a_look_alike_name_keys_as_the_real_one_and_is_not_ranked() {
+        let real = named("Samsung", "SSD 860 EVO").identity();
+        // A Cyrillic О in "EVО".
+        let fake = named("Samsung", "SSD 860 EV\u{041e}").identity();
+        assert_eq!(fake.device_key, real.device_key);
+        let flag = fake.flag.expect("flagged");
+        assert!(flag.contains("mixes letters of several scripts"), "{flag}");
+        assert_eq!(real.flag, None);
+    }
+
+    #[test]
+    fn a_figure_beyond_any_named_link_is_flagged() {
+        // A microSD card in a Pi 4's slot, DDR50 at 50 MHz: 50 MB/s at most.
+        let mut card = named("SanDisk", "SN64G");
+        let d = card.target.device.as_mut().unwrap();
+        d.transport = Some("mmc".into());
+        let mut sd: Sd = serde_json::from_value(serde_json::json!({})).unwrap();
+        sd.kind = Some("SD".into());
+        sd.bus_timing = Some("sd uhs DDR50".into());
+        sd.bus_clock_hz = Some(50_000_000);
+        d.sd = Some(sd);
+        let (ceiling, _) = card.link_ceiling().unwrap();
+        assert!((ceiling - 50.0).abs() < 1e-9, "{ceiling}");
+        let flag = card.identity().flag.expect("1.2 GB/s is not a DDR50 card");
+        assert!(flag.contains("SD bus ('sd uhs DDR50' at 50 MHz)"), "{flag}");
+        // SATA III carries 600 MB/s.
+        let mut sata = named("Samsung", "SSD 860 EVO");
+        sata.target.device.as_mut().unwrap().transport = Some("sata".into());
+        assert_eq!(sata.link_ceiling().unwrap().0, 600.0);
+        // PCIe 3.0 x4: 3,938 MB/s.
+        let mut nvme = named("Samsung", "SSD 970 EVO Plus");
+        let d = nvme.target.device.as_mut().unwrap();
+        d.transport = Some("nvme".into());
+        d.nvme = Some(
+            serde_json::from_value(serde_json::json!({
+                "link_speed": "8.0 GT/s PCIe", "link_width": 4
+            }))
+            .unwrap(),
+        );
+        let (ceiling, link) = nvme.link_ceiling().unwrap();
+        assert!((ceiling - 3938.46).abs() < 0.01, "{ceiling} {link}");
     }
 
     #[test]

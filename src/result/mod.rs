@@ -9,6 +9,7 @@ pub mod describe;
 mod id;
 pub mod identity;
 pub mod langs;
+pub mod plausible;
 mod public;
 mod rows;
 #[cfg(test)]

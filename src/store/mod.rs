@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::pool::PoolConnection;
-use sqlx::{Acquire, Any};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::pool::PoolConnection;
 use sqlx::AnyPool;
 use sqlx::Row;
+use sqlx::{Acquire, Any};
 
 use crate::result::{self, ResultDoc};
 

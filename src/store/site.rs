@@ -512,7 +512,9 @@ impl Store {
             let deletion = match stored {
                 None => Deletion::NoSuchResult,
                 Some(None) => Deletion::WrongToken,
-                Some(Some(stored)) if !constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) => {
+                Some(Some(stored))
+                    if !constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) =>
+                {
                     Deletion::WrongToken
                 }
                 Some(Some(_)) => {

@@ -126,6 +126,8 @@ pub async fn submit(State(state): State<Shared>, body: Bytes) -> Result<Response
         .map_err(|_| Failure::bad("the body is not UTF-8 text: send a result document (JSON)"))?;
     let doc = ResultDoc::from_json(text)
         .map_err(|e| Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    doc.check_public()
+        .map_err(|e| Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let token = new_token().map_err(|e| {
         Failure::new(
             StatusCode::INTERNAL_SERVER_ERROR,

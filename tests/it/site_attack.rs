@@ -91,4 +91,3 @@ fn big_doc(n: u32) -> Value {
     }
     d
 }
-
