@@ -132,6 +132,11 @@ fn migrator() -> Migrator {
     let steps = [
         (1, "results", include_str!("migrations/0001_results.sql")),
         (2, "site", include_str!("migrations/0002_site.sql")),
+        (
+            3,
+            "site rules",
+            include_str!("migrations/0003_site_rules.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(
@@ -253,6 +258,7 @@ impl Store {
         let store = Store { pool, location };
         store.migrate().await?;
         store.backfill().await?;
+        store.rederive().await?;
         Ok(store)
     }
 
@@ -332,7 +338,8 @@ impl Store {
         .bind(&doc.schema)
         .bind(&doc.tool.version)
         .bind(&doc.started_at)
-        .bind(result::now_rfc3339())
+        // To the millisecond: the order results arrive in names a device where they disagree.
+        .bind(humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string())
         .bind(&doc.label)
         .bind(&doc.settings.profile)
         .bind(&doc.host.board)
@@ -482,6 +489,10 @@ impl Store {
 
     pub async fn close(self) {
         self.pool.close().await;
+    }
+
+    fn is_sqlite(&self) -> bool {
+        matches!(self.location, Location::Sqlite(_))
     }
 
     fn fail(&self, e: sqlx::Error) -> StoreError {

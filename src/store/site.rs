@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
-use sqlx::{Acquire, Any, Row, Transaction};
+use sqlx::{Acquire, Any, Connection, Row, Transaction};
 
 pub use super::aggregate::{aggregate, spread};
 use super::aggregate::{in_scope, scopes};
@@ -32,6 +32,10 @@ pub const METRICS: [&str; 9] = [
     "rnd4k_q1_write",
     "score",
 ];
+
+/// The rules that derive `entries` from documents and `devices` from entries. A store written
+/// under other rules is derived anew when opened ([`Store::rederive`]); change this with them.
+pub const RULES: &str = "2";
 
 /// The most devices one leaderboard page lists.
 pub const MAX_ROWS: u32 = 500;
@@ -183,15 +187,7 @@ impl Store {
                 .execute(&mut **tx)
                 .await?;
         }
-        let rows = sqlx::query(&format!(
-            "SELECT {ENTRY_COLUMNS} FROM entries WHERE device_key = $1 AND class = $2 \
-             AND flag IS NULL"
-        ))
-        .bind(key)
-        .bind(class)
-        .fetch_all(&mut **tx)
-        .await?;
-        let entries = rows.iter().map(entry).collect::<Result<Vec<_>, _>>()?;
+        let entries = self.ranked_entries(tx, class, key).await?;
         for scope in scopes {
             let chosen: Vec<Entry> = entries
                 .iter()
@@ -201,6 +197,168 @@ impl Store {
             self.write_device(tx, class, scope, key, &chosen).await?;
         }
         Ok(())
+    }
+
+    /// The results a device's aggregates are made of, in the order they arrived: its
+    /// unflagged results of `class`, and of those the real ones where it has any (a synthetic
+    /// result, which only the local load generator makes, never moves a real device's figures).
+    async fn ranked_entries(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        class: &str,
+        key: &str,
+    ) -> Result<Vec<Entry>, sqlx::Error> {
+        let rows = sqlx::query(&format!(
+            "SELECT {} FROM entries e JOIN results r ON r.id = e.id WHERE e.device_key = $1 \
+             AND e.class = $2 AND e.flag IS NULL ORDER BY r.saved_at, e.id",
+            columns("e.")
+        ))
+        .bind(key)
+        .bind(class)
+        .fetch_all(&mut **tx)
+        .await?;
+        let mut entries = rows.iter().map(entry).collect::<Result<Vec<_>, _>>()?;
+        if entries.iter().any(|e| !e.synthetic) {
+            entries.retain(|e| !e.synthetic);
+        }
+        Ok(entries)
+    }
+
+    /// Every aggregate of one device, in all its classes and scopes: what its page shows, as
+    /// the leaderboard does.
+    pub async fn device_rows(
+        &self,
+        key: &str,
+    ) -> Result<Vec<(String, String, DeviceRow)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT class, scope, device_key, device_name, kind, transport, capacity_gb, \
+             results, price_usd, stats FROM devices WHERE device_key = $1 ORDER BY class, scope",
+        )
+        .bind(key)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.fail(e))?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    row.try_get("class")?,
+                    row.try_get("scope")?,
+                    device_row(row)?,
+                ))
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(|e| self.fail(e))
+    }
+
+    /// Derives every result's facts and every device's aggregates anew, once, where the store
+    /// was written under older rules than this version's ([`RULES`]).
+    pub async fn rederive(&self) -> Result<(), StoreError> {
+        let fail = |e| self.fail(e);
+        let version: Option<String> = sqlx::query("SELECT value FROM meta WHERE name = 'rules'")
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(fail)?
+            .map(|row| row.try_get(0))
+            .transpose()
+            .map_err(fail)?;
+        if version.as_deref() == Some(RULES) {
+            return Ok(());
+        }
+        let mut conn = self.pool.acquire().await.map_err(fail)?;
+        let outcome = async {
+            // Two processes opening one store at once: the second waits for the first's write
+            // lock, then finds the work done. On SQLite the lock is taken at BEGIN: a deferred
+            // transaction that read first could not take it later (SQLITE_BUSY at once).
+            let mut tx = conn
+                .begin_with(if self.is_sqlite() {
+                    "BEGIN IMMEDIATE"
+                } else {
+                    "BEGIN"
+                })
+                .await?;
+            if !self.is_sqlite() {
+                sqlx::query("SELECT pg_advisory_xact_lock(hashtext('iomark rules'))::text")
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let done = sqlx::query("SELECT 1 FROM meta WHERE name = 'rules' AND value = $1")
+                .bind(RULES)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if done.is_some() {
+                return tx.commit().await;
+            }
+            let ids: Vec<String> = sqlx::query("SELECT id FROM entries")
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|row| row.try_get(0))
+                .collect::<Result<_, _>>()?;
+            for id in ids {
+                let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
+                    .bind(&id)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_get(0)?;
+                let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
+                    continue;
+                };
+                let facts = doc.identity();
+                sqlx::query(
+                    "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
+                     transport = $4, class = $5, capacity_gb = $6, flag = $7, synthetic = $8 \
+                     WHERE id = $9",
+                )
+                .persistent(false)
+                .bind(&facts.device_key)
+                .bind(&facts.device_name)
+                .bind(facts.kind)
+                .bind(&facts.transport)
+                .bind(&facts.class)
+                .bind(facts.capacity_gb.map(|g| g as i64))
+                .bind(&facts.flag)
+                .bind(facts.synthetic as i64)
+                .bind(&id)
+                .execute(&mut *tx)
+                .await?;
+            }
+            sqlx::query("DELETE FROM devices").execute(&mut *tx).await?;
+            let pairs = sqlx::query(
+                "SELECT DISTINCT class, device_key, board, filesystem FROM entries \
+                 WHERE device_key IS NOT NULL",
+            )
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut devices: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+            for row in &pairs {
+                let board: Option<String> = row.try_get(2)?;
+                let fs: Option<String> = row.try_get(3)?;
+                let wanted = devices
+                    .entry((row.try_get(0)?, row.try_get(1)?))
+                    .or_default();
+                for scope in scopes(board.as_deref(), fs.as_deref()) {
+                    if !wanted.contains(&scope) {
+                        wanted.push(scope);
+                    }
+                }
+            }
+            for ((class, key), wanted) in devices {
+                self.refresh_device(&mut tx, &class, &key, &wanted).await?;
+            }
+            sqlx::query("DELETE FROM meta WHERE name = 'rules'")
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("INSERT INTO meta (name, value) VALUES ('rules', $1)")
+                .bind(RULES)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await
+        }
+        .await;
+        outcome.map_err(|e| {
+            super::forget(&mut conn);
+            fail(e)
+        })
     }
 
     async fn write_device(
@@ -327,35 +485,20 @@ impl Store {
         add("kind", filter.kind.clone(), false);
         add("transport", filter.transport.clone(), false);
         add("device_key", text, true);
-        // One of board and filesystem reads that scope's aggregates; both at once are
-        // aggregated from the matching entries.
+        // Each of board, filesystem and the two together reads its own scope's aggregates.
         let scope = match (&filter.board, &filter.filesystem) {
-            (None, None) => Some(String::new()),
-            (Some(board), None) => Some(format!("board:{board}")),
-            (None, Some(fs)) => Some(format!("fs:{fs}")),
-            (Some(_), Some(_)) => None,
+            (None, None) => String::new(),
+            (Some(board), None) => format!("board:{board}"),
+            (None, Some(fs)) => format!("fs:{fs}"),
+            (Some(board), Some(fs)) => super::aggregate::both(board, fs),
         };
-        let live = scope.is_none();
-        if live {
-            add("board", filter.board.clone(), false);
-            add("filesystem", filter.filesystem.clone(), false);
-        } else {
-            add("scope", scope, false);
-        }
-        let sql = if live {
-            format!(
-                "SELECT {ENTRY_COLUMNS} FROM entries WHERE {} AND flag IS NULL \
-                 AND device_key IS NOT NULL",
-                conditions.join(" AND ")
-            )
-        } else {
-            format!(
-                "SELECT device_key, device_name, kind, transport, capacity_gb, results, price_usd, \
-                 stats FROM devices WHERE {} AND {sort} IS NOT NULL \
-                 ORDER BY {sort} DESC, device_key LIMIT {limit}",
-                conditions.join(" AND ")
-            )
-        };
+        add("scope", Some(scope), false);
+        let sql = format!(
+            "SELECT device_key, device_name, kind, transport, capacity_gb, results, price_usd, \
+             stats FROM devices WHERE {} AND {sort} IS NOT NULL \
+             ORDER BY {sort} DESC, device_key LIMIT {limit}",
+            conditions.join(" AND ")
+        );
         let mut query = sqlx::query(&sql).bind(&filter.class);
         for value in &binds {
             query = query.bind(value);
@@ -364,35 +507,8 @@ impl Store {
             .fetch_all(&self.pool)
             .await
             .map_err(|e| self.fail(e))?;
-        if live {
-            let entries = self.entries(&rows)?;
-            let mut devices: Vec<DeviceRow> = aggregate(&entries)
-                .into_iter()
-                .filter(|d| d.stats.contains_key(*sort))
-                .collect();
-            devices.sort_by(|a, b| {
-                b.stats[*sort]
-                    .median
-                    .total_cmp(&a.stats[*sort].median)
-                    .then_with(|| a.key.cmp(&b.key))
-            });
-            devices.truncate(limit as usize);
-            return Ok(devices);
-        }
         rows.iter()
-            .map(|row| {
-                let stats: String = row.try_get("stats")?;
-                Ok(DeviceRow {
-                    key: row.try_get("device_key")?,
-                    name: row.try_get("device_name")?,
-                    kind: row.try_get("kind")?,
-                    transport: row.try_get("transport")?,
-                    capacity_gb: row.try_get("capacity_gb")?,
-                    results: row.try_get("results")?,
-                    price_usd: row.try_get("price_usd")?,
-                    stats: serde_json::from_str(&stats).unwrap_or_default(),
-                })
-            })
+            .map(device_row)
             .collect::<Result<_, sqlx::Error>>()
             .map_err(|e| self.fail(e))
     }
@@ -453,12 +569,14 @@ impl Store {
         self.entries(&rows)
     }
 
-    /// The newest results, ranked or not (a local history's runs have no device model more
-    /// often than not), newest first.
+    /// The results that arrived last, ranked or not (a local history's runs have no device
+    /// model more often than not), newest first: by when the store took them, which a
+    /// document cannot set (its own `started_at` put a result 23 h ahead at the top, issue 22).
     pub async fn recent(&self, limit: u32, synthetic: bool) -> Result<Vec<Entry>, StoreError> {
         let rows = sqlx::query(&format!(
-            "SELECT {ENTRY_COLUMNS} FROM entries WHERE synthetic <= $1 \
-             ORDER BY started_at DESC, id DESC LIMIT {}",
+            "SELECT {} FROM results r JOIN entries e ON e.id = r.id WHERE e.synthetic <= $1 \
+             ORDER BY r.saved_at DESC, r.id DESC LIMIT {}",
+            columns("e."),
             limit.clamp(1, MAX_ROWS)
         ))
         .bind(synthetic as i64)
@@ -580,6 +698,29 @@ impl Store {
             .collect::<Result<_, _>>()
             .map_err(|e| self.fail(e))
     }
+}
+
+fn device_row(row: &AnyRow) -> Result<DeviceRow, sqlx::Error> {
+    let stats: String = row.try_get("stats")?;
+    Ok(DeviceRow {
+        key: row.try_get("device_key")?,
+        name: row.try_get("device_name")?,
+        kind: row.try_get("kind")?,
+        transport: row.try_get("transport")?,
+        capacity_gb: row.try_get("capacity_gb")?,
+        results: row.try_get("results")?,
+        price_usd: row.try_get("price_usd")?,
+        stats: serde_json::from_str(&stats).unwrap_or_default(),
+    })
+}
+
+/// `ENTRY_COLUMNS`, each prefixed (`e.`) for a query that joins another table.
+fn columns(prefix: &str) -> String {
+    ENTRY_COLUMNS
+        .split(", ")
+        .map(|c| format!("{prefix}{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn entry(row: &AnyRow) -> Result<Entry, sqlx::Error> {

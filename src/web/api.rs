@@ -92,7 +92,8 @@ pub async fn device_view(
         .store
         .device_entries(key, state.config.show_synthetic)
         .await?;
-    views::device(key, class_of(profile).as_deref(), entries)
+    let rows = state.store.device_rows(key).await?;
+    views::device(key, class_of(profile).as_deref(), entries, rows)
         .ok_or_else(|| Failure::not_found(format!("no results for a device '{key}'")))
 }
 

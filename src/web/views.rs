@@ -325,7 +325,16 @@ pub struct BoardSummary {
     pub stats: BTreeMap<String, Spread>,
 }
 
-pub fn device(key: &str, class: Option<&str>, entries: Vec<Entry>) -> Option<DeviceView> {
+/// A device's view: its figures, per board too, from the same aggregates the leaderboard
+/// ranks it by (`rows`, all of them: a device with 9,696 results had a median of 11,853 on the
+/// leaderboard and 1,185 on its page, which read only its newest 5,000, issue 22), and its
+/// newest results (`entries`) with their flags.
+pub fn device(
+    key: &str,
+    class: Option<&str>,
+    entries: Vec<Entry>,
+    rows: Vec<(String, String, DeviceRow)>,
+) -> Option<DeviceView> {
     let newest = entries.first()?.clone();
     let mut classes: Vec<(String, usize)> = Vec::new();
     for e in &entries {
@@ -346,47 +355,37 @@ pub fn device(key: &str, class: Option<&str>, entries: Vec<Entry>) -> Option<Dev
         })
         .unwrap_or_else(|| classes[0].0.clone());
     let results: Vec<Entry> = entries.into_iter().filter(|e| e.class == class).collect();
-    let ranked: Vec<Entry> = results
+    let whole = |c: &str| rows.iter().find(|(k, s, _)| k == c && s.is_empty());
+    let all = whole(&class);
+    // The name and kind its results agree on, whichever class is shown.
+    let named = all.or_else(|| rows.iter().find(|(_, s, _)| s.is_empty()));
+    let boards = rows
         .iter()
-        .filter(|e| e.flag.is_none())
-        .cloned()
-        .collect();
-    let summary = site::aggregate(&ranked)
-        .into_iter()
-        .next()
-        .map(|row| (row.stats, row.price_usd));
-    let mut by_board: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
-    for e in &ranked {
-        by_board
-            .entry(e.board.clone().unwrap_or_else(|| "unknown board".into()))
-            .or_default()
-            .push(e.clone());
-    }
-    let boards = by_board
-        .into_iter()
-        .map(|(board, group)| BoardSummary {
-            results: group.len(),
-            stats: site::aggregate(&group)
-                .into_iter()
-                .next()
-                .map(|r| r.stats)
-                .unwrap_or_default(),
-            board,
+        .filter(|(c, _, _)| *c == class)
+        .filter_map(|(_, scope, row)| {
+            Some(BoardSummary {
+                board: scope.strip_prefix("board:")?.to_string(),
+                results: row.results as usize,
+                stats: row.stats.clone(),
+            })
         })
         .collect();
-    let (summary, price_usd) = summary.unwrap_or_default();
     Some(DeviceView {
         key: key.to_string(),
-        references: crate::reference::device_figures(&newest.device_name, &newest.kind),
-        name: newest.device_name,
-        kind: newest.kind,
-        transport: newest.transport,
-        capacity_gb: newest.capacity_gb,
+        name: named.map_or(newest.device_name.clone(), |(_, _, r)| r.name.clone()),
+        kind: named.map_or(newest.kind.clone(), |(_, _, r)| r.kind.clone()),
+        transport: named.map_or(newest.transport.clone(), |(_, _, r)| r.transport.clone()),
+        capacity_gb: named.map_or(newest.capacity_gb, |(_, _, r)| r.capacity_gb),
+        references: Vec::new(),
         class,
         classes,
-        summary,
-        price_usd,
+        summary: all.map(|(_, _, r)| r.stats.clone()).unwrap_or_default(),
+        price_usd: all.and_then(|(_, _, r)| r.price_usd),
         boards,
         results,
+    })
+    .map(|mut view| {
+        view.references = crate::reference::device_figures(&view.name, &view.kind);
+        view
     })
 }

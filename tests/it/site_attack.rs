@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::cli_run::is_root;
-use crate::common::SmallFs;
+use crate::common::{Postgres, SmallFs};
 use crate::site::{device_doc, get, post, ulid, Site};
 
 /// A server for load: no rate limit at all.
@@ -90,4 +90,243 @@ fn big_doc(n: u32) -> Value {
             .collect::<Vec<_>>());
     }
     d
+}
+
+/// A device measured on NVMe, `n` results of it named as its maker names it.
+fn nvme_doc(n: u32, scale: f64) -> Value {
+    let mut d = device_doc(n, "Samsung", "SSD 970 EVO Plus 1TB", scale, "PC");
+    d["target"]["device"] = json!({
+        "name": "nvme0n1", "model": "Samsung SSD 970 EVO Plus 1TB", "transport": "nvme",
+        "size_bytes": 1_000_204_886_016u64, "rotational": false, "stack": [],
+        "nvme": {"link_speed": "8.0 GT/s PCIe", "link_width": 4}
+    });
+    d
+}
+
+fn submit(url: &str, doc: &Value) -> (u16, Value) {
+    let answer = post(&format!("{url}/api/v1/results"), doc);
+    let body = serde_json::from_str(&answer.body).unwrap_or(Value::Null);
+    (answer.status, body)
+}
+
+/// The ranked figure of a device on the leaderboard, and its median on the device's page.
+fn medians(url: &str, key: &str) -> (Option<f64>, f64) {
+    let board = get(&format!("{url}/api/v1/leaderboard?q={key}")).json();
+    let ranked = board["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["key"] == key)
+        .map(|d| d["figure"]["median"].as_f64().unwrap());
+    let page = get(&format!("{url}/api/v1/devices/{key}")).json();
+    (
+        ranked,
+        page["summary"]["seq1m_q8_read"]["median"].as_f64().unwrap(),
+    )
+}
+
+/// Issue 22: one submission renamed a device with five honest results and moved it from NVMe
+/// to USB flash; ten results marked synthetic (hidden from pages) moved its median a
+/// hundredfold; one started 23 h ahead sat at the top of the newest results.
+fn no_submission_takes_a_device_over(db: &str) {
+    let home = tempfile::tempdir().unwrap();
+    let site = Site::start(db, home.path(), &NO_LIMITS);
+    let url = site.url.as_str();
+    let key = "samsung-ssd-970-evo-plus-1tb-1000gb";
+    for n in 1..=5 {
+        assert_eq!(submit(url, &nvme_doc(n, 1.0)).0, 201);
+    }
+    let (ranked, shown) = medians(url, key);
+    assert_eq!(ranked, Some(2000.0));
+    assert_eq!(shown, 2000.0);
+    // Marked synthetic: refused, and nothing moves.
+    for n in 10..20 {
+        let mut d = nvme_doc(n, 100.0);
+        d["synthetic"] = json!(true);
+        let (status, body) = submit(url, &d);
+        assert_eq!(status, 422, "{body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("synthetic"),
+            "{body}"
+        );
+    }
+    assert_eq!(medians(url, key), (Some(2000.0), 2000.0));
+    // The same key spelt with a right-to-left override, a zero-width space and full-width
+    // letters, from a USB stick: taken as one more result, but it names nothing.
+    let mut bent = nvme_doc(30, 1.0);
+    bent["target"]["device"] = json!({
+        "name": "sdb", "vendor": "Ｓａｍｓｕｎｇ",
+        "model": "SSD\u{200b} 970 \u{202e}EVO Plus 1TB", "transport": "usb",
+        "size_bytes": 1_000_204_886_016u64, "rotational": false, "stack": [],
+        "usb": {"speed_mbps": 20000.0}
+    });
+    let (status, body) = submit(url, &bent);
+    assert_eq!(status, 201, "{body}");
+    let device = get(&format!("{url}/api/v1/devices/{key}")).json();
+    assert_eq!(
+        device["name"], "Samsung SSD 970 EVO Plus 1TB 1 TB",
+        "{device}"
+    );
+    assert_eq!(device["kind"], "NVMe");
+    assert_eq!(device["transport"], "nvme");
+    let board = get(&format!("{url}/api/v1/leaderboard?kind=NVMe")).json();
+    assert_eq!(
+        board["devices"][0]["key"], key,
+        "still filed as NVMe: {board}"
+    );
+    assert_eq!(board["devices"][0]["kind"], "NVMe");
+    // A start 23 h ahead is refused; one a few minutes ahead is taken, but the newest results
+    // are listed by arrival.
+    let ahead = |minutes: u64| {
+        humantime::format_rfc3339_seconds(
+            std::time::SystemTime::now() + std::time::Duration::from_secs(minutes * 60),
+        )
+        .to_string()
+    };
+    let mut future = nvme_doc(40, 1.0);
+    future["started_at"] = json!(ahead(23 * 60));
+    future["finished_at"] = future["started_at"].clone();
+    let (status, body) = submit(url, &future);
+    assert_eq!(status, 422);
+    assert!(body["error"].as_str().unwrap().contains("ahead"), "{body}");
+    let mut early = nvme_doc(41, 1.0);
+    early["started_at"] = json!(ahead(5));
+    early["finished_at"] = early["started_at"].clone();
+    assert_eq!(submit(url, &early).0, 201);
+    assert_eq!(submit(url, &nvme_doc(42, 1.0)).0, 201);
+    let page = get(&format!("{url}/")).body;
+    let recent = page.split("id=\"recent\"").nth(1).expect("newest results");
+    let (last, first) = (
+        recent.find(&ulid(42)).expect("the last one"),
+        recent.find(&ulid(41)).expect("the one ahead"),
+    );
+    assert!(last < first, "the last to arrive is listed first");
+}
+
+#[test]
+fn no_submission_takes_a_device_over_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    no_submission_takes_a_device_over(dir.path().join("site.db").to_str().unwrap());
+}
+
+#[test]
+fn no_submission_takes_a_device_over_on_postgres() {
+    let pg = Postgres::start();
+    no_submission_takes_a_device_over(&pg.database());
+}
+
+/// Issue 22: names in other scripts all became the device `-64gb` (and with no size, a key
+/// that 404s); a Cyrillic letter in "EVО" made a look-alike second device; absurd figures and
+/// prices were ranked first; a microSD card on a DDR50 bus was ranked at 1.2 GB/s.
+#[test]
+fn names_in_any_script_and_figures_no_interface_carries() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let url = site.url.as_str();
+    let names = ["闪迪至尊", "金士顿", "Тошиба", "삼성"];
+    for (n, name) in names.iter().enumerate() {
+        let d = device_doc(100 + n as u32, "Generic", name, 0.05, "Pi");
+        assert_eq!(submit(url, &d).0, 201);
+    }
+    let board = get(&format!("{url}/api/v1/leaderboard?limit=50")).json();
+    let keys: Vec<&str> = board["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["key"].as_str().unwrap())
+        .collect();
+    for name in names {
+        let key = format!("{}-128gb", name.to_lowercase());
+        assert!(keys.contains(&key.as_str()), "{key} in {keys:?}");
+        let encoded: String = form_urlencoded::byte_serialize(key.as_bytes()).collect();
+        let page = get(&format!("{url}/devices/{encoded}"));
+        assert_eq!(page.status, 200, "{key}");
+        assert!(page.body.contains(name), "{key}: its name shown");
+    }
+    // A look-alike: the same key as the real name, kept out of rankings.
+    assert_eq!(submit(url, &nvme_doc(200, 1.0)).0, 201);
+    let mut fake = nvme_doc(201, 1.5);
+    fake["target"]["device"]["model"] = json!("Samsung SSD 970 EV\u{041e} Plus 1TB");
+    let (status, body) = submit(url, &fake);
+    assert_eq!(status, 201);
+    assert!(
+        body["flag"].as_str().unwrap().contains("several scripts"),
+        "{body}"
+    );
+    let key = "samsung-ssd-970-evo-plus-1tb-1000gb";
+    assert_eq!(medians(url, key), (Some(2000.0), 2000.0));
+
+    // Figures no interface carries, a block size its test's name denies, a price of nothing.
+    let refused = |change: &dyn Fn(&mut Value), why: &str| {
+        let mut d = nvme_doc(300, 1.0);
+        change(&mut d);
+        let (status, body) = submit(url, &d);
+        assert_eq!(status, 422, "{why}: {body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(error.contains(why), "{why}: {error}");
+    };
+    refused(
+        &|d| {
+            let t = &mut d["tests"][0];
+            t["mb_per_s"] = json!(990_000.0);
+            t["iops"] = json!(990_000.0 * 1e6 / 1_048_576.0);
+        },
+        "beyond any storage interface",
+    );
+    refused(
+        &|d| {
+            let t = d["tests"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|t| t["name"] == "RND4K_Q32T1_read")
+                .unwrap();
+            t["block_size"] = json!(1);
+            t["iops"] = json!(1e12);
+            t["mb_per_s"] = json!(1e6);
+        },
+        "do not match its name",
+    );
+    refused(&|d| d["price_usd"] = json!(1e-300), "price_usd");
+    // A microSD card in a Pi 4's slot, its bus DDR50 (50 MB/s at most), reading 1.2 GB/s:
+    // taken, with the reason it is not ranked.
+    let mut card = device_doc(400, "SanDisk", "SN64G", 0.6, "Raspberry Pi 4 Model B");
+    card["target"]["device"] = json!({
+        "name": "mmcblk0", "model": "SN64G", "transport": "mmc", "size_bytes": 63_864_569_856u64,
+        "rotational": false, "stack": [],
+        "sd": {"kind": "SD", "manufacturer": "SanDisk", "product": "SN64G",
+               "bus_timing": "sd uhs DDR50", "bus_clock_hz": 50_000_000}
+    });
+    let (status, body) = submit(url, &card);
+    assert_eq!(status, 201);
+    assert!(body["flag"].as_str().unwrap().contains("SD bus"), "{body}");
+    let board = get(&format!("{url}/api/v1/leaderboard?kind=microSD")).json();
+    assert_eq!(board["devices"], json!([]), "not ranked: {board}");
+}
+
+/// Aggregates are computed over what pages show: a synthetic result (from the local load
+/// generator, imported) never moves a real device's figures.
+#[test]
+fn a_synthetic_result_in_the_store_moves_no_real_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let db = db.to_str().unwrap();
+    for (n, scale, synthetic) in [(1, 1.0, false), (2, 1.0, false), (3, 100.0, true)] {
+        let mut d = nvme_doc(n, scale);
+        if synthetic {
+            d["synthetic"] = json!(true);
+        }
+        let file = crate::common::write_doc(dir.path(), &d);
+        crate::common::ok(
+            crate::common::iomark(dir.path())
+                .args(["import", "--db", db])
+                .arg(&file),
+        );
+    }
+    let site = Site::start(db, dir.path(), &NO_LIMITS);
+    let key = "samsung-ssd-970-evo-plus-1tb-1000gb";
+    assert_eq!(medians(&site.url, key), (Some(2000.0), 2000.0));
+    let device = get(&format!("{}/api/v1/devices/{key}", site.url)).json();
+    assert_eq!(device["results"].as_array().unwrap().len(), 2, "{device}");
 }
