@@ -456,6 +456,13 @@ impl Store {
     /// The result document of the run `prefix` names, as it was saved.
     pub async fn get(&self, prefix: &str) -> Result<ResultDoc, StoreError> {
         let id = self.resolve(prefix).await?;
+        self.document(&id).await
+    }
+
+    /// The result document of the run whose id is `id`, whole: one lookup by the primary key
+    /// (a site finds results by their full id; a prefix is a scan).
+    pub async fn document(&self, id: &str) -> Result<ResultDoc, StoreError> {
+        let id = id.to_string();
         let row = sqlx::query("SELECT document FROM results WHERE id = $1")
             .bind(&id)
             .fetch_optional(&self.pool)
@@ -527,19 +534,37 @@ fn summary(row: &AnyRow) -> Result<Summary, sqlx::Error> {
     })
 }
 
-/// A URL without its password.
-/// A URL with its password shown as `***`.
+/// A URL with its password shown as `***`, whether in its user information or as a query
+/// parameter (`?password=…`, which PostgreSQL's URLs also take).
 pub fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    match rest.split_once('@') {
+    let (rest, query) = match rest.split_once('?') {
+        Some((rest, query)) => (rest, Some(query)),
+        None => (rest, None),
+    };
+    let mut out = match rest.rsplit_once('@') {
         Some((user, host)) => match user.split_once(':') {
             Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-            None => url.to_string(),
+            None => format!("{scheme}://{rest}"),
         },
-        None => url.to_string(),
+        None => format!("{scheme}://{rest}"),
+    };
+    if let Some(query) = query {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _)) if key.to_ascii_lowercase().contains("password") => {
+                    format!("{key}=***")
+                }
+                _ => pair.to_string(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&pairs.join("&"));
     }
+    out
 }
 
 /// Runs a store future to completion on a small runtime of its own, for the terminal commands.
@@ -605,6 +630,14 @@ mod tests {
                 .unwrap()
                 .display(),
             "postgres://u@127.0.0.1/db"
+        );
+        assert_eq!(
+            redact("postgres://u@127.0.0.1/db?sslmode=disable&password=hunter2"),
+            "postgres://u@127.0.0.1/db?sslmode=disable&password=***"
+        );
+        assert_eq!(
+            redact("postgres://u:p%40ss@h/db?PassWord=x"),
+            "postgres://u:***@h/db?PassWord=***"
         );
         assert_eq!(
             Location::parse(Some("sqlite:///tmp/a?b.db")).unwrap(),

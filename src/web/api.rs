@@ -173,8 +173,10 @@ pub async fn delete(
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
+        // The scheme's name is case-insensitive (RFC 9110, 11.1).
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
         .filter(|t| !t.is_empty())
         .ok_or_else(|| {
             Failure::new(

@@ -17,6 +17,7 @@ mod api;
 mod cache;
 mod card;
 mod guard;
+mod listener;
 mod pages;
 mod views;
 
@@ -30,9 +31,11 @@ use axum::Router;
 
 use crate::store::Store;
 
-/// The largest request body taken, far above any result document (a quick run's is 8.7 KB)
-/// and far below what would tie up the server.
-pub const BODY_LIMIT: usize = 4 << 20;
+/// The largest request body taken, far above any result document (a quick run's is 8.7 KB, a
+/// half-hour sustained write's timeline about 60 KB, a verify run's thousand problem ranges
+/// about 100 KB) and far below what would tie up the server; fields a newer iomark added are
+/// kept, within it.
+pub const BODY_LIMIT: usize = 1 << 20;
 /// A request that takes longer is answered 503.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -58,6 +61,7 @@ pub struct State {
     /// What the leaderboard's filters offer, per class, as read at most every 30 s.
     pub choices: views::Choices,
     pub cache: cache::Cache,
+    pub cards: card::Cards,
 }
 
 pub type Shared = Arc<State>;
@@ -97,8 +101,11 @@ pub async fn serve(
     config: Config,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
-    let listener = tokio::net::TcpListener::bind(config.listen).await?;
-    let address = listener.local_addr()?;
+    let listener = listener::Guarded::new(
+        tokio::net::TcpListener::bind(config.listen).await?,
+        !config.trust_forwarded_for,
+    );
+    let address = axum::serve::Listener::local_addr(&listener)?;
     let limiter = guard::Limiter::new(config.requests_per_minute, config.submissions_per_minute);
     let public_url = config
         .public_url
@@ -110,10 +117,11 @@ pub async fn serve(
         limiter,
         choices: Default::default(),
         cache: cache::Cache::new(config.cache),
+        cards: Default::default(),
         config,
     });
     ready(address);
-    let app = router(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    let app = router(state.clone()).into_make_service_with_connect_info::<listener::Peer>();
     axum::serve(listener, app)
         .with_graceful_shutdown(stopped())
         .await?;

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::result::identity::{slug, KINDS};
 use crate::store::site::{self, DeviceRow, Entry, Filter, Spread, METRICS};
-use crate::store::StoreError;
+use crate::store::{Problem, StoreError};
 
 /// A request that cannot be answered, with the reason a person or a program is shown.
 #[derive(Debug)]
@@ -72,7 +72,7 @@ pub async fn visible_result(
         .await?
         .filter(|e| state.config.show_synthetic || !e.synthetic)
         .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
-    let doc = state.store.get(&entry.id).await?;
+    let doc = state.store.document(&entry.id).await?;
     Ok((entry, doc))
 }
 
@@ -83,10 +83,22 @@ impl From<StoreError> for Failure {
             StoreError::Duplicate(_) => Failure::new(StatusCode::CONFLICT, e.to_string()),
             StoreError::Invalid(_) => Failure::bad(e.to_string()),
             StoreError::Ambiguous(..) => Failure::bad(e.to_string()),
-            StoreError::Unavailable { .. } => Failure::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!("the results store is unavailable, try again shortly ({e})"),
-            ),
+            StoreError::Unavailable { problem, .. } => {
+                // The whole error (where the store is, what its driver said) goes to the
+                // operator's log, never into an answer: it named the database URL, with a
+                // password given as a query parameter (issue 22).
+                eprintln!("iomark serve: {e}");
+                let why = match problem {
+                    Problem::Full => " (its disk is full)",
+                    Problem::Locked => " (it is busy)",
+                    Problem::Unreachable => " (its database cannot be reached)",
+                    _ => "",
+                };
+                Failure::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("the results store is unavailable{why}, try again shortly"),
+                )
+            }
         }
     }
 }

@@ -21,13 +21,26 @@ pub struct Site {
 
 impl Site {
     pub fn start(db: &str, home: &Path, extra: &[&str]) -> Site {
-        let mut child = iomark(home)
+        Site::launch(Site::command(db, home, extra))
+    }
+
+    /// The command `start` runs, to change before `launch`.
+    pub fn command(db: &str, home: &Path, extra: &[&str]) -> Command {
+        let mut command = iomark(home);
+        command
             .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
+            .stderr(Stdio::inherit());
+        command
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
+    pub fn launch(mut command: Command) -> Site {
+        let mut child = command.spawn().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

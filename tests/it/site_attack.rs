@@ -2,11 +2,13 @@
 //! a test against a real server (a SQLite file, and a private PostgreSQL where the case is about
 //! the store), loopback only, every loop bounded.
 
+use std::time::{Duration, Instant};
+
 use serde_json::{json, Value};
 
 use crate::cli_run::is_root;
 use crate::common::{Postgres, SmallFs};
-use crate::site::{device_doc, get, post, ulid, Site};
+use crate::site::{device_doc, get, http, post, ulid, Site};
 
 /// A server for load: no rate limit at all.
 const NO_LIMITS: [&str; 4] = [
@@ -329,4 +331,367 @@ fn a_synthetic_result_in_the_store_moves_no_real_figure() {
     assert_eq!(medians(&site.url, key), (Some(2000.0), 2000.0));
     let device = get(&format!("{}/api/v1/devices/{key}", site.url)).json();
     assert_eq!(device["results"].as_array().unwrap().len(), 2, "{device}");
+}
+
+/// Raises this process's open-file limit to its hard limit (the tests below hold hundreds of
+/// connections).
+fn more_files() {
+    // SAFETY: getrlimit and setrlimit read and write the one struct given.
+    unsafe {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        limit.rlim_cur = limit.rlim_max.min(65_536);
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+    }
+}
+
+/// Opens a connection to `url`'s server from the loopback address `from`.
+fn connect_from(from: &str, url: &str) -> std::io::Result<std::net::TcpStream> {
+    let to: std::net::SocketAddr = url.trim_start_matches("http://").parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(format!("{from}:0").parse().unwrap())?;
+        let stream = socket.connect(to).await?;
+        stream.into_std()
+    })
+}
+
+/// Whether the server has closed `stream` (a read sees the end, or an error), waiting up to
+/// `within`.
+fn closed_within(stream: &mut std::net::TcpStream, within: Duration) -> bool {
+    use std::io::Read;
+    stream.set_nonblocking(false).unwrap();
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 1024];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return false,
+            Err(_) => return true,
+        }
+    }
+}
+
+/// Issue 22: 1,100 idle connections against a 1,024 open-file limit left no probe answered in
+/// 40 s, and connections sending their headers a byte at a time stayed open for a minute.
+/// Here the server has 256 descriptors; one address opens 300 connections, 150 others one each,
+/// 20 more send a header line every 2 s; every probe is still answered, the slow ones are cut.
+#[test]
+fn idle_and_slow_connections_do_not_starve_the_site() {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    more_files();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let mut command = Site::command(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 256,
+                rlim_max: 256,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let site = Site::launch(command);
+    let url = site.url.clone();
+    let started = Instant::now();
+    // One address: its share is held, the rest closed at once.
+    let mut greedy: Vec<_> = (0..300)
+        .map(|_| connect_from("127.0.0.2", &url).unwrap())
+        .collect();
+    let turned_away = greedy
+        .iter_mut()
+        .map(|s| closed_within(s, Duration::from_millis(300)))
+        .filter(|closed| *closed)
+        .count();
+    assert!(turned_away >= 200, "{turned_away} of 300 closed at once");
+    // Many addresses, one idle connection each: more than the server may hold.
+    let idle: Vec<_> = (1..=150)
+        .filter_map(|i| connect_from(&format!("127.0.1.{i}"), &url).ok())
+        .collect();
+    assert_eq!(idle.len(), 150);
+    // Slow headers.
+    let mut slow: Vec<_> = (1..=20)
+        .map(|i| {
+            let mut s = connect_from(&format!("127.0.2.{i}"), &url).unwrap();
+            s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+            s
+        })
+        .collect();
+    // Probes from another address, each answered.
+    for n in 0..8 {
+        let asked = Instant::now();
+        let answer = get(&format!("{url}/api/v1/health"));
+        assert_eq!(answer.status, 200, "probe {n}: {}", answer.body);
+        assert!(
+            asked.elapsed() < Duration::from_secs(40),
+            "probe {n} took {:?}",
+            asked.elapsed()
+        );
+    }
+    // The slow ones keep sending a line every 2 s; the server cuts them within its limit.
+    let deadline = started + Duration::from_secs(40);
+    let mut open = slow.len();
+    while open > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_secs(2));
+        open = slow
+            .iter_mut()
+            .map(|s| {
+                s.write_all(b"X-Slow: a\r\n").is_ok()
+                    && !closed_within(s, Duration::from_millis(10))
+            })
+            .filter(|open| *open)
+            .count();
+    }
+    assert_eq!(
+        open,
+        0,
+        "slow connections still open after {:?}",
+        started.elapsed()
+    );
+    drop((greedy, idle));
+}
+
+/// Issue 22: a card drawn anew for each of 40 concurrent requests took the server to 7.2 GB,
+/// and a document of a thousand tests made a 10.8 MB picture. A card is drawn once, its rows
+/// bounded.
+#[test]
+fn a_card_is_drawn_once_and_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let url = site.url.clone();
+    // 64 tests, the most a site takes, each of its own block size.
+    let mut wide = nvme_doc(500, 1.0);
+    let template = wide["tests"][0].clone();
+    wide["tests"] = json!((0..64u64)
+        .map(|i| {
+            let mut t = template.clone();
+            let kib = 4 * (i / 2 + 1);
+            t["name"] = json!(format!(
+                "SEQ{kib}K_Q1T1_{}",
+                if i % 2 == 0 { "read" } else { "write" }
+            ));
+            t["op"] = json!(if i % 2 == 0 { "read" } else { "write" });
+            t["block_size"] = json!(kib * 1024);
+            t["queue_depth"] = json!(1);
+            t["iops"] = json!(t["mb_per_s"].as_f64().unwrap() * 1e6 / (kib * 1024) as f64);
+            t
+        })
+        .collect::<Vec<_>>());
+    let (status, body) = submit(&url, &wide);
+    assert_eq!(status, 201, "{body}");
+    let card = format!("{url}/results/{}/card.png", ulid(500));
+    let threads: Vec<_> = (0..40)
+        .map(|_| {
+            let card = card.clone();
+            std::thread::spawn(move || {
+                let agent: ureq::Agent = ureq::Agent::config_builder()
+                    .timeout_global(Some(Duration::from_secs(60)))
+                    .build()
+                    .into();
+                agent
+                    .get(&card)
+                    .call()
+                    .unwrap()
+                    .body_mut()
+                    .read_to_vec()
+                    .unwrap()
+            })
+        })
+        .collect();
+    let pictures: Vec<Vec<u8>> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(pictures.iter().all(|p| *p == pictures[0]), "one picture");
+    let decoded = png::Decoder::new(std::io::Cursor::new(&pictures[0]))
+        .read_info()
+        .unwrap();
+    let (width, height) = (decoded.info().width, decoded.info().height);
+    assert_eq!(width, 900);
+    assert!(height <= 1600, "16 rows at most: {height} px");
+    assert!(pictures[0].len() < 1 << 20, "{} bytes", pictures[0].len());
+    let status = std::fs::read_to_string(format!("/proc/{}/status", site.pid())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    assert!(
+        peak_kib < 300 << 10,
+        "the server peaked at {} MiB",
+        peak_kib >> 10
+    );
+}
+
+/// Every failure says why in the API's one shape, and none names where the store is (issue
+/// 22: a NUL in a path answered 503 with the database URL, its `?password=` included).
+#[test]
+fn failures_say_why_and_never_name_the_store() {
+    let mut pg = Postgres::start();
+    let db = format!("{}?password=hunter2", pg.database());
+    let dir = tempfile::tempdir().unwrap();
+    let site = Site::start(&db, dir.path(), &NO_LIMITS);
+    let url = site.url.clone();
+    let (status, body) = submit(&url, &nvme_doc(600, 1.0));
+    assert_eq!(status, 201);
+    let token = body["token"].as_str().unwrap().to_string();
+    let mut answers = Vec::new();
+    let mut expect = |method: &str, path: &str, status: u16, json: bool| {
+        let answer = http(method, &format!("{url}{path}"), None, None);
+        assert_eq!(answer.status, status, "{method} {path}: {}", answer.body);
+        if json {
+            assert!(
+                answer.json()["error"]
+                    .as_str()
+                    .is_some_and(|e| !e.is_empty()),
+                "{path}: {}",
+                answer.body
+            );
+        } else {
+            assert!(answer.body.contains("<html"), "{path}: {}", answer.body);
+        }
+        answers.push(answer.body);
+    };
+    expect("GET", "/api/v1/devices/a%00b", 400, true);
+    expect("GET", "/devices/a%00b", 400, false);
+    expect("GET", "/api/v1/leaderboard?q=%00", 400, true);
+    expect("GET", "/api/v1/results/%1b", 400, true);
+    expect("GET", "/api/v1/leaderboard?limit=many", 400, true);
+    expect("GET", "/?limit=many", 400, false);
+    let put = raw(
+        &url,
+        "PUT /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    assert!(put.starts_with("HTTP/1.1 405"), "{put}");
+    assert!(put.contains("{\"error\":"), "{put}");
+    // The database goes away: 503, and still no word of where it was.
+    assert!(pg.stop(), "our own server");
+    expect("GET", "/api/v1/leaderboard?kind=NVMe", 503, true);
+    expect(
+        "GET",
+        "/devices/samsung-ssd-970-evo-plus-1tb-1000gb",
+        503,
+        false,
+    );
+    for body in &answers {
+        assert!(
+            !body.contains("hunter2") && !body.contains("postgres://"),
+            "{body}"
+        );
+    }
+    pg.start_again();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while get(&format!("{url}/api/v1/health")).status != 200 {
+        assert!(Instant::now() < deadline, "back within 30 s");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // The scheme of a token is any case.
+    let answer = raw(
+        &url,
+        &format!(
+            "DELETE /api/v1/results/{} HTTP/1.1\r\nHost: x\r\nAuthorization: bearer {token}\r\n\
+             Connection: close\r\n\r\n",
+            ulid(600)
+        ),
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+/// Sends `request` as it is; returns what the server answered, until it closed.
+fn raw(url: &str, request: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(url.trim_start_matches("http://")).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).to_string()
+}
+
+/// Issue 22: a slow body was answered 503 as if the store were away, any content type was
+/// taken, limits answered in plain text, HEAD was never cached, and a parameter made up for
+/// each request drew each page anew.
+#[test]
+fn bodies_types_and_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let url = site.url.clone();
+    let doc = nvme_doc(700, 1.0).to_string();
+    let head = |length: usize, kind: &str| {
+        format!(
+            "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: {kind}\r\n\
+             Content-Length: {length}\r\nConnection: close\r\n\r\n"
+        )
+    };
+    let answer = raw(&url, &format!("{}{doc}", head(doc.len(), "text/plain")));
+    assert!(answer.starts_with("HTTP/1.1 415"), "{answer}");
+    assert!(answer.contains("{\"error\":"), "{answer}");
+    let answer = raw(
+        &url,
+        &format!(
+            "{}{doc}",
+            head(doc.len(), "application/json; charset=utf-8")
+        ),
+    );
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    // Half a body, then nothing: 408 within the body's time, not a 503.
+    let asked = Instant::now();
+    let answer = raw(
+        &url,
+        &format!("{}{}", head(doc.len(), "application/json"), &doc[..100]),
+    );
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("{\"error\":"), "{answer}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(9),
+        "{:?}",
+        asked.elapsed()
+    );
+    // Too large: refused in JSON.
+    let big = format!("{{\"pad\": \"{}\"}}", "x".repeat(2 << 20));
+    let answer = raw(
+        &url,
+        &format!("{}{big}", head(big.len(), "application/json")),
+    );
+    assert!(
+        answer.starts_with("HTTP/1.1 413"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+    assert!(
+        answer.contains("{\"error\":"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+    // HEAD fills the cache, and GET is served from it; unknown parameters share one answer.
+    let head = raw(
+        &url,
+        "HEAD /?kind=NVMe&x=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let page = get(&format!("{url}/?kind=NVMe&x=2"));
+    assert_eq!(page.status, 200);
+    assert!(page.header("age").is_some(), "served from the cache");
+    assert!(page.body.contains("Samsung SSD 970 EVO Plus"));
+    assert!(
+        !page.body.contains("x=1"),
+        "the first asker's parameter is not in the page"
+    );
 }

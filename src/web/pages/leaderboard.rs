@@ -165,7 +165,8 @@ pub async fn leaderboard(
         recent,
         more: (board.devices.len() as u32 >= filter.limit && filter.limit < 500).then(|| {
             let mut next: Vec<(String, String)> = form_urlencoded::parse(raw_query.as_bytes())
-                .filter(|(k, _)| k != "limit")
+                // Only what pages read: the page is cached under those alone.
+                .filter(|(k, _)| k != "limit" && crate::web::cache::KNOWN.contains(&k.as_ref()))
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
             next.push(("limit".into(), (filter.limit * 4).min(500).to_string()));
