@@ -100,12 +100,10 @@ impl Limiter {
 }
 
 fn shard_of(key: &IpAddr) -> usize {
-    use std::hash::{BuildHasher, Hash, Hasher};
+    use std::hash::BuildHasher;
     static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> =
         std::sync::OnceLock::new();
-    let mut hasher = SEED.get_or_init(Default::default).build_hasher();
-    key.hash(&mut hasher);
-    hasher.finish() as usize % SHARDS
+    SEED.get_or_init(Default::default).hash_one(key) as usize % SHARDS
 }
 
 pub async fn guard(State(state): State<Shared>, request: Request, next: Next) -> Response {
