@@ -708,6 +708,7 @@ fn behind_a_proxy_each_client_has_its_own_limit() {
             .into();
         agent
             .post(format!("{url}/api/v1/results"))
+            .header("content-type", "application/json")
             .header("x-forwarded-for", from)
             .send(d.to_string().as_bytes())
             .unwrap()
