@@ -574,8 +574,10 @@ impl Store {
     /// document cannot set (its own `started_at` put a result 23 h ahead at the top, issue 22).
     pub async fn recent(&self, limit: u32, synthetic: bool) -> Result<Vec<Entry>, StoreError> {
         let rows = sqlx::query(&format!(
-            "SELECT {} FROM results r JOIN entries e ON e.id = r.id WHERE e.synthetic <= $1 \
-             ORDER BY r.saved_at DESC, r.id DESC LIMIT {}",
+            // CROSS JOIN: SQLite then walks results by the index on saved_at and stops at the
+            // limit (with a plain JOIN it sorted every result, 70 ms a page at 20,000).
+            "SELECT {} FROM results r CROSS JOIN entries e WHERE e.id = r.id \
+             AND e.synthetic <= $1 ORDER BY r.saved_at DESC LIMIT {}",
             columns("e."),
             limit.clamp(1, MAX_ROWS)
         ))

@@ -695,3 +695,38 @@ fn bodies_types_and_the_cache() {
         "the first asker's parameter is not in the page"
     );
 }
+
+/// A store written under older rules (keys made of ASCII only, the newest result's name) is
+/// derived anew, once, when a newer iomark opens it.
+#[test]
+fn a_store_under_older_rules_is_derived_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let db = db.to_str().unwrap();
+    let d = device_doc(800, "Generic", "金士顿", 0.05, "Pi");
+    let file = crate::common::write_doc(dir.path(), &d);
+    crate::common::ok(
+        crate::common::iomark(dir.path())
+            .args(["import", "--db", db])
+            .arg(&file),
+    );
+    // As the previous rules left it: the key "-128gb", no record of the rules.
+    let script = "import sqlite3, sys\n\
+                  c = sqlite3.connect(sys.argv[1])\n\
+                  c.execute(\"UPDATE entries SET device_key = '-128gb'\")\n\
+                  c.execute(\"UPDATE devices SET device_key = '-128gb'\")\n\
+                  c.execute(\"DELETE FROM meta\")\n\
+                  c.commit()\n";
+    let status = std::process::Command::new("python3")
+        .args(["-c", script, db])
+        .status()
+        .expect("python3 (with its sqlite3 module) edits the store as older rules left it");
+    assert!(status.success());
+    let site = Site::start(db, dir.path(), &NO_LIMITS);
+    let board = get(&format!("{}/api/v1/leaderboard", site.url)).json();
+    assert_eq!(board["devices"][0]["key"], "金士顿-128gb", "{board}");
+    assert_eq!(board["devices"].as_array().unwrap().len(), 1, "{board}");
+    let encoded: String = form_urlencoded::byte_serialize("金士顿-128gb".as_bytes()).collect();
+    assert_eq!(get(&format!("{}/devices/{encoded}", site.url)).status, 200);
+    assert_eq!(get(&format!("{}/devices/-128gb", site.url)).status, 404);
+}

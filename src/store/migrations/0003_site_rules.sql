@@ -7,3 +7,5 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS results_saved_at ON results (saved_at);
+-- A device's page reads all of its aggregates, in every class and scope.
+CREATE INDEX IF NOT EXISTS devices_device_key ON devices (device_key);
