@@ -223,9 +223,25 @@ impl Connection {
         })
     }
 
-    fn wrote(&mut self) {
-        self.asked = false;
-        self.deadline.as_mut().reset(Instant::now() + IDLE);
+    /// A write that went through starts the idle time anew; one that waits may have waited too
+    /// long (a client that takes nothing of its answer).
+    fn after_write(
+        &mut self,
+        cx: &mut Context<'_>,
+        outcome: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match outcome {
+            Poll::Ready(Ok(n)) if n > 0 => {
+                self.asked = false;
+                self.deadline.as_mut().reset(Instant::now() + IDLE);
+                Poll::Ready(Ok(n))
+            }
+            Poll::Pending => match self.expired(cx) {
+                Some(e) => Poll::Ready(Err(e)),
+                None => Poll::Pending,
+            },
+            other => other,
+        }
     }
 }
 
@@ -261,19 +277,8 @@ impl AsyncWrite for Connection {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write(cx, buf) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 {
-                    this.wrote();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Pending => match this.expired(cx) {
-                Some(e) => Poll::Ready(Err(e)),
-                None => Poll::Pending,
-            },
-            other => other,
-        }
+        let outcome = Pin::new(&mut this.stream).poll_write(cx, buf);
+        this.after_write(cx, outcome)
     }
 
     fn poll_write_vectored(
@@ -282,19 +287,8 @@ impl AsyncWrite for Connection {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write_vectored(cx, bufs) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 {
-                    this.wrote();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Pending => match this.expired(cx) {
-                Some(e) => Poll::Ready(Err(e)),
-                None => Poll::Pending,
-            },
-            other => other,
-        }
+        let outcome = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        this.after_write(cx, outcome)
     }
 
     fn is_write_vectored(&self) -> bool {
