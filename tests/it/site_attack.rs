@@ -38,7 +38,10 @@ fn a_full_disk_loses_no_submission_answered_201() {
     // Room to free later: the store fills what is left around it.
     let spare = fs.path.join("spare");
     std::fs::write(&spare, vec![1u8; 2 << 20]).unwrap();
-    let mut site = Site::start(db, home.path(), &NO_LIMITS);
+    // Each refusal is logged on the server's standard error: hundreds here, not shown.
+    let mut command = Site::command(db, home.path(), &NO_LIMITS);
+    command.stderr(std::process::Stdio::null());
+    let mut site = Site::launch(command);
     let submit = |n: u32| post(&format!("{}/api/v1/results", site.url), &big_doc(n)).status;
     let mut accepted = Vec::new();
     let mut full = 0;
@@ -413,9 +416,10 @@ fn idle_and_slow_connections_do_not_starve_the_site() {
     let mut greedy: Vec<_> = (0..300)
         .map(|_| connect_from("127.0.0.2", &url).unwrap())
         .collect();
+    std::thread::sleep(Duration::from_millis(500));
     let turned_away = greedy
         .iter_mut()
-        .map(|s| closed_within(s, Duration::from_millis(300)))
+        .map(|s| closed_within(s, Duration::from_millis(5)))
         .filter(|closed| *closed)
         .count();
     assert!(turned_away >= 200, "{turned_away} of 300 closed at once");
@@ -425,6 +429,7 @@ fn idle_and_slow_connections_do_not_starve_the_site() {
         .collect();
     assert_eq!(idle.len(), 150);
     // Slow headers.
+    let slow_started = Instant::now();
     let mut slow: Vec<_> = (1..=20)
         .map(|i| {
             let mut s = connect_from(&format!("127.0.2.{i}"), &url).unwrap();
@@ -443,8 +448,10 @@ fn idle_and_slow_connections_do_not_starve_the_site() {
             asked.elapsed()
         );
     }
-    // The slow ones keep sending a line every 2 s; the server cuts them within its limit.
-    let deadline = started + Duration::from_secs(40);
+    // The slow ones keep sending a line every 2 s; the server cuts them within its limit
+    // (20 s after the site first reads them, which may wait until the idle connections ahead
+    // of them in the queue are cut, 15 s; 50 s allows for a busy machine).
+    let deadline = slow_started + Duration::from_secs(50);
     let mut open = slow.len();
     while open > 0 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_secs(2));
