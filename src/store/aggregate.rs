@@ -12,16 +12,22 @@ use super::site::{DeviceRow, Entry, Spread, METRICS};
 pub(super) fn scopes(board: Option<&str>, fs: Option<&str>) -> Vec<String> {
     let board = board.filter(|b| !b.is_empty());
     let fs = fs.filter(|f| !f.is_empty());
-    let mut out = vec![String::new()];
-    out.extend(board.map(|b| format!("board:{b}")));
-    out.extend(fs.map(|f| format!("fs:{f}")));
-    out.extend(board.zip(fs).map(|(b, f)| both(b, f)));
+    let mut out = vec![scope(None, None)];
+    out.extend(board.map(|b| scope(Some(b), None)));
+    out.extend(fs.map(|f| scope(None, Some(f))));
+    out.extend(board.zip(fs).map(|(b, f)| scope(Some(b), Some(f))));
     out
 }
 
-/// The scope of one board and one filesystem (neither holds a control character).
-pub(super) fn both(board: &str, fs: &str) -> String {
-    format!("both:{board}\n{fs}")
+/// The name of one scope: '' for all of a device's results, `board:NAME`, `fs:NAME`, or
+/// `both:BOARD\nFS` (neither holds a control character).
+pub(super) fn scope(board: Option<&str>, fs: Option<&str>) -> String {
+    match (board, fs) {
+        (None, None) => String::new(),
+        (Some(board), None) => format!("board:{board}"),
+        (None, Some(fs)) => format!("fs:{fs}"),
+        (Some(board), Some(fs)) => format!("both:{board}\n{fs}"),
+    }
 }
 
 pub(super) fn in_scope(e: &Entry, scope: &str) -> bool {

@@ -19,10 +19,9 @@ use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::pool::PoolConnection;
 use sqlx::AnyPool;
 use sqlx::Row;
-use sqlx::{Acquire, Any};
+use sqlx::{Any, Connection, Transaction};
 
 use crate::result::{self, ResultDoc};
 
@@ -205,7 +204,6 @@ impl Store {
         if !is_sqlite {
             // One connection first: the pool retries until its timeout and then reports only
             // that it timed out, where this says why (refused, unknown host, bad password).
-            use sqlx::Connection;
             let probe = sqlx::AnyConnection::connect(&url).await.map_err(fail)?;
             let _ = probe.close().await;
         }
@@ -232,8 +230,9 @@ impl Store {
                             .await?;
                         if wal {
                             // Readers never wait for the writer. FULL syncs the log at each
-                            // commit, so a submission answered 201 outlives a power cut too,
-                            // not only a crash of the process (NORMAL's promise). Its cost on
+                            // commit, so that by SQLite's documentation a submission answered
+                            // 201 outlives a power cut too, not only a crash of the process
+                            // (NORMAL's promise). Its cost on
                             // this project's VM, 32 clients submitting to a store of 20,000
                             // results: 156 and 192 a second against NORMAL's 214.
                             sqlx::query("PRAGMA journal_mode = WAL")
@@ -296,33 +295,63 @@ impl Store {
     async fn save_with(&self, doc: &ResultDoc, token_hash: Option<&str>) -> Result<(), StoreError> {
         let document = serde_json::to_string(doc)
             .map_err(|e| StoreError::Invalid(format!("cannot encode the result: {e}")))?;
-        let mut conn = self.pool.acquire().await.map_err(|e| self.fail(e))?;
-        let outcome = self.insert(&mut conn, doc, document, token_hash).await;
-        match outcome {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                forget(&mut conn);
-                match e {
-                    sqlx::Error::Database(e) if e.is_unique_violation() => {
-                        Err(StoreError::Duplicate(doc.id.clone()))
-                    }
-                    e => Err(self.fail(e)),
-                }
+        let saved = self
+            .write(Begin::Deferred, async |tx| {
+                self.insert(tx, doc, document, token_hash).await
+            })
+            .await;
+        match saved {
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(StoreError::Duplicate(doc.id.clone()))
             }
+            other => other.map_err(|e| self.fail(e)),
         }
     }
 
-    /// The result's row and its facts, in one transaction on `conn`.
+    /// Runs `work` in one transaction, committed if it succeeds, on a connection of its own
+    /// that is closed, never pooled again, if anything fails. Every write goes through here.
+    /// After SQLite answered "database or disk is full" on a connection that went back to the
+    /// pool, every later write through it was answered 201, held the write lock and vanished
+    /// when the process stopped (244 of 274 on a 3 MB tmpfs, issue 22): its transaction was
+    /// never committed. The likely cause is that sqlx's count of open transactions no longer
+    /// matched SQLite's, so `BEGIN` and `COMMIT` became a savepoint and its release inside it.
+    /// Closing the connection rolls back whatever it held.
+    pub(crate) async fn write<T>(
+        &self,
+        begin: Begin,
+        work: impl AsyncFnOnce(&mut Transaction<'_, Any>) -> Result<T, sqlx::Error>,
+    ) -> Result<T, sqlx::Error> {
+        let mut conn = self.pool.acquire().await?;
+        let outcome = async {
+            let statement = match begin {
+                // SQLite takes its write lock at BEGIN IMMEDIATE: a deferred transaction that
+                // read first could not take it later while another process read (SQLITE_BUSY
+                // at once, without waiting).
+                Begin::Immediate if self.is_sqlite() => "BEGIN IMMEDIATE",
+                _ => "BEGIN",
+            };
+            let mut tx = conn.begin_with(statement).await?;
+            let value = work(&mut tx).await?;
+            tx.commit().await?;
+            Ok(value)
+        }
+        .await;
+        if outcome.is_err() {
+            conn.close_on_drop();
+        }
+        outcome
+    }
+
+    /// The result's row and its facts, in `tx`.
     async fn insert(
         &self,
-        conn: &mut PoolConnection<Any>,
+        tx: &mut Transaction<'_, Any>,
         doc: &ResultDoc,
         document: String,
         token_hash: Option<&str>,
     ) -> Result<(), sqlx::Error> {
         let h = doc.headline();
         let device = doc.target.device.as_ref();
-        let mut tx = conn.begin().await?;
         // sqlx 0.8's Any driver declares a NULL f64 parameter as float4 on PostgreSQL; a statement
         // cached after such a NULL then refuses a real f64 ("incorrect binary data format").
         // Statements that bind optional figures are therefore prepared afresh each time.
@@ -355,10 +384,9 @@ impl Store {
         .bind(h.rnd_write_iops)
         .bind(doc.score_total())
         .bind(document)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-        self.add_entry(&mut tx, doc, token_hash).await?;
-        tx.commit().await
+        self.add_entry(tx, doc, token_hash).await
     }
 
     /// Every run, newest first (at most `limit`, if given).
@@ -481,17 +509,9 @@ impl Store {
     /// Removes the run `prefix` names; returns its full id.
     pub async fn delete(&self, prefix: &str) -> Result<String, StoreError> {
         let id = self.resolve(prefix).await?;
-        let mut conn = self.pool.acquire().await.map_err(|e| self.fail(e))?;
-        let outcome = async {
-            let mut tx = conn.begin().await?;
-            self.remove(&mut tx, &id).await?;
-            tx.commit().await
-        }
-        .await;
-        if let Err(e) = outcome {
-            forget(&mut conn);
-            return Err(self.fail(e));
-        }
+        self.write(Begin::Deferred, async |tx| self.remove(tx, &id).await)
+            .await
+            .map_err(|e| self.fail(e))?;
         Ok(id)
     }
 
@@ -508,14 +528,11 @@ impl Store {
     }
 }
 
-/// A connection whose write failed is closed, never handed to the next caller. After SQLite
-/// answered "database or disk is full" on one, every later write through that connection was
-/// answered 201, held the write lock and vanished when the process stopped (244 of 274 on a
-/// 3 MB tmpfs, issue 22): its transaction was never committed. The likely cause is that sqlx's
-/// count of open transactions no longer matched SQLite's, so `BEGIN` and `COMMIT` became a
-/// savepoint and its release inside it. Closing the connection rolls back whatever it held.
-fn forget(conn: &mut PoolConnection<Any>) {
-    conn.close_on_drop();
+/// How a write transaction begins: `Immediate` takes SQLite's write lock at once.
+#[derive(Clone, Copy)]
+pub(crate) enum Begin {
+    Deferred,
+    Immediate,
 }
 
 fn summary(row: &AnyRow) -> Result<Summary, sqlx::Error> {

@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
-use sqlx::{Acquire, Any, Connection, Row, Transaction};
+use sqlx::{Any, Row, Transaction};
 
 pub use super::aggregate::{aggregate, spread};
-use super::aggregate::{in_scope, scopes};
-use super::{Location, Store, StoreError};
+use super::aggregate::{in_scope, scope, scopes};
+use super::{Begin, Location, Store, StoreError};
 use crate::result::identity::RANKED_TESTS;
 use crate::result::ResultDoc;
 
@@ -264,32 +264,23 @@ impl Store {
         if version.as_deref() == Some(RULES) {
             return Ok(());
         }
-        let mut conn = self.pool.acquire().await.map_err(fail)?;
-        let outcome = async {
-            // Two processes opening one store at once: the second waits for the first's write
-            // lock, then finds the work done. On SQLite the lock is taken at BEGIN: a deferred
-            // transaction that read first could not take it later (SQLITE_BUSY at once).
-            let mut tx = conn
-                .begin_with(if self.is_sqlite() {
-                    "BEGIN IMMEDIATE"
-                } else {
-                    "BEGIN"
-                })
-                .await?;
+        // Two processes opening one store at once: the second waits for the first's write lock
+        // (taken at BEGIN on SQLite, an advisory lock on PostgreSQL), then finds the work done.
+        self.write(Begin::Immediate, async |tx| {
             if !self.is_sqlite() {
                 sqlx::query("SELECT pg_advisory_xact_lock(hashtext('iomark rules'))::text")
-                    .execute(&mut *tx)
+                    .execute(&mut **tx)
                     .await?;
             }
             let done = sqlx::query("SELECT 1 FROM meta WHERE name = 'rules' AND value = $1")
                 .bind(RULES)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut **tx)
                 .await?;
             if done.is_some() {
-                return tx.commit().await;
+                return Ok(());
             }
             let ids: Vec<String> = sqlx::query("SELECT id FROM entries")
-                .fetch_all(&mut *tx)
+                .fetch_all(&mut **tx)
                 .await?
                 .iter()
                 .map(|row| row.try_get(0))
@@ -297,7 +288,7 @@ impl Store {
             for id in ids {
                 let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
                     .bind(&id)
-                    .fetch_one(&mut *tx)
+                    .fetch_one(&mut **tx)
                     .await?
                     .try_get(0)?;
                 let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
@@ -319,15 +310,17 @@ impl Store {
                 .bind(&facts.flag)
                 .bind(facts.synthetic as i64)
                 .bind(&id)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?;
             }
-            sqlx::query("DELETE FROM devices").execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM devices")
+                .execute(&mut **tx)
+                .await?;
             let pairs = sqlx::query(
                 "SELECT DISTINCT class, device_key, board, filesystem FROM entries \
                  WHERE device_key IS NOT NULL",
             )
-            .fetch_all(&mut *tx)
+            .fetch_all(&mut **tx)
             .await?;
             let mut devices: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
             for row in &pairs {
@@ -343,22 +336,19 @@ impl Store {
                 }
             }
             for ((class, key), wanted) in devices {
-                self.refresh_device(&mut tx, &class, &key, &wanted).await?;
+                self.refresh_device(tx, &class, &key, &wanted).await?;
             }
             sqlx::query("DELETE FROM meta WHERE name = 'rules'")
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?;
             sqlx::query("INSERT INTO meta (name, value) VALUES ('rules', $1)")
                 .bind(RULES)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?;
-            tx.commit().await
-        }
-        .await;
-        outcome.map_err(|e| {
-            super::forget(&mut conn);
-            fail(e)
+            Ok(())
         })
+        .await
+        .map_err(fail)
     }
 
     async fn write_device(
@@ -440,17 +430,11 @@ impl Store {
             let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
                 continue;
             };
-            let mut conn = self.pool.acquire().await.map_err(|e| self.fail(e))?;
-            let outcome = async {
-                let mut tx = conn.begin().await?;
-                self.add_entry(&mut tx, &doc, None).await?;
-                tx.commit().await
-            }
-            .await;
-            if let Err(e) = outcome {
-                super::forget(&mut conn);
-                return Err(self.fail(e));
-            }
+            self.write(Begin::Deferred, async |tx| {
+                self.add_entry(tx, &doc, None).await
+            })
+            .await
+            .map_err(|e| self.fail(e))?;
             done += 1;
         }
         Ok(done)
@@ -486,12 +470,7 @@ impl Store {
         add("transport", filter.transport.clone(), false);
         add("device_key", text, true);
         // Each of board, filesystem and the two together reads its own scope's aggregates.
-        let scope = match (&filter.board, &filter.filesystem) {
-            (None, None) => String::new(),
-            (Some(board), None) => format!("board:{board}"),
-            (None, Some(fs)) => format!("fs:{fs}"),
-            (Some(board), Some(fs)) => super::aggregate::both(board, fs),
-        };
+        let scope = scope(filter.board.as_deref(), filter.filesystem.as_deref());
         add("scope", Some(scope), false);
         let sql = format!(
             "SELECT device_key, device_name, kind, transport, capacity_gb, results, price_usd, \
@@ -619,37 +598,27 @@ impl Store {
         id: &str,
         token_hash: &str,
     ) -> Result<Deletion, StoreError> {
-        let mut conn = self.pool.acquire().await.map_err(|e| self.fail(e))?;
-        let outcome = async {
-            let mut tx = conn.begin().await?;
+        self.write(Begin::Deferred, async |tx| {
             let stored: Option<Option<String>> =
                 sqlx::query("SELECT token_hash FROM entries WHERE id = $1")
                     .bind(id)
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&mut **tx)
                     .await?
                     .map(|row| row.try_get(0))
                     .transpose()?;
-            let deletion = match stored {
+            Ok(match stored {
                 None => Deletion::NoSuchResult,
-                Some(None) => Deletion::WrongToken,
                 Some(Some(stored))
-                    if !constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) =>
+                    if constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) =>
                 {
-                    Deletion::WrongToken
+                    self.remove(tx, id).await?;
+                    Deletion::Deleted
                 }
-                Some(Some(_)) => {
-                    self.remove(&mut tx, id).await?;
-                    tx.commit().await?;
-                    return Ok(Deletion::Deleted);
-                }
-            };
-            Ok(deletion)
-        }
-        .await;
-        outcome.map_err(|e| {
-            super::forget(&mut conn);
-            self.fail(e)
+                Some(_) => Deletion::WrongToken,
+            })
         })
+        .await
+        .map_err(|e| self.fail(e))
     }
 
     /// Removes one result and its facts, and refreshes its device's aggregates, in `tx`.

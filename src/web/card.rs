@@ -36,8 +36,9 @@ struct Kept {
     bytes: usize,
 }
 
-/// One result's card: drawn once, or why it cannot be.
-type Cell = OnceCell<Result<Bytes, String>>;
+/// One result's card: drawn once, or why it cannot be (a 404 for a result with no table of
+/// tests, a 500 for a drawing that failed).
+type Cell = OnceCell<Result<Bytes, (StatusCode, String)>>;
 
 impl Default for Cards {
     fn default() -> Cards {
@@ -82,32 +83,26 @@ pub async fn card(State(state): State<Shared>, Path(id): Path<String>) -> Result
                 chart::png(Kind::Card, &[&doc])
             })
             .await;
-            match png {
-                Ok(Ok(png)) => {
-                    state.cards.keep(&entry.id, png.len());
-                    Ok(Bytes::from(png))
-                }
+            let drawn = match png {
+                Ok(Ok(png)) => Ok(Bytes::from(png)),
                 // A verify run or a surface scan has no table of tests to draw.
-                Ok(Err(e)) => {
-                    state.cards.keep(&entry.id, 256);
-                    Err(format!("this result has no card: {e}"))
-                }
-                Err(e) => {
-                    state.cards.keep(&entry.id, 256);
-                    Err(format!("the card could not be drawn: {e}"))
-                }
-            }
+                Ok(Err(e)) => Err((
+                    StatusCode::NOT_FOUND,
+                    format!("this result has no card: {e}"),
+                )),
+                Err(e) => Err((
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("the card could not be drawn: {e}"),
+                )),
+            };
+            let size = drawn.as_ref().map_or(256, |png| png.len());
+            state.cards.keep(&entry.id, size);
+            drawn
         })
         .await;
-    let png = match drawn {
-        Ok(png) => png.clone(),
-        Err(reason) if reason.starts_with("this result") => {
-            return Err(Failure::not_found(reason.clone()).into())
-        }
-        Err(reason) => {
-            return Err(Failure::new(StatusCode::INTERNAL_SERVER_ERROR, reason.clone()).into())
-        }
-    };
+    let png = drawn
+        .clone()
+        .map_err(|(status, reason)| Failure::new(status, reason))?;
     Ok((
         [
             (header::CONTENT_TYPE, "image/png"),

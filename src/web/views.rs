@@ -367,8 +367,7 @@ pub fn device(
         })
         .unwrap_or_else(|| classes[0].0.clone());
     let results: Vec<Entry> = entries.into_iter().filter(|e| e.class == class).collect();
-    let whole = |c: &str| rows.iter().find(|(k, s, _)| k == c && s.is_empty());
-    let all = whole(&class);
+    let all = rows.iter().find(|(c, s, _)| *c == class && s.is_empty());
     // The name and kind its results agree on, whichever class is shown.
     let named = all.or_else(|| rows.iter().find(|(_, s, _)| s.is_empty()));
     let boards = rows
@@ -382,22 +381,32 @@ pub fn device(
             })
         })
         .collect();
+    let (name, kind, transport, capacity_gb) = match named {
+        Some((_, _, row)) => (
+            row.name.clone(),
+            row.kind.clone(),
+            row.transport.clone(),
+            row.capacity_gb,
+        ),
+        None => (
+            newest.device_name,
+            newest.kind,
+            newest.transport,
+            newest.capacity_gb,
+        ),
+    };
     Some(DeviceView {
         key: key.to_string(),
-        name: named.map_or(newest.device_name.clone(), |(_, _, r)| r.name.clone()),
-        kind: named.map_or(newest.kind.clone(), |(_, _, r)| r.kind.clone()),
-        transport: named.map_or(newest.transport.clone(), |(_, _, r)| r.transport.clone()),
-        capacity_gb: named.map_or(newest.capacity_gb, |(_, _, r)| r.capacity_gb),
-        references: Vec::new(),
+        references: crate::reference::device_figures(&name, &kind),
+        name,
+        kind,
+        transport,
+        capacity_gb,
         class,
         classes,
         summary: all.map(|(_, _, r)| r.stats.clone()).unwrap_or_default(),
         price_usd: all.and_then(|(_, _, r)| r.price_usd),
         boards,
         results,
-    })
-    .map(|mut view| {
-        view.references = crate::reference::device_figures(&view.name, &view.kind);
-        view
     })
 }

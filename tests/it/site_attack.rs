@@ -97,6 +97,16 @@ fn big_doc(n: u32) -> Value {
     d
 }
 
+/// A server with no rate limits on a new SQLite store (dropped before its folder).
+fn fresh_site() -> (Site, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    (
+        Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS),
+        dir,
+    )
+}
+
 /// A device measured on NVMe, `n` results of it named as its maker names it.
 fn nvme_doc(n: u32, scale: f64) -> Value {
     let mut d = device_doc(n, "Samsung", "SSD 970 EVO Plus 1TB", scale, "PC");
@@ -225,9 +235,7 @@ fn no_submission_takes_a_device_over_on_postgres() {
 /// prices were ranked first; a microSD card on a DDR50 bus was ranked at 1.2 GB/s.
 #[test]
 fn names_in_any_script_and_figures_no_interface_carries() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("site.db");
-    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let (site, _dir) = fresh_site();
     let url = site.url.as_str();
     let names = ["闪迪至尊", "金士顿", "Тошиба", "삼성"];
     for (n, name) in names.iter().enumerate() {
@@ -478,9 +486,7 @@ fn idle_and_slow_connections_do_not_starve_the_site() {
 /// bounded.
 #[test]
 fn a_card_is_drawn_once_and_bounded() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("site.db");
-    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let (site, _dir) = fresh_site();
     let url = site.url.clone();
     // 64 tests, the most a site takes, each of its own block size.
     let mut wide = nvme_doc(500, 1.0);
@@ -636,9 +642,7 @@ fn raw(url: &str, request: &str) -> String {
 /// each request drew each page anew.
 #[test]
 fn bodies_types_and_the_cache() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("site.db");
-    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let (site, _dir) = fresh_site();
     let url = site.url.clone();
     let doc = nvme_doc(700, 1.0).to_string();
     let head = |length: usize, kind: &str| {
