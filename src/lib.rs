@@ -15,6 +15,7 @@ pub mod interrupt;
 pub mod langs;
 pub mod output;
 pub mod probe;
+pub mod progress;
 pub mod reference;
 pub mod result;
 pub mod rng;

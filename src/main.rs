@@ -45,6 +45,11 @@ fn main() {
     };
     // Everything the command created (the test file above all) has been dropped by now.
     if let Err(error) = outcome {
+        // Stopped by the user: what was left where, and the signal's status.
+        if let Some(stopped) = error.downcast_ref::<iomark::commands::Stopped>() {
+            eprintln!("iomark: {stopped}");
+            std::process::exit(iomark::interrupt::stop_status());
+        }
         iomark::output::print_error(&format!("{error:#}"));
         std::process::exit(1);
     }

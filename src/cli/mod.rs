@@ -1,23 +1,21 @@
 //! Command-line definitions (clap). Values are parsed and checked here, so the commands get
 //! typed options; a bad value is one `Error:` line that names the flag.
 
+mod outputs;
+mod run;
 mod values;
 mod verify;
 
+pub use outputs::{ResultArgs, StoreArgs};
+pub use run::{DataArg, EngineArg, ProgressArg, RunArgs};
 pub use verify::VerifyArgs;
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::engine::{Data, EngineChoice};
-use crate::suite::{Options, Profile};
 pub use values::LoopsArg;
-use values::{
-    one_line, parse_class, parse_label, parse_lang, parse_loops, parse_positive_duration,
-    parse_size_arg, profile_parser,
-};
+use values::{one_line, parse_lang, parse_size_arg};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -45,17 +43,6 @@ pub enum ColorArg {
     Auto,
     Always,
     Never,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ProgressArg {
-    /// Bars on a terminal, a line per finished step elsewhere
-    Auto,
-    /// One JSON object per line on standard error: each step as it starts and ends, and every
-    /// second of a step, for dashboards and fleets
-    Json,
-    /// Nothing
-    None,
 }
 
 #[derive(Debug, Subcommand)]
@@ -149,29 +136,8 @@ pub struct LangsArgs {
     #[arg(long, value_name = "N")]
     pub cpu: Option<usize>,
 
-    /// Write the result document (JSON) to FILE; `-` writes it to standard output
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-
-    /// A label for this result
-    #[arg(long, value_name = "TEXT", value_parser = parse_label)]
-    pub label: Option<String>,
-
-    /// Do not save the result to the store
-    #[arg(long)]
-    pub no_save: bool,
-
     #[command(flatten)]
-    pub store: StoreArgs,
-}
-
-/// Which store: the local history unless told otherwise.
-#[derive(Debug, Args)]
-pub struct StoreArgs {
-    /// The result store: a SQLite file, or a postgres:// URL [default:
-    /// $XDG_DATA_HOME/iomark/results.db, else ~/.local/share/iomark/results.db]
-    #[arg(long, value_name = "PATH|URL", env = "IOMARK_DB")]
-    pub db: Option<String>,
+    pub result: ResultArgs,
 }
 
 #[derive(Debug, Args)]
@@ -391,193 +357,6 @@ pub struct InfoArgs {
     /// Print the `host` and `target` objects of the result document (and the warnings) as JSON
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(Debug, Args)]
-#[command(after_help = "\
-Examples:
-  iomark run                          the standard table on the current directory (about a minute)
-  iomark run /mnt/usb --profile quick a first look in seconds
-  iomark run --test RND4K_Q1T1 --loops 5 --duration 5s
-  iomark run --json result.json       also write the result document
-  iomark run --print-fio > job.fio    the same tests as a fio job file, to check any figure
-
-Every run is saved to the local history (see `iomark history`, `show`, `compare`, `export`), \
-unless --no-save is given.
-
-The test file is created anew under a unique name (.iomark-PID-RANDOM.tmp), filled with \
-incompressible data, and removed at the end, on error and on Ctrl-C. Nothing else is touched.")]
-pub struct RunArgs {
-    /// Directory on the filesystem to measure [default: .]
-    pub path: Option<PathBuf>,
-
-    /// Which tests: standard (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, each read and
-    /// write; 1 GiB, 3 loops of 2 s); quick (the same, 64 MiB, one 0.5 s loop); latency (1000
-    /// single 4 KiB random reads, like ioping); sweep (sequential read and write, 4 KiB to 16 MiB
-    /// blocks, and where throughput saturates); sustained (one long write over fresh space, the
-    /// smaller of 16 GiB and half the free space, stopping at 5 minutes, and where its cache runs
-    /// out); sdcard (that write plus 4 KiB random IOPS, judged against every SD class); pi
-    /// (PiBenchmarks' dd, fio and iozone steps and its score); surface (GNOME Disks' benchmark:
-    /// 100 reads of 10 MiB spread across the device and 1000 random 4 KiB access times, over a
-    /// test file or, with --device, a raw device, read-only)
-    #[arg(long, default_value = "standard", value_parser = profile_parser())]
-    pub profile: Profile,
-
-    /// Surface profile: scan this raw block device instead of a test file, read-only (root; it
-    /// must not be mounted or in use), e.g. /dev/sdb
-    #[arg(long, value_name = "DEV", conflicts_with = "path")]
-    pub device: Option<PathBuf>,
-
-    /// Surface profile: how many rate samples to spread across the device [default: 100]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub samples: Option<u32>,
-
-    /// Test file size, e.g. 1GiB, 256MiB, 512MB (K/M/G alone mean KiB/MiB/GiB)
-    /// [default: from the profile]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size_arg)]
-    pub size: Option<u64>,
-
-    /// Timed loops per test; the median loop is reported. `auto` adds loops (at least 3, at
-    /// most 20) until the 95% confidence interval of their mean is within ±2.5%, and reports
-    /// it [default: from the profile]
-    #[arg(long, value_name = "N|auto", value_parser = parse_loops)]
-    pub loops: Option<LoopsArg>,
-
-    /// Length of each timed loop, e.g. 2s, 500ms; for sustained and sdcard, the bound on the
-    /// long write [default: from the profile; sustained's 5 min]
-    #[arg(long, value_name = "DUR", value_parser = parse_positive_duration)]
-    pub duration: Option<Duration>,
-
-    /// Unscored warm-up before each test, e.g. 1s, 0 [default: from the profile]
-    #[arg(long, value_name = "DUR", value_parser = crate::units::parse_duration)]
-    pub warmup: Option<Duration>,
-
-    /// Latency profile: how many samples to take; surface profile: how many access times
-    /// [default: 1000]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
-    pub count: Option<u64>,
-
-    /// sdcard profile: the classes the card claims, e.g. V30,A1 [default: as the card reports
-    /// them, where the kernel exposes its SD Status]
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',', value_parser = parse_class)]
-    pub claimed: Vec<String>,
-
-    /// Print each I/O's latency as it completes (for the latency profile)
-    #[arg(long)]
-    pub live: bool,
-
-    /// Run only this test (repeatable), e.g. RND4K_Q32T1_read; a row name such as SEQ1M_Q8T1
-    /// selects its read and write tests
-    #[arg(long = "test", value_name = "NAME")]
-    pub tests: Vec<String>,
-
-    /// I/O engine: auto (io_uring where the kernel allows it, else psync), io_uring, psync
-    /// (pread/pwrite, threads for queue depth > 1), or null (no I/O: measures iomark itself)
-    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
-    pub engine: EngineArg,
-
-    /// Data written: random (incompressible) or zero (shows what compression gains)
-    #[arg(long, value_enum, default_value_t = DataArg::Random)]
-    pub data: DataArg,
-
-    /// Use buffered I/O instead of direct I/O (measures the page cache as much as the device)
-    #[arg(long)]
-    pub buffered: bool,
-
-    /// Write the result document (JSON) to FILE; `-` writes it to standard output and the table
-    /// to standard error
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-
-    /// Do not save the result to the store (see `iomark history`)
-    #[arg(long)]
-    pub no_save: bool,
-
-    #[command(flatten)]
-    pub store: StoreArgs,
-
-    /// A label for this result, e.g. "SanDisk Extreme 64GB in USB 3 reader" (at most 200
-    /// characters, no control characters)
-    #[arg(long, value_name = "TEXT", value_parser = parse_label)]
-    pub label: Option<String>,
-
-    /// What the device cost, in US dollars: the results site shows price per GB and MB/s per
-    /// dollar from it
-    #[arg(long, value_name = "USD", value_parser = values::parse_price)]
-    pub price: Option<f64>,
-
-    /// Print the equivalent fio job file for the chosen profile and options, and exit
-    #[arg(long)]
-    pub print_fio: bool,
-
-    /// Progress on standard error: auto, json or none
-    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
-    pub progress: ProgressArg,
-
-    /// Print only the table, or only the document with --json -: no progress, no notes
-    #[arg(long, short)]
-    pub quiet: bool,
-}
-
-impl RunArgs {
-    /// The choices that shape the plan, for the suite.
-    pub fn options(&self) -> Options {
-        Options {
-            profile: self.profile,
-            size: self.size,
-            loops: match self.loops {
-                Some(LoopsArg::Count(n)) => Some(n),
-                Some(LoopsArg::Auto) => Some(crate::suite::plan::AUTO_MAX_LOOPS),
-                None => None,
-            },
-            auto_loops: self.loops == Some(LoopsArg::Auto),
-            duration: self.duration,
-            warmup: self.warmup,
-            count: self.count,
-            samples: self.samples,
-            tests: self.tests.clone(),
-            claimed: self.claimed.clone(),
-            data: self.data.into(),
-            direct: !self.buffered,
-            live: self.live,
-            thermometer: None,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineArg {
-    Auto,
-    #[value(name = "io_uring")]
-    IoUring,
-    Psync,
-    Null,
-}
-
-impl From<EngineArg> for EngineChoice {
-    fn from(arg: EngineArg) -> Self {
-        match arg {
-            EngineArg::Auto => EngineChoice::Auto,
-            EngineArg::IoUring => EngineChoice::IoUring,
-            EngineArg::Psync => EngineChoice::Psync,
-            EngineArg::Null => EngineChoice::Null,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DataArg {
-    Random,
-    Zero,
-}
-
-impl From<DataArg> for Data {
-    fn from(arg: DataArg) -> Self {
-        match arg {
-            DataArg::Random => Data::Random,
-            DataArg::Zero => Data::Zero,
-        }
-    }
 }
 
 /// Parses the command line; on a usage error returns the one line to print and the exit code

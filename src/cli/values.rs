@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::*;
+use crate::suite::Profile;
 
 pub(super) fn parse_lang(text: &str) -> Result<String, String> {
     let name = text.trim().to_ascii_lowercase();

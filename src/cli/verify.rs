@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::values::{parse_label, parse_size_arg};
-use super::StoreArgs;
+use super::outputs::ResultArgs;
+use super::values::parse_size_arg;
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -61,18 +61,6 @@ pub struct VerifyArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
 
-    /// Write the result document (JSON) to FILE; `-` writes it to standard output
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-
-    /// A label for this result
-    #[arg(long, value_name = "TEXT", value_parser = parse_label)]
-    pub label: Option<String>,
-
-    /// Do not save the result to the store
-    #[arg(long)]
-    pub no_save: bool,
-
     #[command(flatten)]
-    pub store: StoreArgs,
+    pub result: ResultArgs,
 }

@@ -188,6 +188,25 @@ impl Drop for Destination {
     }
 }
 
+/// Where the test runs: PATH, checked to be an existing directory, made absolute so that every
+/// report names it unambiguously.
+pub fn directory(path: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dir = path
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    match std::fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => Ok(std::fs::canonicalize(&dir).unwrap_or(dir)),
+        Ok(_) => anyhow::bail!(
+            "{}: not a directory (give the directory to test, on the filesystem to measure)",
+            dir.display()
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::bail!("{}: no such directory", dir.display())
+        }
+        Err(e) => anyhow::bail!("{}: {e}", dir.display()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,23 +1,21 @@
 //! `iomark langs`: the device's own sequential rate, then each language's program, checked,
 //! then the table, the result document and the store.
 
-use std::path::Path;
-use std::sync::Arc;
-
 use anyhow::{bail, Context};
 
-use crate::cli::LangsArgs;
-use crate::engine::{self, target::TestFile, EngineChoice, Live};
+use super::destination::directory;
+use super::outputs::{Begun, Outputs};
+use crate::cli::{LangsArgs, ProgressArg};
+use crate::engine::{self, EngineChoice};
 use crate::langs::{self, program, toolchain};
-use crate::output::{langs as table, progress::Progress, Style};
-use crate::result::langs::{LangResult, Section, Skipped};
-use crate::result::{self, ResultDoc};
-use crate::suite::{self, Observer, Options, Phase, Plan, Profile};
+use crate::output::langs as table;
+use crate::result::langs::{Section, Skipped};
+use crate::suite::{self, Options, Plan, Profile};
 
 pub fn run(args: LangsArgs) -> anyhow::Result<()> {
-    let dir = super::run::directory(args.path.as_deref())?;
+    let dir = directory(args.path.as_deref())?;
     // Every destination is checked before anything is measured.
-    let json = super::check_destinations(args.no_save, &args.store, args.json.as_deref())?;
+    let outputs = Outputs::settle(&args.result, ProgressArg::Auto, false)?;
     let selected: Vec<&'static langs::Lang> = langs::LANGS
         .iter()
         .filter(|l| args.only.is_empty() || args.only.iter().any(|o| o == l.name))
@@ -53,10 +51,9 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
         cold: args.cold,
         cpu: args.cpu,
     };
-    let progress = Progress::new(Style::stderr());
-    let host = crate::probe::host::probe(Path::new("/"));
+    let progress = outputs.progress();
+    let begun = Begun::now();
     let target = crate::probe::local_target(&dir);
-    let started_at = result::now_rfc3339();
 
     // Toolchains first: a missing one is a note, not a failure.
     let cache = toolchain::cache_root()?;
@@ -99,52 +96,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     let device = suite::run(&plan, &dir, engine, &progress, &target)?;
 
     // The programs, each on a fresh test file of this run's own.
-    let mut results = Vec::new();
-    for r in &ready {
-        for (variant, about) in r.lang.variants {
-            if !args.variants.is_empty() && !args.variants.iter().any(|v| v == variant) {
-                continue;
-            }
-            let file = TestFile::create(&dir, args.bytes, false)?;
-            let live = Arc::new(Live::default());
-            progress.started(
-                &Phase::Bytes {
-                    label: format!("{}/{variant}", r.lang.name),
-                    bytes: 2 * args.bytes * u64::from(args.reps),
-                },
-                live.clone(),
-            );
-            let command = r.lang.command_for(&r.command, variant);
-            // 2019's programs remove the file and make their own under its name (iomark's own
-            // unique name): that one goes by name, on a signal or when the program is done.
-            let remade = *variant == langs::VARIANT_2019;
-            if remade {
-                crate::interrupt::remove_on_signal(file.path());
-            }
-            let lines = program::run(&command, r.lang.name, variant, file.path(), spec, |l| {
-                live.add(l.bytes)
-            });
-            if remade {
-                if std::fs::symlink_metadata(file.path()).is_ok_and(|m| m.is_file()) {
-                    let _ = std::fs::remove_file(file.path());
-                }
-                crate::interrupt::forget_on_signal(file.path());
-            }
-            progress.finished(None);
-            let lines = lines.map_err(|e| anyhow::anyhow!("{}/{variant}: {e}", r.lang.name))?;
-            let (write, read) = program::figures(&lines, spec);
-            results.push(LangResult {
-                extra: Default::default(),
-                lang: r.lang.name.into(),
-                variant: variant.to_string(),
-                about: about.to_string(),
-                runtime: r.runtime.clone(),
-                build_flags: r.build_flags.clone(),
-                write,
-                read,
-            });
-        }
-    }
+    let results = langs::measure(&ready, &args.variants, &dir, spec, &progress)?;
     drop(progress);
 
     let section = Section {
@@ -157,8 +109,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
         skipped,
     };
     // `settings` describes `tests`, the device's own; the programs' settings are the section's.
-    let mut doc = ResultDoc::new(host, target, started_at, device.settings);
-    doc.label = args.label.clone();
+    let mut doc = outputs.document(begun, target, device.settings);
     doc.tests = device.tests;
     doc.warnings = device.warnings;
     doc.warnings.extend(suite::verdicts::langs_variation(
@@ -166,11 +117,5 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
         args.cpu.is_some(),
     ));
     doc.langs = Some(section);
-    super::publish(
-        &doc,
-        |style| table::render(&doc, style),
-        json,
-        (!args.no_save).then_some(&args.store),
-        false,
-    )
+    outputs.publish(&doc, |style| table::render(&doc, style))
 }

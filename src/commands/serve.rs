@@ -3,11 +3,11 @@
 use std::io::Write;
 
 use crate::cli::ServeArgs;
-use crate::store::{Location, Pooling, Store};
+use crate::store::{Pooling, Store};
 use crate::web::{self, Config};
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let location = Location::parse(args.store.db.as_deref())?;
+    let location = args.store.location().map_err(anyhow::Error::msg)?;
     let public_url = match &args.public_url {
         Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
             Some(url.trim_end_matches('/').to_string())

@@ -19,11 +19,14 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     if args.delete {
         return delete(args, &server);
     }
-    let doc = with_store(&args.store, async |s| s.get(&args.id).await)?;
+    let (doc, short) = with_store(&args.store, async |s| {
+        let doc = s.get(&args.id).await?;
+        let short = super::short_id(s, &doc.id).await;
+        Ok((doc, short))
+    })?;
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     let public = doc.for_submission(home.as_deref());
     let body = serde_json::to_string_pretty(&public)?;
-    let short = super::short_id(&args.store, &public.id);
     if args.dry_run {
         println!("{body}");
         eprintln!(

@@ -3,14 +3,16 @@
 //! result like any run.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 
 use anyhow::bail;
 
-use crate::cli::VerifyArgs;
+use super::destination::directory;
+use super::outputs::{Begun, Outputs};
+use super::Stopped;
+use crate::cli::{ProgressArg, VerifyArgs};
 use crate::engine::rawdev::{self, RawDevice};
-use crate::output::{progress::Progress, verify as report, Style};
-use crate::result::{self, ResultDoc, Settings};
+use crate::output::verify as report;
+use crate::result::{self, Settings};
 use crate::units::format_size;
 use crate::verify::{self, files::Folder, Claim, Outcome};
 
@@ -21,10 +23,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
              (to check a filesystem without harm, give its folder: iomark verify PATH)"
         );
     }
-    let json = super::check_destinations(args.no_save, &args.store, args.json.as_deref())?;
-    let progress = Progress::new(Style::stderr());
-    let host = crate::probe::host::probe(Path::new("/"));
-    let started_at = result::now_rfc3339();
+    let outputs = Outputs::settle(&args.result, ProgressArg::Auto, false)?;
+    let progress = outputs.progress();
+    let begun = Begun::now();
     let stop = crate::interrupt::stop_flag();
 
     let (outcome, target) = match &args.device {
@@ -41,7 +42,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
             (outcome, target)
         }
         None => {
-            let dir = super::run::directory(args.path.as_deref())?;
+            let dir = directory(args.path.as_deref())?;
             let folder = Folder::open(&dir, args.size, args.resume)?;
             let (total, used) = crate::space::size_and_used(&dir)?;
             let ours: u64 = (0..folder.state.files_done).map(|i| folder.len(i)).sum();
@@ -60,14 +61,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
             let folder_path = folder.path.clone();
             let outcome = verify::files(folder, args.keep, claim, &progress, stop)?;
             if let Outcome::Stopped { written } = outcome {
-                drop(progress);
-                eprintln!(
-                    "iomark: stopped with {} written; `iomark verify {} --resume` goes on, or remove {}",
+                return Err(Stopped(format!(
+                    "stopped with {} written; `iomark verify {} --resume` goes on, or remove {}",
                     format_size(written),
                     dir.display(),
                     folder_path.display()
-                );
-                std::process::exit(crate::interrupt::stop_status());
+                ))
+                .into());
             }
             (outcome, crate::probe::local_target(&dir))
         }
@@ -75,39 +75,17 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let section = match outcome {
         Outcome::Done(section) => *section,
         Outcome::Stopped { written } => {
-            drop(progress);
-            eprintln!(
-                "iomark: stopped with {} written; the device holds this run's pattern now",
+            return Err(Stopped(format!(
+                "stopped with {} written; the device holds this run's pattern now",
                 format_size(written)
-            );
-            std::process::exit(crate::interrupt::stop_status());
+            ))
+            .into());
         }
     };
     drop(progress);
-    let settings = Settings {
-        extra: Default::default(),
-        profile: "verify".into(),
-        file_size_bytes: section.written_bytes,
-        fill_cut_from_bytes: None,
-        loops: 1,
-        loops_auto: false,
-        duration_s: 0.0,
-        warmup_s: 0.0,
-        engine: "psync".into(),
-        direct: section.direct,
-        data: "pattern".into(),
-        count: None,
-    };
-    let mut doc = ResultDoc::new(host, target, started_at, settings);
-    doc.label = args.label.clone();
+    let mut doc = outputs.document(begun, target, Settings::verify(&section));
     doc.verify = Some(section);
-    super::publish(
-        &doc,
-        |style| report::render(&doc, style),
-        json,
-        (!args.no_save).then_some(&args.store),
-        false,
-    )
+    outputs.publish(&doc, |style| report::render(&doc, style))
 }
 
 /// Shows the device and asks for its size to be typed back, unless `--yes`.

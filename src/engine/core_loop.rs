@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use super::clock::{self, Measurement, Recorder};
 use super::pattern::{prepare, restamp, Offsets, Rng};
-use super::{EngineError, Job, Live, Op, TestFile};
+use super::{EngineError, Job, Op, TestFile};
+use crate::progress::Live;
 
 /// One completed I/O: the slot it was queued in and what the kernel answered, as io_uring
 /// reports it: the bytes moved, or a negative errno. (A plain pair keeps the per-I/O path free

@@ -22,7 +22,8 @@ pub mod target;
 pub mod uring;
 
 use std::io;
-use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::progress::Live;
 use std::time::Duration;
 
 pub use clock::Measurement;
@@ -138,48 +139,6 @@ impl Job {
     /// The bytes of `file` this job's offsets range over.
     pub fn span_of(&self, file: &TestFile) -> u64 {
         self.span.map_or(file.size(), |span| span.min(file.size()))
-    }
-}
-
-/// Counters a job updates while it runs, so that a caller (the progress display) can watch
-/// without the engine printing anything.
-#[derive(Debug, Default)]
-pub struct Live {
-    bytes: AtomicU64,
-    /// Per-I/O latencies in nanoseconds, kept only when asked for (`--live`).
-    samples: Option<std::sync::Mutex<Vec<u64>>>,
-}
-
-impl Live {
-    /// Counters that also keep every I/O's latency for the watcher to take.
-    pub fn sampling() -> Self {
-        Live {
-            bytes: AtomicU64::new(0),
-            samples: Some(std::sync::Mutex::new(Vec::new())),
-        }
-    }
-
-    /// Where a recorder puts each latency, if samples are wanted.
-    pub fn sample_sink(&self) -> Option<&std::sync::Mutex<Vec<u64>>> {
-        self.samples.as_ref()
-    }
-
-    /// The latencies recorded since the last call, oldest first.
-    pub fn take_samples(&self) -> Vec<u64> {
-        match &self.samples {
-            Some(samples) => {
-                std::mem::take(&mut *samples.lock().unwrap_or_else(|p| p.into_inner()))
-            }
-            None => Vec::new(),
-        }
-    }
-
-    pub fn add(&self, bytes: u64) {
-        self.bytes.fetch_add(bytes, Ordering::Relaxed);
-    }
-
-    pub fn bytes(&self) -> u64 {
-        self.bytes.load(Ordering::Relaxed)
     }
 }
 

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use super::buffer::Buffers;
 use super::pattern::{prepare, restamp, Rng};
-use super::{Data, EngineError, Live, Op};
+use super::{Data, EngineError, Op};
+use crate::progress::Live;
 use crate::space::free_space;
 
 use super::fill::sync_range;

@@ -6,7 +6,7 @@
 pub mod chart;
 mod csv;
 pub mod html;
-mod json;
+pub mod json;
 mod markdown;
 
 use crate::result::ResultDoc;

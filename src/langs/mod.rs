@@ -4,6 +4,7 @@
 //! module finds the toolchains, builds the programs once into a cache, runs them as child
 //! processes and checks everything they say.
 
+mod measure;
 pub mod program;
 pub mod toolchain;
 
@@ -57,8 +58,8 @@ macro_rules! source {
 /// off from 15, gone after 17 (where it is ignored rather than refused).
 const BIASED: &[&str] = &["-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UseBiasedLocking"];
 
-/// The variant that runs 2019's program as it was, for the five languages it measured.
-pub const VARIANT_2019: &str = "2019";
+pub use crate::result::langs::VARIANT_2019;
+pub use measure::measure;
 const YEAR_2019: &str =
     "2019's program: its loops, flaws and timing (read through close and delete)";
 

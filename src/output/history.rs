@@ -10,7 +10,7 @@ pub fn render(runs: &[Summary], style: Style) -> String {
         return "No saved runs yet: `iomark run` saves every run here.\n".into();
     }
     let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
-    let short = short_ids(&ids, crate::store::SHORT_ID);
+    let short = short_ids(&ids, crate::result::SHORT_ID);
     let rows: Vec<[String; 10]> = runs
         .iter()
         .zip(short)

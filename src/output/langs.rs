@@ -76,15 +76,16 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
         let has_2019 = section
             .results
             .iter()
-            .any(|o| o.lang == r.lang && o.variant == crate::langs::VARIANT_2019);
-        let then =
-            if r.variant == crate::langs::VARIANT_2019 || (r.variant == "default" && !has_2019) {
-                reference::find(&r.lang, "laptop")
-                    .map(|f| format!("{:.1}/{:.1}", f.write_mib_s, f.read_mib_s))
-                    .unwrap_or_else(|| "-".into())
-            } else {
-                String::new()
-            };
+            .any(|o| o.lang == r.lang && o.variant == crate::result::langs::VARIANT_2019);
+        let then = if r.variant == crate::result::langs::VARIANT_2019
+            || (r.variant == "default" && !has_2019)
+        {
+            reference::find(&r.lang, "laptop")
+                .map(|f| format!("{:.1}/{:.1}", f.write_mib_s, f.read_mib_s))
+                .unwrap_or_else(|| "-".into())
+        } else {
+            String::new()
+        };
         let runtime: String = r.runtime.chars().take(40).collect();
         let _ = writeln!(
             out,

@@ -9,9 +9,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Style;
-use crate::engine::Live;
+use crate::progress::{Live, Observer, Phase};
 use crate::result::TestResult;
-use crate::suite::{Observer, Phase};
 use crate::units::{format_size, mb_per_s};
 
 pub struct Progress {
@@ -87,14 +86,14 @@ impl Observer for Progress {
                 *after,
             ),
             Phase::Test {
-                spec,
+                name,
                 index,
                 count,
                 expected,
                 bytes,
                 after,
             } => (
-                format!("[{}/{}] {}", index + 1, count, spec.name()),
+                format!("[{}/{}] {}", index + 1, count, name),
                 bytes.unwrap_or(expected.as_millis() as u64),
                 bytes.is_none(),
                 *after,

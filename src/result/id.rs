@@ -11,6 +11,10 @@ pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
+/// The fewest characters of an id shown: ten of a ULID's 26 are its time to the millisecond
+/// and two random characters, so two runs rarely share them.
+pub const SHORT_ID: usize = 10;
+
 /// Shortest prefixes (at least `min` characters) that tell each id apart from the others.
 pub fn short_ids(ids: &[&str], min: usize) -> Vec<String> {
     ids.iter()

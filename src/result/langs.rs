@@ -5,6 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::Extra;
 
+/// The variant that runs 2019's program as it was, for the five languages it measured.
+pub const VARIANT_2019: &str = "2019";
+
 /// The result document's `langs` section (added within `iomark.result/1`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Section {

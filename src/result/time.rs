@@ -2,7 +2,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use super::validate::DocumentError;
+use super::document_error::DocumentError;
 
 /// An RFC 3339 time (`2026-11-22T05:00:00Z`, `…+14:00`, fractions of a second allowed) as a
 /// point in time.

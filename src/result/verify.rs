@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Extra;
+use super::{Extra, Settings};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Section {
@@ -128,6 +128,26 @@ impl ProblemKind {
             ProblemKind::Bad => "bad",
             ProblemKind::Aliased => "aliased",
             ProblemKind::Unreadable => "unreadable",
+        }
+    }
+}
+
+impl Settings {
+    /// How a verify run measured: its pattern written once and read back, as much as it wrote.
+    pub fn verify(section: &Section) -> Settings {
+        Settings {
+            extra: Default::default(),
+            profile: "verify".into(),
+            file_size_bytes: section.written_bytes,
+            fill_cut_from_bytes: None,
+            loops: 1,
+            loops_auto: false,
+            duration_s: 0.0,
+            warmup_s: 0.0,
+            engine: "psync".into(),
+            direct: section.direct,
+            data: "pattern".into(),
+            count: None,
         }
     }
 }

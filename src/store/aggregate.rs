@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::site::{DeviceRow, Entry, Spread, METRICS};
+use super::model::{DeviceRow, Entry, Spread};
+use crate::result::metric::METRICS;
 
 /// The aggregates a result of this board and filesystem counts in: all of its device's, its
 /// board's, its filesystem's, and its board's and filesystem's together (so that a leaderboard
@@ -89,13 +90,13 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
             let transport = most_common(group.iter().map(|e| &e.transport));
             let capacity_gb = most_common(group.iter().map(|e| e.capacity_gb));
             let mut stats = BTreeMap::new();
-            for metric in METRICS {
+            for metric in &METRICS {
                 let values: Vec<f64> = group
                     .iter()
-                    .filter_map(|e| e.figures.get(metric).copied())
+                    .filter_map(|e| e.figures.get(metric.column).copied())
                     .collect();
                 if let Some(spread) = spread(values) {
-                    stats.insert(metric.to_string(), spread);
+                    stats.insert(metric.column.to_string(), spread);
                 }
             }
             let prices: Vec<f64> = group.iter().filter_map(|e| e.price_usd).collect();

@@ -1,6 +1,6 @@
 //! What can go wrong with the store, each with what to do about it.
 
-use super::Location;
+use super::location::Location;
 
 /// Why the store could not be used, as far as it can be told.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,5 +23,5 @@ pub mod verdicts;
 
 pub use plan::{Options, Plan, PlanError, Rates};
 pub use profile::{Defaults, FileSize, Profile};
-pub use runner::{run, Observer, Outcome, Phase, SuiteError};
+pub use runner::{run, Outcome, SuiteError};
 pub use spec::TestSpec;

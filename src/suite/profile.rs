@@ -7,7 +7,6 @@
 
 use std::time::Duration;
 
-use super::plan::Plan;
 use super::{latency, pi, sdcard, standard, surface, sustained, sweep, TestSpec};
 use crate::result::{Score, Target, TestResult, Warning};
 
@@ -128,14 +127,20 @@ impl Profile {
         }
     }
 
-    /// What this profile concludes beyond the figures: a class the card claims and fails, a
-    /// score that is not comparable.
-    pub fn verdicts(self, plan: &Plan, score: Option<&Score>, target: &Target) -> Vec<Warning> {
+    /// What this profile concludes beyond the figures: a class the card claims (`claimed`)
+    /// and fails, a score that is not comparable (measured over `file_size` bytes).
+    pub fn verdicts(
+        self,
+        claimed: &[String],
+        file_size: u64,
+        score: Option<&Score>,
+        target: &Target,
+    ) -> Vec<Warning> {
         match (self, score) {
             (Profile::SdCard, Some(Score::SdCard(score))) => {
-                sdcard::verdicts(score, &plan.claimed, target)
+                sdcard::verdicts(score, claimed, target)
             }
-            (Profile::Pi, _) => pi::verdicts(plan.file_size),
+            (Profile::Pi, _) => pi::verdicts(file_size),
             _ => Vec::new(),
         }
     }

@@ -11,41 +11,11 @@ use super::plan::{Plan, Rates, AUTO_MIN_LOOPS, AUTO_WIDTH};
 use super::{aggregate, surface, verdicts, TestSpec};
 use crate::engine::rawdev::RawDevice;
 use crate::engine::target::TargetError;
-use crate::engine::{self, Engine, EngineError, Job, Limit, Live, Op, TestFile};
+use crate::engine::{self, Engine, EngineError, Job, Limit, Op, TestFile};
+use crate::progress::{Live, Observer, Phase};
 use crate::result::score::SurfaceScore;
 use crate::result::{Cpu, Score, Settings, Target, TestResult, Warning};
 use crate::stats;
-
-/// What the suite is doing now, for a progress display.
-pub enum Phase<'a> {
-    /// Writing the whole test file before any test.
-    Fill {
-        bytes: u64,
-        /// The tests' expected time, after the fill.
-        after: Duration,
-    },
-    Test {
-        spec: &'a TestSpec,
-        index: usize,
-        count: usize,
-        expected: Duration,
-        /// For a test that writes the whole file: its size, so progress can go by bytes.
-        bytes: Option<u64>,
-        /// The expected time of the tests after this one.
-        after: Duration,
-    },
-    /// A phase counted in bytes: a program of `iomark langs` (writing and reading `bytes` in
-    /// all), a pass of `iomark verify`.
-    Bytes { label: String, bytes: u64 },
-}
-
-/// Watches a run. `live` counts bytes completed in the phase while it runs.
-pub trait Observer {
-    fn started(&self, phase: &Phase, live: Arc<Live>);
-    fn finished(&self, result: Option<&TestResult>);
-    /// Something the user should know that is not a property of the figures.
-    fn note(&self, _text: &str) {}
-}
 
 /// Why a run stopped.
 #[derive(Debug, thiserror::Error)]
@@ -140,7 +110,7 @@ pub fn run(
         });
         observer.started(
             &Phase::Test {
-                spec,
+                name: spec.name(),
                 index,
                 count: plan.tests.len(),
                 expected: plan.test_time(),
@@ -189,7 +159,10 @@ pub fn run(
     if let Some(link_mbps) = link_mbps {
         warnings.extend(verdicts::beyond_link(&tests, link_mbps));
     }
-    warnings.extend(plan.profile.verdicts(plan, score.as_ref(), target));
+    warnings.extend(
+        plan.profile
+            .verdicts(&plan.claimed, plan.file_size, score.as_ref(), target),
+    );
     // The engine that ran first is the run's own; one that ran only some steps (psync for
     // buffered steps under io_uring) is named after it.
     engines.sort_by_key(|name| *name != engine.name());

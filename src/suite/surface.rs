@@ -18,9 +18,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Defaults, FileSize, Observer, Phase};
+use super::{Defaults, FileSize};
 use crate::engine::buffer::Buffers;
-use crate::engine::Live;
+use crate::progress::{Live, Observer, Phase};
 use crate::result::score::{AccessSample, RateSample, Surface};
 
 /// GNOME Disks' defaults.

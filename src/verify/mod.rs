@@ -21,9 +21,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::engine::rawdev::{DeviceError, RawDevice};
-use crate::engine::Live;
+use crate::progress::{Live, Observer, Phase};
 use crate::result::verify::Section;
-use crate::suite::{Observer, Phase};
 use crate::units::format_size;
 use files::{FilesError, Folder};
 use pass::{End, Span};

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::pattern::{self, Sector, SECTOR};
 use super::tally::Tally;
-use crate::engine::Live;
+use crate::progress::Live;
 
 /// Bytes per I/O: large enough for any device's full sequential rate.
 pub const CHUNK: usize = 4 << 20;

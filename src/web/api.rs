@@ -9,53 +9,11 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::views::{self, BoardQuery, Failure};
+use super::error::{Api, Failure, Json};
+use super::views::{self, BoardQuery, Compared, DeviceQuery};
 use super::Shared;
 use crate::result::ResultDoc;
-use crate::store::site::Deletion;
-
-/// A failure answered as JSON.
-pub struct Api(pub Failure);
-
-impl<E: Into<Failure>> From<E> for Api {
-    fn from(e: E) -> Api {
-        Api(e.into())
-    }
-}
-
-impl IntoResponse for Api {
-    fn into_response(self) -> Response {
-        self.0.respond(true)
-    }
-}
-
-/// A JSON answer in which `<`, `>` and `&` are written as `\u003c`, `\u003e` and `\u0026`:
-/// the same JSON to a program, and no markup to a browser that is tricked into showing it.
-pub struct Json<T>(pub T);
-
-impl<T: Serialize> IntoResponse for Json<T> {
-    fn into_response(self) -> Response {
-        match serde_json::to_string(&self.0) {
-            Ok(text) => {
-                let mut safe = String::with_capacity(text.len());
-                for c in text.chars() {
-                    match c {
-                        '<' => safe.push_str("\\u003c"),
-                        '>' => safe.push_str("\\u003e"),
-                        '&' => safe.push_str("\\u0026"),
-                        c => safe.push(c),
-                    }
-                }
-                ([(header::CONTENT_TYPE, "application/json")], safe).into_response()
-            }
-            Err(e) => (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("cannot encode the answer: {e}"),
-            )
-                .into_response(),
-        }
-    }
-}
+use crate::store::Deletion;
 
 type Answer<T> = Result<Json<T>, Api>;
 
@@ -68,42 +26,13 @@ pub async fn leaderboard(
     Ok(Json(views::leaderboard(&filter, rows)))
 }
 
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct DeviceQuery {
-    pub profile: Option<String>,
-}
-
-/// `standard` names the class `standard/direct/random`; a full class is taken as it is.
-pub fn class_of(profile: Option<&str>) -> Option<String> {
-    let profile = profile.map(str::trim).filter(|p| !p.is_empty())?;
-    Some(if profile.contains('/') {
-        profile.to_string()
-    } else {
-        format!("{profile}/direct/random")
-    })
-}
-
-pub async fn device_view(
-    state: &Shared,
-    key: &str,
-    profile: Option<&str>,
-) -> Result<views::DeviceView, Failure> {
-    let entries = state
-        .store
-        .device_entries(key, state.config.show_synthetic)
-        .await?;
-    let rows = state.store.device_rows(key).await?;
-    views::device(key, class_of(profile).as_deref(), entries, rows)
-        .ok_or_else(|| Failure::not_found(format!("no results for a device '{key}'")))
-}
-
 pub async fn device(
     State(state): State<Shared>,
     Path(key): Path<String>,
     Query(query): Query<DeviceQuery>,
 ) -> Answer<views::DeviceView> {
     Ok(Json(
-        device_view(&state, &key, query.profile.as_deref()).await?,
+        views::device_view(&state, &key, query.profile.as_deref()).await?,
     ))
 }
 
@@ -201,67 +130,8 @@ pub async fn delete(
     }
 }
 
-/// The ids or device keys of a compare request: `ids=A,B` (or `ids=A&ids=B`), at most four.
-pub fn listed(raw: Option<&str>, name: &str) -> Result<Vec<String>, Failure> {
-    let mut out = Vec::new();
-    for (key, value) in form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
-        if key == name {
-            out.extend(
-                value
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|v| !v.is_empty())
-                    .map(str::to_string),
-            );
-        }
-    }
-    out.dedup();
-    if out.len() > 4 {
-        return Err(Failure::bad(format!(
-            "{name}: at most 4 side by side, not {}",
-            out.len()
-        )));
-    }
-    if out.iter().any(|v| v.len() > 100) {
-        return Err(Failure::bad(format!("{name}: not an id")));
-    }
-    Ok(out)
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum Compared {
-    Results(crate::compare::Comparison),
-    Devices(Vec<views::DeviceView>),
-}
-
-pub async fn comparison(state: &Shared, raw: Option<&str>) -> Result<Compared, Failure> {
-    let ids = listed(raw, "ids")?;
-    let devices = listed(raw, "devices")?;
-    if !devices.is_empty() {
-        let profile = form_urlencoded::parse(raw.unwrap_or("").as_bytes())
-            .find(|(k, _)| k == "profile")
-            .map(|(_, v)| v.to_string());
-        let mut views = Vec::new();
-        for key in &devices {
-            views.push(device_view(state, key, profile.as_deref()).await?);
-        }
-        return Ok(Compared::Devices(views));
-    }
-    if ids.len() < 2 {
-        return Err(Failure::bad(
-            "compare needs two to four results (ids=A,B) or devices (devices=K1,K2)",
-        ));
-    }
-    let mut docs = Vec::new();
-    for id in &ids {
-        docs.push(views::visible_result(state, id).await?.1);
-    }
-    Ok(Compared::Results(crate::compare::compare(&docs)))
-}
-
 pub async fn compare(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Answer<Compared> {
-    Ok(Json(comparison(&state, raw.as_deref()).await?))
+    Ok(Json(views::comparison(&state, raw.as_deref()).await?))
 }
 
 pub async fn health(State(state): State<Shared>) -> Answer<Value> {

@@ -15,8 +15,8 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::{OnceCell, Semaphore};
 
-use super::pages::Page;
-use super::views::{self, Failure};
+use super::error::{Failure, Page};
+use super::views;
 use super::Shared;
 use crate::export::chart::{self, Kind};
 

@@ -11,8 +11,8 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use super::error::Failure;
 use super::listener::Peer;
-use super::views::Failure;
 use super::{Shared, REQUEST_TIMEOUT};
 
 /// Pages: no script at all, styles and images from the site only, forms post to the site.

@@ -2,8 +2,10 @@
 //! compile time and escaping by default; no JavaScript) and a JSON API under `/api/v1/`, both
 //! over the store, on SQLite or PostgreSQL.
 //!
-//! - `pages/`: the HTML pages, a file per resource; `api.rs`: the JSON API; `views.rs`: what both show, computed
-//!   once from the store's rows (so a page and its API answer always agree);
+//! - `views/`: what a page, its API answer and its card show, a file per resource, computed
+//!   once from the store's rows (so a page and its API answer always agree); `pages/` draws
+//!   them as HTML, a file per resource, and `api.rs` answers them as JSON; `error.rs`: how a
+//!   request fails, as JSON or as a page;
 //! - `card.rs`: a result's card as a PNG to post;
 //! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);
 //! - `guard.rs`: what every request passes through: the per-client rate limit, the time
@@ -16,6 +18,7 @@
 mod api;
 mod cache;
 mod card;
+mod error;
 mod guard;
 mod listener;
 mod pages;

@@ -28,10 +28,10 @@ pub async fn compare(
     State(state): State<Shared>,
     RawQuery(raw): RawQuery,
 ) -> Result<Html<String>, Page> {
-    let compared = api::comparison(&state, raw.as_deref()).await?;
+    let compared = views::comparison(&state, raw.as_deref()).await?;
     let api = format!("/api/v1/compare?{}", raw.clone().unwrap_or_default());
     let page = match compared {
-        api::Compared::Results(c) => ComparePage {
+        views::Compared::Results(c) => ComparePage {
             title: format!("{} results side by side", c.runs.len()),
             columns: c
                 .runs
@@ -81,9 +81,9 @@ pub async fn compare(
             .collect(),
             api,
         },
-        api::Compared::Devices(devices) => {
+        views::Compared::Devices(devices) => {
             let class = devices.first().map(|d| d.class.clone()).unwrap_or_default();
-            let metrics = shown_metrics(&class);
+            let metrics = metric::shown(&class);
             ComparePage {
                 title: format!("{} devices side by side", devices.len()),
                 columns: devices
@@ -98,20 +98,17 @@ pub async fn compare(
                     .collect(),
                 rows: metrics
                     .iter()
-                    .map(|m| {
-                        let (label, unit) = metric_label(m);
-                        CompareRow {
-                            label: format!("{label} ({unit})"),
-                            cells: devices
-                                .iter()
-                                .map(|d| {
-                                    d.summary
-                                        .get(*m)
-                                        .map(|s| format!("{} ({})", figure(s.median), range(s)))
-                                        .unwrap_or_else(|| "–".into())
-                                })
-                                .collect(),
-                        }
+                    .map(|m| CompareRow {
+                        label: m.heading(),
+                        cells: devices
+                            .iter()
+                            .map(|d| {
+                                d.summary
+                                    .get(m.column)
+                                    .map(|s| format!("{} ({})", figure(s.median), range(s)))
+                                    .unwrap_or_else(|| "–".into())
+                            })
+                            .collect(),
                     })
                     .collect(),
                 notes: vec![

@@ -61,8 +61,8 @@ pub async fn device(
     Path(key): Path<String>,
     Query(query): Query<DeviceQuery>,
 ) -> Result<Html<String>, Page> {
-    let view = api::device_view(&state, &key, query.profile.as_deref()).await?;
-    let metrics = shown_metrics(&view.class);
+    let view = views::device_view(&state, &key, query.profile.as_deref()).await?;
+    let metrics = metric::shown(&view.class);
     let medians = |stats: &BTreeMap<String, Spread>| {
         stats
             .iter()
@@ -74,9 +74,9 @@ pub async fn device(
         .results
         .iter()
         .filter(|e| e.flag.is_none())
-        .filter_map(|e| e.figures.get(primary).copied())
+        .filter_map(|e| e.figures.get(primary.column).copied())
         .collect();
-    let (label, unit) = metric_label(primary);
+    let (label, unit) = (primary.label, primary.unit);
     let mut facts = vec![view.kind.clone()];
     facts.extend(view.transport.clone());
     if let Some(price) = view.price_usd {
@@ -97,11 +97,10 @@ pub async fn device(
         figures: metrics
             .iter()
             .filter_map(|m| {
-                let s = view.summary.get(*m)?;
-                let (label, unit) = metric_label(m);
+                let s = view.summary.get(m.column)?;
                 Some(Figure {
-                    label,
-                    unit: unit.into(),
+                    label: m.label.into(),
+                    unit: m.unit.into(),
                     median: figure(s.median),
                     range: range(s),
                     n: s.n,
@@ -110,7 +109,7 @@ pub async fn device(
             .collect(),
         chart: distribution_svg(&values, &format!("{label} ({unit})")),
         chart_label: format!("{label} ({unit}), one bar per range of results"),
-        columns: metrics.iter().map(|m| metric_label(m).0).collect(),
+        columns: metrics.iter().map(|m| m.label.to_string()).collect(),
         boards: view
             .boards
             .iter()

@@ -86,7 +86,7 @@ pub async fn leaderboard(
             label: e.label.clone().unwrap_or_default(),
             figure: e
                 .figures
-                .get("seq1m_q8_read")
+                .get(metric::HEADLINE.column)
                 .map(|v| format!("{} MB/s", figure(*v)))
                 .unwrap_or_else(|| "–".into()),
             note: match (&e.flag, &e.device_key) {
@@ -136,13 +136,10 @@ pub async fn leaderboard(
             .collect(),
         sorts: METRICS
             .iter()
-            .map(|m| {
-                let (label, unit) = metric_label(m);
-                Choice {
-                    value: m.to_string(),
-                    label: format!("{label} ({unit})"),
-                    selected: *m == board.sort,
-                }
+            .map(|m| Choice {
+                value: m.column.to_string(),
+                label: m.heading(),
+                selected: m.column == board.sort,
             })
             .collect(),
         kinds: std::iter::once(("", "any kind"))
@@ -166,7 +163,7 @@ pub async fn leaderboard(
         more: (board.devices.len() as u32 >= filter.limit && filter.limit < 500).then(|| {
             let mut next: Vec<(String, String)> = form_urlencoded::parse(raw_query.as_bytes())
                 // Only what pages read: the page is cached under those alone.
-                .filter(|(k, _)| k != "limit" && crate::web::cache::KNOWN.contains(&k.as_ref()))
+                .filter(|(k, _)| k != "limit" && super::super::cache::KNOWN.contains(&k.as_ref()))
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
             next.push(("limit".into(), (filter.limit * 4).min(500).to_string()));

@@ -23,41 +23,20 @@ use axum::extract::{Path, Query, RawQuery, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
-use super::api::{self, DeviceQuery};
-use super::views::{self, metric_label, BoardQuery, Failure};
+use super::error::{Failed, Failure, Page};
+use super::views::{self, BoardQuery, DeviceQuery};
 use super::Shared;
 use crate::result::identity::KINDS;
-use crate::store::site::{Spread, METRICS};
-
-/// A failure answered as a page.
-pub struct Page(pub Failure);
-
-impl<E: Into<Failure>> From<E> for Page {
-    fn from(e: E) -> Page {
-        Page(e.into())
-    }
-}
-
-impl IntoResponse for Page {
-    fn into_response(self) -> Response {
-        self.0.respond(false)
-    }
-}
+use crate::result::metric::{self, Metric, METRICS};
+use crate::store::Spread;
 
 fn render(template: &impl Template) -> Result<Html<String>, Page> {
     template.render().map(Html).map_err(|e| {
-        Page(Failure::new(
+        Failed(Failure::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the page could not be drawn: {e}"),
         ))
     })
-}
-
-#[derive(Template)]
-#[template(path = "error.html")]
-pub struct ErrorPage {
-    pub title: String,
-    pub reason: String,
 }
 
 /// A figure as the tables print it: three significant digits, thousands for IOPS.
@@ -112,27 +91,12 @@ fn profile_label(class: &str) -> String {
     }
 }
 
-/// The figures a device's or a comparison's tables show: the standard eight, or the score for pi.
-fn shown_metrics(class: &str) -> Vec<&'static str> {
-    if class.starts_with("pi/") {
-        vec![
-            "score",
-            "seq1m_q8_read",
-            "seq1m_q8_write",
-            "rnd4k_q1_read",
-            "rnd4k_q1_write",
-        ]
-    } else {
-        METRICS[..8].to_vec()
-    }
-}
-
-fn cells(stats: &BTreeMap<String, f64>, metrics: &[&str]) -> Vec<String> {
+fn cells(stats: &BTreeMap<String, f64>, metrics: &[&Metric]) -> Vec<String> {
     metrics
         .iter()
         .map(|m| {
             stats
-                .get(*m)
+                .get(m.column)
                 .map(|v| figure(*v))
                 .unwrap_or_else(|| "–".into())
         })
@@ -163,5 +127,5 @@ pub async fn stylesheet() -> Response {
 }
 
 pub async fn not_found() -> Page {
-    Page(Failure::not_found("there is no page here"))
+    Failed(Failure::not_found("there is no page here"))
 }

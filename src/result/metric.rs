@@ -1,0 +1,187 @@
+//! The figures a results site ranks devices by, written once. Everything else is derived from
+//! [`METRICS`]: the store's columns and the SQL that writes and reads them
+//! (`store::columns`), a result's figures, the sorts a leaderboard offers, the names and units
+//! pages print, and the columns a device's page shows.
+//!
+//! A new ranked figure is one line here and its column in a new migration (`entries` and
+//! `devices`); a store test checks that the migrations and this list name the same columns.
+
+use super::ResultDoc;
+
+/// Where a ranked figure comes from in a result document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A test of the standard set: its MB/s, or its IOPS where `unit` is IOPS.
+    Test(&'static str),
+    /// The profile's score total (the pi profile's PiBenchmarks-compatible score).
+    Score,
+}
+
+/// One figure a site ranks by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Metric {
+    /// Its column in the store's `entries` and `devices`, its key in a device's aggregates,
+    /// and its name in the API (`sort=`): a contract.
+    pub column: &'static str,
+    pub source: Source,
+    /// As people read it.
+    pub label: &'static str,
+    pub unit: &'static str,
+    /// Shown on the pages of the pi profile's results (which rank by the score); every figure
+    /// from a test is shown for the other profiles.
+    pub pi: bool,
+}
+
+const fn test(column: &'static str, test: &'static str, label: &'static str, pi: bool) -> Metric {
+    let bytes = column.as_bytes();
+    let seq = bytes[0] == b's' && bytes[1] == b'e';
+    Metric {
+        column,
+        source: Source::Test(test),
+        label,
+        unit: if seq { "MB/s" } else { "IOPS" },
+        pi,
+    }
+}
+
+/// The figures a device is ranked by: the eight standard tests (MB/s for SEQ1M, IOPS for
+/// RND4K) and the pi profile's score.
+pub const METRICS: [Metric; 9] = [
+    test("seq1m_q8_read", "SEQ1M_Q8T1_read", "SEQ1M Q8T1 read", true),
+    test(
+        "seq1m_q8_write",
+        "SEQ1M_Q8T1_write",
+        "SEQ1M Q8T1 write",
+        true,
+    ),
+    test("seq1m_q1_read", "SEQ1M_Q1T1_read", "SEQ1M Q1T1 read", false),
+    test(
+        "seq1m_q1_write",
+        "SEQ1M_Q1T1_write",
+        "SEQ1M Q1T1 write",
+        false,
+    ),
+    test(
+        "rnd4k_q32_read",
+        "RND4K_Q32T1_read",
+        "RND4K Q32T1 read",
+        false,
+    ),
+    test(
+        "rnd4k_q32_write",
+        "RND4K_Q32T1_write",
+        "RND4K Q32T1 write",
+        false,
+    ),
+    test("rnd4k_q1_read", "RND4K_Q1T1_read", "RND4K Q1T1 read", true),
+    test(
+        "rnd4k_q1_write",
+        "RND4K_Q1T1_write",
+        "RND4K Q1T1 write",
+        true,
+    ),
+    Metric {
+        column: "score",
+        source: Source::Score,
+        label: "PiBenchmarks score",
+        unit: "points",
+        pi: true,
+    },
+];
+
+/// The figure people shop by (and sort by, outside the pi profile): SEQ1M Q8T1 read.
+pub const HEADLINE: &Metric = &METRICS[0];
+/// The pi profile's score.
+pub const SCORE: &Metric = &METRICS[8];
+
+impl Metric {
+    /// This figure of a document, if the document has it.
+    pub fn of(&self, doc: &ResultDoc) -> Option<f64> {
+        match self.source {
+            Source::Test(name) => doc.test(name).map(|t| {
+                if self.unit == "MB/s" {
+                    t.mb_per_s
+                } else {
+                    t.iops
+                }
+            }),
+            Source::Score => doc.score_total().map(|s| s as f64),
+        }
+    }
+
+    /// The name and unit, as a column heading or a choice reads: `SEQ1M Q8T1 read (MB/s)`.
+    pub fn heading(&self) -> String {
+        format!("{} ({})", self.label, self.unit)
+    }
+}
+
+/// The figure named `column`.
+pub fn find(column: &str) -> Option<&'static Metric> {
+    METRICS.iter().find(|m| m.column == column)
+}
+
+/// What a leaderboard of `class` sorts by unless told: the score for the pi profile, the
+/// headline figure otherwise.
+pub fn default_sort(class: &str) -> &'static Metric {
+    if class.starts_with("pi/") {
+        SCORE
+    } else {
+        HEADLINE
+    }
+}
+
+/// The figures a device's or a comparison's tables show for `class`, the default sort first:
+/// the score and four tests for pi, the standard eight otherwise.
+pub fn shown(class: &str) -> Vec<&'static Metric> {
+    let first = default_sort(class);
+    let pi = class.starts_with("pi/");
+    std::iter::once(first)
+        .chain(METRICS.iter().filter(|m| {
+            *m != first
+                && if pi {
+                    m.pi
+                } else {
+                    matches!(m.source, Source::Test(_))
+                }
+        }))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_figure_is_named_once_and_shown_as_before() {
+        let mut columns: Vec<&str> = METRICS.iter().map(|m| m.column).collect();
+        columns.dedup();
+        assert_eq!(columns.len(), METRICS.len());
+        assert_eq!(find("rnd4k_q32_write").unwrap().unit, "IOPS");
+        assert_eq!(find("seq1m_q1_read").unwrap().unit, "MB/s");
+        assert_eq!(SCORE.column, "score");
+        let pi: Vec<&str> = shown("pi/direct/random").iter().map(|m| m.column).collect();
+        assert_eq!(
+            pi,
+            [
+                "score",
+                "seq1m_q8_read",
+                "seq1m_q8_write",
+                "rnd4k_q1_read",
+                "rnd4k_q1_write"
+            ]
+        );
+        let standard: Vec<&str> = shown("standard/direct/random")
+            .iter()
+            .map(|m| m.column)
+            .collect();
+        assert_eq!(standard.len(), 8);
+        assert_eq!(standard[0], "seq1m_q8_read");
+        // The label is the test's name as tables print it.
+        for m in &METRICS {
+            if let Source::Test(name) = m.source {
+                let parts: Vec<&str> = name.split('_').collect();
+                assert_eq!(m.label, parts.join(" "));
+            }
+        }
+    }
+}

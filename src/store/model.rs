@@ -1,0 +1,81 @@
+//! What a results site keeps beside each document and reads back: a result's facts (`Entry`),
+//! a device's aggregate (`DeviceRow`, with each figure's `Spread`), a leaderboard's `Filter`,
+//! and how a deletion went.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::result::metric::Metric;
+
+/// The most devices one leaderboard page lists.
+pub const MAX_ROWS: u32 = 500;
+
+/// How one figure spreads over a device's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub median: f64,
+    pub p25: f64,
+    pub p75: f64,
+    pub n: u64,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, Serialize)]
+pub struct DeviceRow {
+    pub key: String,
+    pub name: String,
+    pub kind: String,
+    pub transport: Option<String>,
+    pub capacity_gb: Option<i64>,
+    pub results: i64,
+    /// The median of the prices people gave, in US dollars.
+    pub price_usd: Option<f64>,
+    pub stats: BTreeMap<String, Spread>,
+}
+
+/// One result as a site lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    pub id: String,
+    pub class: String,
+    pub device_key: Option<String>,
+    pub device_name: String,
+    pub kind: String,
+    pub transport: Option<String>,
+    pub capacity_gb: Option<i64>,
+    pub started_at: String,
+    pub label: Option<String>,
+    pub board: Option<String>,
+    pub filesystem: Option<String>,
+    pub price_usd: Option<f64>,
+    /// Why it is kept out of rankings, if it is.
+    pub flag: Option<String>,
+    pub synthetic: bool,
+    pub figures: BTreeMap<String, f64>,
+}
+
+/// What a leaderboard shows.
+#[derive(Clone, Debug)]
+pub struct Filter {
+    pub class: String,
+    pub sort: &'static Metric,
+    pub kind: Option<String>,
+    pub transport: Option<String>,
+    pub board: Option<String>,
+    pub filesystem: Option<String>,
+    /// Words of the model: matched against the device key, so case and punctuation do not
+    /// matter.
+    pub text: Option<String>,
+    pub limit: u32,
+    pub synthetic: bool,
+}
+
+/// How a deletion went.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Deletion {
+    Deleted,
+    NoSuchResult,
+    /// The token does not match (or the result was never submitted with one).
+    WrongToken,
+}

@@ -1,0 +1,67 @@
+//! A comparison: two to four results side by side with verdicts, or devices with medians.
+
+use serde::Serialize;
+
+use super::device::{device_view, DeviceView};
+use super::visible_result;
+use crate::web::error::Failure;
+use crate::web::Shared;
+
+/// The ids or device keys of a compare request: `ids=A,B` (or `ids=A&ids=B`), at most four.
+pub fn listed(raw: Option<&str>, name: &str) -> Result<Vec<String>, Failure> {
+    let mut out = Vec::new();
+    for (key, value) in form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
+        if key == name {
+            out.extend(
+                value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty())
+                    .map(str::to_string),
+            );
+        }
+    }
+    out.dedup();
+    if out.len() > 4 {
+        return Err(Failure::bad(format!(
+            "{name}: at most 4 side by side, not {}",
+            out.len()
+        )));
+    }
+    if out.iter().any(|v| v.len() > 100) {
+        return Err(Failure::bad(format!("{name}: not an id")));
+    }
+    Ok(out)
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Compared {
+    Results(crate::compare::Comparison),
+    Devices(Vec<DeviceView>),
+}
+
+pub async fn comparison(state: &Shared, raw: Option<&str>) -> Result<Compared, Failure> {
+    let ids = listed(raw, "ids")?;
+    let devices = listed(raw, "devices")?;
+    if !devices.is_empty() {
+        let profile = form_urlencoded::parse(raw.unwrap_or("").as_bytes())
+            .find(|(k, _)| k == "profile")
+            .map(|(_, v)| v.to_string());
+        let mut views = Vec::new();
+        for key in &devices {
+            views.push(device_view(state, key, profile.as_deref()).await?);
+        }
+        return Ok(Compared::Devices(views));
+    }
+    if ids.len() < 2 {
+        return Err(Failure::bad(
+            "compare needs two to four results (ids=A,B) or devices (devices=K1,K2)",
+        ));
+    }
+    let mut docs = Vec::new();
+    for id in &ids {
+        docs.push(visible_result(state, id).await?.1);
+    }
+    Ok(Compared::Results(crate::compare::compare(&docs)))
+}

@@ -1,0 +1,133 @@
+//! One device: its figures by class and by board, from the same aggregates the leaderboard
+//! ranks it by, its newest results, and published figures beside them.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::class_of;
+use crate::store::{DeviceRow, Entry, Spread};
+use crate::web::error::Failure;
+use crate::web::Shared;
+
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct DeviceQuery {
+    pub profile: Option<String>,
+}
+
+pub async fn device_view(
+    state: &Shared,
+    key: &str,
+    profile: Option<&str>,
+) -> Result<DeviceView, Failure> {
+    let entries = state
+        .store
+        .device_entries(key, state.config.show_synthetic)
+        .await?;
+    let rows = state.store.device_rows(key).await?;
+    device(key, class_of(profile).as_deref(), entries, rows)
+        .ok_or_else(|| Failure::not_found(format!("no results for a device '{key}'")))
+}
+
+/// One device's page.
+#[derive(Clone, Debug, Serialize)]
+pub struct DeviceView {
+    pub key: String,
+    pub name: String,
+    pub kind: String,
+    pub transport: Option<String>,
+    pub capacity_gb: Option<i64>,
+    /// The class shown, and every class this device has results in (with how many).
+    pub class: String,
+    pub classes: Vec<(String, usize)>,
+    /// Per figure, across the class's ranked (unflagged) results.
+    pub summary: BTreeMap<String, Spread>,
+    pub price_usd: Option<f64>,
+    /// The same per board the results were measured on.
+    pub boards: Vec<BoardSummary>,
+    /// Every result of the class, flagged ones too (with their reason), newest first.
+    pub results: Vec<Entry>,
+    /// Published figures for devices of this make and kind (not iomark results).
+    pub references: Vec<&'static crate::reference::DeviceFigures>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardSummary {
+    pub board: String,
+    pub results: usize,
+    pub stats: BTreeMap<String, Spread>,
+}
+
+/// A device's view: its figures, per board too, from the same aggregates the leaderboard
+/// ranks it by (`rows`, all of them: a device with 9,696 results had a median of 11,853 on the
+/// leaderboard and 1,185 on its page, which read only its newest 5,000, issue 22), and its
+/// newest results (`entries`) with their flags.
+pub fn device(
+    key: &str,
+    class: Option<&str>,
+    entries: Vec<Entry>,
+    rows: Vec<(String, String, DeviceRow)>,
+) -> Option<DeviceView> {
+    let newest = entries.first()?.clone();
+    let mut classes: Vec<(String, usize)> = Vec::new();
+    for e in &entries {
+        match classes.iter_mut().find(|(c, _)| *c == e.class) {
+            Some((_, n)) => *n += 1,
+            None => classes.push((e.class.clone(), 1)),
+        }
+    }
+    classes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let class = class
+        .filter(|c| classes.iter().any(|(k, _)| k == c))
+        .map(str::to_string)
+        .or_else(|| {
+            classes
+                .iter()
+                .find(|(c, _)| c.starts_with("standard/"))
+                .map(|(c, _)| c.clone())
+        })
+        .unwrap_or_else(|| classes[0].0.clone());
+    let results: Vec<Entry> = entries.into_iter().filter(|e| e.class == class).collect();
+    let all = rows.iter().find(|(c, s, _)| *c == class && s.is_empty());
+    // The name and kind its results agree on, whichever class is shown.
+    let named = all.or_else(|| rows.iter().find(|(_, s, _)| s.is_empty()));
+    let boards = rows
+        .iter()
+        .filter(|(c, _, _)| *c == class)
+        .filter_map(|(_, scope, row)| {
+            Some(BoardSummary {
+                board: scope.strip_prefix("board:")?.to_string(),
+                results: row.results as usize,
+                stats: row.stats.clone(),
+            })
+        })
+        .collect();
+    let (name, kind, transport, capacity_gb) = match named {
+        Some((_, _, row)) => (
+            row.name.clone(),
+            row.kind.clone(),
+            row.transport.clone(),
+            row.capacity_gb,
+        ),
+        None => (
+            newest.device_name,
+            newest.kind,
+            newest.transport,
+            newest.capacity_gb,
+        ),
+    };
+    Some(DeviceView {
+        key: key.to_string(),
+        references: crate::reference::device_figures(&name, &kind),
+        name,
+        kind,
+        transport,
+        capacity_gb,
+        class,
+        classes,
+        summary: all.map(|(_, _, r)| r.stats.clone()).unwrap_or_default(),
+        price_usd: all.and_then(|(_, _, r)| r.price_usd),
+        boards,
+        results,
+    })
+}

@@ -1,0 +1,186 @@
+//! The leaderboard: devices ranked by one figure, with prices, and what its form offers.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::class_of;
+use crate::result::identity::{slug, KINDS};
+use crate::result::metric::{self, METRICS};
+use crate::store::{DeviceRow, Filter, Spread, Store, StoreError, MAX_ROWS};
+use crate::web::error::Failure;
+
+/// The classes with ranked devices and, per class, the boards and filesystems its results were
+/// measured on: what the leaderboard's form offers. They change slowly and a page asks for
+/// them on every view, so they are read from the store at most every 30 s.
+#[derive(Default)]
+pub struct Choices {
+    cached: std::sync::Mutex<BTreeMap<String, (std::time::Instant, Offered)>>,
+}
+
+#[derive(Clone, Default)]
+pub struct Offered {
+    pub classes: Vec<(String, i64)>,
+    pub boards: Vec<String>,
+    pub filesystems: Vec<String>,
+}
+
+impl Choices {
+    pub async fn get(
+        &self,
+        store: &Store,
+        class: &str,
+        synthetic: bool,
+    ) -> Result<Offered, StoreError> {
+        let key = format!("{class}\n{synthetic}");
+        if let Some((when, offered)) = self
+            .cached
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            if when.elapsed() < std::time::Duration::from_secs(30) {
+                return Ok(offered.clone());
+            }
+        }
+        let classes = store.classes(synthetic).await?;
+        let (boards, filesystems) = store.scopes(class).await?;
+        let offered = Offered {
+            classes,
+            boards,
+            filesystems,
+        };
+        let mut cached = self.cached.lock().unwrap_or_else(|e| e.into_inner());
+        if cached.len() > 1000 {
+            cached.clear();
+        }
+        cached.insert(key, (std::time::Instant::now(), offered.clone()));
+        Ok(offered)
+    }
+}
+
+/// The query string of a leaderboard (page or API).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct BoardQuery {
+    pub profile: Option<String>,
+    pub sort: Option<String>,
+    pub kind: Option<String>,
+    pub transport: Option<String>,
+    pub board: Option<String>,
+    pub fs: Option<String>,
+    pub q: Option<String>,
+    pub limit: Option<u32>,
+}
+
+fn present(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+}
+
+impl BoardQuery {
+    /// Checked into a store filter: a profile class (`standard` means `standard/direct/random`),
+    /// a known figure to sort by (the pi profile's score by default for pi, SEQ1M Q8T1 read
+    /// otherwise), a known kind.
+    pub fn filter(&self, synthetic: bool) -> Result<Filter, Failure> {
+        let class =
+            class_of(self.profile.as_deref()).unwrap_or_else(|| "standard/direct/random".into());
+        if class.len() > 100 || class.chars().any(|c| c.is_control()) {
+            return Err(Failure::bad("profile: not a profile"));
+        }
+        let wanted =
+            present(&self.sort).unwrap_or_else(|| metric::default_sort(&class).column.into());
+        let sort = metric::find(&wanted).ok_or_else(|| {
+            let names: Vec<&str> = METRICS.iter().map(|m| m.column).collect();
+            Failure::bad(format!(
+                "sort: '{}' is not a figure; one of {}",
+                wanted.chars().take(40).collect::<String>(),
+                names.join(", ")
+            ))
+        })?;
+        let kind = present(&self.kind);
+        if let Some(kind) = &kind {
+            if !KINDS.contains(&kind.as_str()) {
+                return Err(Failure::bad(format!(
+                    "kind: not a kind of device; one of {}",
+                    KINDS.join(", ")
+                )));
+            }
+        }
+        for (name, value) in [
+            ("transport", &self.transport),
+            ("board", &self.board),
+            ("fs", &self.fs),
+            ("q", &self.q),
+        ] {
+            if value.as_ref().is_some_and(|v| v.chars().count() > 200) {
+                return Err(Failure::bad(format!("{name}: at most 200 characters")));
+            }
+        }
+        Ok(Filter {
+            class,
+            sort,
+            kind,
+            transport: present(&self.transport),
+            board: present(&self.board),
+            filesystem: present(&self.fs),
+            text: present(&self.q).filter(|q| !slug(q).is_empty()),
+            limit: self.limit.unwrap_or(100).clamp(1, MAX_ROWS),
+            synthetic,
+        })
+    }
+}
+
+/// One ranked device, with the figure sorted by and what it costs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ranked {
+    pub rank: usize,
+    /// The device's aggregate, its fields at this level of the JSON.
+    #[serde(flatten)]
+    pub device: DeviceRow,
+    /// The sorted-by figure across the device's results.
+    pub figure: Spread,
+    pub usd_per_gb: Option<f64>,
+    /// SEQ1M Q8T1 read MB/s per dollar (the figure people shop by).
+    pub mb_per_s_per_usd: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Leaderboard {
+    pub class: String,
+    pub sort: String,
+    pub sort_label: String,
+    pub unit: &'static str,
+    pub devices: Vec<Ranked>,
+}
+
+pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>) -> Leaderboard {
+    let devices = rows
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, row)| {
+            let figure = row.stats.get(filter.sort.column)?.clone();
+            let price = row.price_usd;
+            Some(Ranked {
+                rank: i + 1,
+                usd_per_gb: price
+                    .zip(row.capacity_gb.filter(|g| *g > 0))
+                    .map(|(p, g)| p / g as f64),
+                mb_per_s_per_usd: price
+                    .zip(row.stats.get(metric::HEADLINE.column))
+                    .map(|(p, s)| s.median / p),
+                figure,
+                device: row,
+            })
+        })
+        .collect();
+    Leaderboard {
+        class: filter.class.clone(),
+        sort: filter.sort.column.to_string(),
+        sort_label: filter.sort.label.to_string(),
+        unit: filter.sort.unit,
+        devices,
+    }
+}

@@ -1,0 +1,41 @@
+//! What the site shows, computed once from the store for a page, its API answer and its card
+//! alike: a file per resource (`leaderboard.rs`, `device.rs`, `compare.rs`), and here the one
+//! result a page, an answer or a card is drawn from. `api.rs` and `pages/` both read these; they
+//! read neither.
+
+mod compare;
+mod device;
+mod leaderboard;
+
+pub use compare::{comparison, Compared};
+pub use device::{device_view, DeviceQuery, DeviceView};
+pub use leaderboard::{leaderboard, BoardQuery, Choices, Leaderboard};
+
+use super::error::Failure;
+use super::State;
+use crate::result::ResultDoc;
+use crate::store::Entry;
+
+/// A result the site shows (a synthetic one only where the site is told to), with its
+/// document: what its page, its API answer and its card are drawn from.
+pub async fn visible_result(state: &State, id: &str) -> Result<(Entry, ResultDoc), Failure> {
+    let entry = state
+        .store
+        .entry(id)
+        .await?
+        .filter(|e| state.config.show_synthetic || !e.synthetic)
+        .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
+    let doc = state.store.document(&entry.id).await?;
+    Ok((entry, doc))
+}
+
+/// The class a `profile` parameter names: `standard` is `standard/direct/random`; a full class
+/// is taken as it is.
+pub fn class_of(profile: Option<&str>) -> Option<String> {
+    let profile = profile.map(str::trim).filter(|p| !p.is_empty())?;
+    Some(if profile.contains('/') {
+        profile.to_string()
+    } else {
+        format!("{profile}/direct/random")
+    })
+}
