@@ -7,30 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{SmallFs, FAST};
-
-/// The binary, saving its results to a store of this test process's own, never the user's.
-pub(crate) fn iomark() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_iomark"));
-    command.env("XDG_DATA_HOME", data_home());
-    command.env_remove("IOMARK_DB");
-    command
-}
-
-fn data_home() -> &'static Path {
-    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
-}
-
-pub(crate) fn run_ok(args: &[&str]) -> Output {
-    let output = iomark().args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "iomark {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
+use crate::common::{
+    entries, iomark, is_root, run_ok, scratch, start_long_run, wait_for_test_file, SmallFs, FAST,
+};
 
 /// `iomark run DIR --json - <FAST> <extra>`, which must succeed: its document and its output.
 fn run_fast_json(dir: &Path, extra: &[&str]) -> (Value, Output) {
@@ -59,13 +38,6 @@ fn names(doc: &Value) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_string())
-        .collect()
-}
-
-pub(crate) fn entries(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect()
 }
 
@@ -243,7 +215,7 @@ fn every_engine_runs_and_is_recorded() {
     for engine in ["psync", "io_uring", "null"] {
         let dir = tempfile::tempdir().unwrap();
         if engine == "io_uring" && iomark::engine::uring::available().is_err() {
-            let output = iomark()
+            let output = iomark(scratch())
                 .args(["run", dir.path().to_str().unwrap(), "--engine", engine])
                 .output()
                 .unwrap();
@@ -325,7 +297,7 @@ fn print_fio_writes_a_job_file_and_touches_nothing() {
 /// A refused run: non-zero exit, one line on stderr that starts with `Error:` and contains
 /// `needle`, no panic, nothing left in `dir`.
 fn assert_refused(args: &[&str], needle: &str, dir: &Path) {
-    let output = iomark().args(args).output().unwrap();
+    let output = iomark(scratch()).args(args).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{args:?} succeeded");
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
@@ -394,11 +366,6 @@ fn bad_input_is_refused_in_one_line() {
     assert_eq!(entries(dir.path()), ["plain.txt"]);
 }
 
-pub(crate) fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
-
 #[test]
 fn no_permission_is_refused() {
     use std::os::unix::fs::PermissionsExt;
@@ -420,7 +387,7 @@ fn no_permission_is_refused() {
             .env("XDG_DATA_HOME", dir.path());
         command
     } else {
-        iomark()
+        iomark(scratch())
     };
     command.args(["run", locked.to_str().unwrap()]);
     let output = crate::common::output_of_copy(&mut command);
@@ -498,7 +465,7 @@ fn read_only_filesystem_is_refused() {
         return;
     }
     let remounted = mount(&["-o", "remount,ro,bind", ro.to_str().unwrap()]);
-    let output = iomark()
+    let output = iomark(scratch())
         .args(["run", ro.to_str().unwrap()])
         .output()
         .unwrap();
@@ -511,41 +478,6 @@ fn read_only_filesystem_is_refused() {
         "{stderr}"
     );
     assert!(entries(&source).is_empty());
-}
-
-/// Starts a long run in `dir` (stderr piped) and returns once its test file exists and it is
-/// past the fill, into the timed tests with I/O in flight.
-pub(crate) fn start_long_run(dir: &Path) -> std::process::Child {
-    let child = iomark()
-        .args([
-            "run",
-            dir.to_str().unwrap(),
-            "--size",
-            "16MiB",
-            "--loops",
-            "5",
-            "--duration",
-            "2s",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for_test_file(dir);
-    std::thread::sleep(Duration::from_millis(800));
-    child
-}
-
-/// Waits (up to 20 s) until an iomark test file exists in `dir`.
-pub(crate) fn wait_for_test_file(dir: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !entries(dir)
-        .iter()
-        .any(|n| n.starts_with(".iomark-") && n.ends_with(".tmp"))
-    {
-        assert!(Instant::now() < deadline, "the test file never appeared");
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// Sends `signal` to a long run and checks the exit status and that nothing is left.
@@ -623,7 +555,7 @@ fn a_closed_stderr_is_no_reason_to_panic() {
     ];
     args.extend_from_slice(&FAST);
     // The child's stderr is a pipe whose reading end is closed before it starts writing.
-    let mut child = iomark()
+    let mut child = iomark(scratch())
         .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -891,7 +823,7 @@ fn filesystem_filling_up_mid_run_is_survived_and_space_is_checked_first() {
         &fs.path,
     );
 
-    let child = iomark()
+    let child = iomark(scratch())
         .args([
             "run",
             fs.path.to_str().unwrap(),

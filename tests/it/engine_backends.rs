@@ -4,7 +4,8 @@
 use std::os::unix::fs::FileExt;
 use std::time::Duration;
 
-use iomark::engine::{self, Data, Engine, Job, Limit, Live, Op, Pattern, TestFile};
+use iomark::engine::{self, Data, Engine, Job, Limit, Op, Pattern, TestFile};
+use iomark::progress::Live;
 
 const BLOCK: u64 = 64 * 1024;
 const FILE: u64 = 4 << 20;

@@ -4,8 +4,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::cli_run::{iomark, is_root, run_ok};
 use crate::common::FAST;
+use crate::common::{iomark, is_root, run_ok, scratch};
 
 #[test]
 fn info_describes_this_machine() {
@@ -37,7 +37,10 @@ fn info_describes_this_machine() {
         text.contains("Host") && text.contains("Storage") && text.contains("filesystem"),
         "{text}"
     );
-    let missing = iomark().args(["info", "/no/such/path"]).output().unwrap();
+    let missing = iomark(scratch())
+        .args(["info", "/no/such/path"])
+        .output()
+        .unwrap();
     assert!(!missing.status.success());
     assert!(
         String::from_utf8_lossy(&missing.stderr).starts_with("Error: /no/such/path: no such file")
@@ -92,7 +95,7 @@ fn info_and_run_follow_a_loop_device() {
             .unwrap()
             .success();
     let result = ok.then(|| {
-        let info = iomark()
+        let info = iomark(scratch())
             .args(["info", "--json", mnt.to_str().unwrap()])
             .output()
             .unwrap();
@@ -105,7 +108,7 @@ fn info_and_run_follow_a_loop_device() {
             "RND4K_Q1T1_read",
         ];
         args.extend_from_slice(&FAST);
-        let run = iomark().args(&args).output().unwrap();
+        let run = iomark(scratch()).args(&args).output().unwrap();
         (info, run)
     });
     let _ = Command::new("umount").arg(&mnt).status();

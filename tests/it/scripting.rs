@@ -2,14 +2,14 @@
 
 use serde_json::Value;
 
-use crate::cli_run::iomark;
+use crate::common::{iomark, scratch};
 use crate::common::{ok, FAST};
 
 #[test]
 fn quiet_prints_only_the_document_or_only_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let run = |extra: &[&str]| {
-        ok(iomark()
+        ok(iomark(scratch())
             .args(["run", dir.path().to_str().unwrap(), "--quiet"])
             .args(FAST)
             .args(extra))
@@ -38,7 +38,7 @@ fn quiet_prints_only_the_document_or_only_the_table() {
 #[test]
 fn progress_json_is_one_object_per_line_for_every_step() {
     let dir = tempfile::tempdir().unwrap();
-    let out = ok(iomark()
+    let out = ok(iomark(scratch())
         .args([
             "run",
             dir.path().to_str().unwrap(),
@@ -87,7 +87,7 @@ fn progress_json_is_one_object_per_line_for_every_step() {
 fn colour_is_chosen_in_one_place() {
     let dir = tempfile::tempdir().unwrap();
     let table = |color: &str, no_color: Option<&str>| {
-        let mut command = iomark();
+        let mut command = iomark(scratch());
         command
             .args(["run", dir.path().to_str().unwrap(), "--no-save", "--quiet"])
             .args(["--color", color])
@@ -103,7 +103,7 @@ fn colour_is_chosen_in_one_place() {
     assert!(table("always", Some("1")));
     assert!(!table("never", None));
     // The Error line follows the same rule (an empty NO_COLOR does not count).
-    let out = iomark()
+    let out = iomark(scratch())
         .args(["--color", "always", "run", "/no/such/dir"])
         .env("NO_COLOR", "")
         .output()

@@ -3,15 +3,12 @@
 
 use std::process::Command;
 
-use crate::common::ok;
-
-fn iomark() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_iomark"))
-}
+use crate::common::{iomark, ok, scratch};
 
 /// What bash's completion of `words` (the last being completed) offers.
 fn bash_completes(words: &[&str]) -> Vec<String> {
-    let script = String::from_utf8(ok(iomark().args(["completions", "bash"])).stdout).unwrap();
+    let script =
+        String::from_utf8(ok(iomark(scratch()).args(["completions", "bash"])).stdout).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("iomark.bash");
     std::fs::write(&file, script).unwrap();
@@ -51,7 +48,7 @@ fn bash_completes_options_and_profile_names() {
         ]
     );
     for shell in ["zsh", "fish", "elvish", "powershell"] {
-        let script = ok(iomark().args(["completions", shell])).stdout;
+        let script = ok(iomark(scratch()).args(["completions", shell])).stdout;
         let script = String::from_utf8_lossy(&script);
         assert!(
             script.contains("profile") && script.contains("sdcard"),
@@ -68,7 +65,7 @@ fn the_manual_pages_render_without_warnings() {
     }
     let dir = tempfile::tempdir().unwrap();
     for page in [None, Some("run"), Some("compare"), Some("export")] {
-        let mut command = iomark();
+        let mut command = iomark(scratch());
         command.arg("man").args(page);
         let roff = ok(&mut command).stdout;
         let path = dir.path().join("page.1");
@@ -89,10 +86,10 @@ fn the_manual_pages_render_without_warnings() {
         assert!(text.contains(&name), "{page:?}");
     }
     // The main page lists every subcommand.
-    let main = String::from_utf8(ok(iomark().arg("man")).stdout).unwrap();
+    let main = String::from_utf8(ok(iomark(scratch()).arg("man")).stdout).unwrap();
     for sub in ["iomark\\-run", "iomark\\-compare", "iomark\\-completions"] {
         assert!(main.contains(sub), "{sub}");
     }
-    let line = crate::common::refused(iomark().args(["man", "nope"]));
+    let line = crate::common::refused(iomark(scratch()).args(["man", "nope"]));
     assert!(line.contains("no command 'nope'"), "{line}");
 }

@@ -6,9 +6,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::cli_run::is_root;
-use crate::common::{Postgres, SmallFs};
-use crate::site::{device_doc, get, http, post, ulid, Site};
+use crate::common::site::{device_doc, get, http, post, ulid, Site};
+use crate::common::{is_root, Postgres, SmallFs};
 
 /// A server for load: no rate limit at all.
 const NO_LIMITS: [&str; 4] = [

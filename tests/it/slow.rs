@@ -5,7 +5,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::cli_run::{entries, is_root};
+use crate::common::{entries, is_root};
 
 /// A blkio (cgroup v1) or io (v2) group that holds the disk under `dir` to 10 MB/s written and
 /// 20 MB/s read; removed when dropped.

@@ -467,6 +467,37 @@ fn runs_save_to_the_default_store_unless_told_not_to() {
     );
 }
 
+/// A command opens the store once (each opening runs the migrations and the backfill): a run
+/// saved it and then opened it again for its short id, a comparison once per run (issue 23).
+#[test]
+fn each_command_opens_the_store_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let work = home.join("work");
+    std::fs::create_dir(&work).unwrap();
+    let openings = |command: &mut Command| {
+        let output = ok(command.env("IOMARK_LOG", "store"));
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        (stderr.matches("iomark: opening the store").count(), output)
+    };
+    for _ in 0..2 {
+        let (n, output) = openings(
+            iomark(home)
+                .args(["run", work.to_str().unwrap()])
+                .args(FAST),
+        );
+        assert_eq!(n, 1, "run");
+        assert!(String::from_utf8_lossy(&output.stdout).contains("Saved as "));
+    }
+    let (n, _) = openings(iomark(home).args(["compare", "latest", "latest~1"]));
+    assert_eq!(n, 1, "compare");
+    let (n, _) = openings(iomark(home).args(["history"]));
+    assert_eq!(n, 1, "history");
+    // Without the variable, nothing is said.
+    let output = ok(iomark(home).args(["history"]));
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("opening"));
+}
+
 #[test]
 fn a_damaged_store_loses_no_result() {
     let dir = tempfile::tempdir().unwrap();

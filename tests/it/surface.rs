@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
+use crate::common::devices::{is_root, sha256, Loop, ShmFile};
 use crate::common::{iomark, ok, refused, stdout};
-use crate::devices::{is_root, sha256, Loop, ShmFile};
 
 fn surface(doc: &Value) -> &Value {
     &doc["score"]["surface"]
@@ -85,6 +85,29 @@ fn a_device_scan_reads_only_and_draws_its_surface() {
     ]));
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // `--progress json` is honoured on a device as on a file (it drew bars, issue 23): every
+    // line on standard error is a JSON event.
+    let output = ok(iomark(data.path()).args([
+        "run",
+        "--device",
+        dev.path(),
+        "--profile",
+        "surface",
+        "--samples",
+        "10",
+        "--count",
+        "50",
+        "--progress",
+        "json",
+        "--no-save",
+    ]));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let events: Vec<Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|_| panic!("not JSON: {l:?}")))
+        .collect();
+    assert!(events.len() >= 2, "{stderr}");
+    assert!(events.iter().all(|e| e["event"].is_string()), "{stderr}");
     // Another profile does not take --device; a chart kind without its data says so.
     let line = refused(iomark(data.path()).args(["run", "--device", dev.path()]));
     assert!(line.contains("only the surface profile"), "{line}");

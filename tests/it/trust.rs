@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::cli_run::{entries, iomark, is_root, wait_for_test_file};
+use crate::common::{entries, iomark, is_root, scratch, start_long_run, wait_for_test_file};
 use crate::common::{ok, refused, FAST};
 
 /// A character device made with mknod in `dir`, the same as /dev/null (1,3) or /dev/full (1,7).
@@ -119,17 +119,21 @@ fn issue_11_destinations_and_stores_are_checked_before_anything_is_measured() {
             vec!["--json", "/nonexistent/dir/x.json"],
             "--json: /nonexistent/dir: no such directory",
         ),
-        (vec!["--db", ""], "--db: the store is empty"),
-        (
-            vec!["--db", "mysql://a@b/c"],
-            "--db: 'mysql://' is not a store",
-        ),
+        (vec!["--db", ""], "the store is empty"),
+        (vec!["--db", "mysql://a@b/c"], "'mysql://' is not a store"),
     ] {
         let line = refused(&mut run(&extra));
+        assert!(
+            line.contains(needle) && line.contains("--db") || extra[0] != "--db",
+            "{extra:?}: {line}"
+        );
         assert!(line.contains(needle), "{extra:?}: {line}");
     }
     let line = refused(run(&[]).env("IOMARK_DB", ""));
-    assert!(line.contains("--db: the store is empty"), "{line}");
+    assert!(
+        line.contains("'--db <PATH|URL>': the store is empty"),
+        "{line}"
+    );
     // A 1 GiB standard run takes a minute: these were refused before it began.
     assert!(started.elapsed() < Duration::from_secs(20));
     assert!(entries(&work).is_empty());
@@ -171,12 +175,12 @@ fn issue_11_print_fio_escapes_colons_and_refuses_control_characters() {
     let dir = tempfile::tempdir().unwrap();
     let colon = dir.path().join("a:b");
     std::fs::create_dir(&colon).unwrap();
-    let out = ok(iomark().args(["run", colon.to_str().unwrap(), "--print-fio"]));
+    let out = ok(iomark(scratch()).args(["run", colon.to_str().unwrap(), "--print-fio"]));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("a\\:b/iomark-fio.test"), "{text}");
     let newline = dir.path().join("x\nexec_prerun=touch y");
     std::fs::create_dir(&newline).unwrap();
-    let line = refused(iomark().args(["run", newline.to_str().unwrap(), "--print-fio"]));
+    let line = refused(iomark(scratch()).args(["run", newline.to_str().unwrap(), "--print-fio"]));
     assert!(line.contains("control character"), "{line}");
 }
 
@@ -184,7 +188,7 @@ fn issue_11_print_fio_escapes_colons_and_refuses_control_characters() {
 fn issue_11_sigusr1_and_sigalrm_leave_nothing_behind() {
     for (signal, status) in [(libc::SIGUSR1, 138), (libc::SIGALRM, 142)] {
         let dir = tempfile::tempdir().unwrap();
-        let child = crate::cli_run::start_long_run(dir.path());
+        let child = start_long_run(dir.path());
         // SAFETY: a signal to our own child.
         assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
         let out = child.wait_with_output().unwrap();
@@ -197,12 +201,12 @@ fn issue_11_sigusr1_and_sigalrm_leave_nothing_behind() {
 #[test]
 fn issue_11_the_file_of_a_killed_run_is_removed_by_the_next() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = crate::cli_run::start_long_run(dir.path());
+    let mut child = start_long_run(dir.path());
     child.kill().unwrap();
     child.wait().unwrap();
     let left = entries(dir.path());
     assert_eq!(left.len(), 1, "SIGKILL cannot be caught: {left:?}");
-    let out = iomark()
+    let out = iomark(scratch())
         .args(["run", dir.path().to_str().unwrap(), "--no-save"])
         .args(FAST)
         .output()
@@ -222,7 +226,7 @@ fn issue_11_the_file_of_a_killed_run_is_removed_by_the_next() {
 #[test]
 fn issue_11_a_file_put_in_place_of_the_test_file_is_not_deleted() {
     let dir = tempfile::tempdir().unwrap();
-    let child = crate::cli_run::start_long_run(dir.path());
+    let child = start_long_run(dir.path());
     let name = entries(dir.path()).pop().unwrap();
     let path = dir.path().join(&name);
     std::fs::remove_file(&path).unwrap();
@@ -252,7 +256,7 @@ fn issue_11_space_is_free_as_soon_as_an_interrupted_run_has_exited() {
         "--no-save",
     ];
     for _ in 0..3 {
-        let child = iomark()
+        let child = iomark(scratch())
             .args(["run", fs.path.to_str().unwrap()])
             .args(args)
             .stdout(Stdio::null())
@@ -385,7 +389,7 @@ fn issue_11_a_label_that_would_drive_the_terminal_is_refused() {
         &"x".repeat(201),
     ] {
         let line = refused(
-            iomark()
+            iomark(scratch())
                 .args([
                     "run",
                     dir.path().to_str().unwrap(),
@@ -403,7 +407,7 @@ fn issue_11_a_label_that_would_drive_the_terminal_is_refused() {
 #[test]
 fn issue_11_loops_auto_adds_loops_until_the_mean_is_known() {
     let dir = tempfile::tempdir().unwrap();
-    let out = ok(iomark().args([
+    let out = ok(iomark(scratch()).args([
         "run",
         dir.path().to_str().unwrap(),
         "--no-save",
@@ -437,7 +441,7 @@ fn issue_11_loops_auto_adds_loops_until_the_mean_is_known() {
         stderr.contains("--loops auto: each test's mean"),
         "{stderr}"
     );
-    let line = refused(iomark().args(["run", "--loops", "sometimes"]));
+    let line = refused(iomark(scratch()).args(["run", "--loops", "sometimes"]));
     assert!(line.contains("nor auto"), "{line}");
 }
 
@@ -453,7 +457,7 @@ fn issue_11_json_on_a_full_disk_leaves_the_old_file_not_an_empty_one() {
     while std::io::Write::write_all(&mut filler, &[0u8; 4096]).is_ok() {}
     drop(filler);
     let work = tempfile::tempdir().unwrap();
-    let out = iomark()
+    let out = iomark(scratch())
         .args(["run", work.path().to_str().unwrap(), "--no-save", "--json"])
         .arg(&json)
         .args(FAST)

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{iomark, ok, refused};
-use crate::devices::{is_root, sha256, FakeCard, Flips, Loop, ShmFile};
+use crate::common::devices::{is_root, sha256, FakeCard, Flips, Loop, ShmFile};
+use crate::common::{iomark, ok, refused, refused_saying};
 
 const MIB: u64 = 1 << 20;
 /// mkfs.ext4 options that write everything at once (no background init after the mount).
@@ -108,8 +108,10 @@ fn an_interrupted_verify_resumes_where_it_stopped() {
     assert!(stderr.contains("--resume"), "{stderr}");
     assert!(folder.join("0001.iomv").is_file());
     // A new run does not start over it.
-    let line = refused(iomark(data.path()).args(["verify", dir.path().to_str().unwrap()]));
-    assert!(line.contains("--resume"), "{line}");
+    refused_saying(
+        iomark(data.path()).args(["verify", dir.path().to_str().unwrap()]),
+        "--resume",
+    );
     // --resume writes the rest and reads all of it.
     let output = ok(iomark(data.path()).args([
         "verify",
@@ -132,16 +134,14 @@ fn an_interrupted_verify_resumes_where_it_stopped() {
 fn raw_devices_are_refused_unless_asked_for_and_free() {
     let data = tempfile::tempdir().unwrap();
     // Not a block device; no --destructive.
-    let line = refused(iomark(data.path()).args([
-        "verify",
-        "--device",
-        "/dev/null",
+    refused_saying(
+        iomark(data.path()).args(["verify", "--device", "/dev/null", "--destructive", "--yes"]),
+        "not a block device",
+    );
+    refused_saying(
+        iomark(data.path()).args(["verify", "--device", "/dev/loop0"]),
         "--destructive",
-        "--yes",
-    ]));
-    assert!(line.contains("not a block device"), "{line}");
-    let line = refused(iomark(data.path()).args(["verify", "--device", "/dev/loop0"]));
-    assert!(line.contains("--destructive"), "{line}");
+    );
     if !is_root() {
         return;
     }
@@ -151,12 +151,12 @@ fn raw_devices_are_refused_unless_asked_for_and_free() {
     };
     let before = sha256(&dev.dev);
     // Without a terminal to confirm on, and without --yes: nothing written.
-    let line = refused(
+    refused_saying(
         iomark(data.path())
             .args(["verify", "--device", dev.path(), "--destructive"])
             .stdin(Stdio::null()),
+        "--yes",
     );
-    assert!(line.contains("--yes"), "{line}");
     assert_eq!(sha256(&dev.dev), before);
     // Not root.
     let copy_dir = tempfile::tempdir().unwrap();
@@ -526,6 +526,8 @@ fn keep_leaves_the_files_and_a_new_run_refuses_to_start_over_them() {
         8 * MIB
     );
     assert!(folder.join("state.json").is_file());
-    let line = refused(iomark(data.path()).args(["verify", dir.path().to_str().unwrap()]));
-    assert!(line.contains("--resume"), "{line}");
+    refused_saying(
+        iomark(data.path()).args(["verify", dir.path().to_str().unwrap()]),
+        "--resume",
+    );
 }

@@ -16,10 +16,7 @@ use fuser::{
     WriteFlags,
 };
 
-pub fn is_root() -> bool {
-    // SAFETY: a plain getter.
-    unsafe { libc::geteuid() == 0 }
-}
+pub use super::is_root;
 
 /// A loop device over `file`, detached when dropped.
 pub struct Loop {

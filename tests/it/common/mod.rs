@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod devices;
+pub mod site;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -28,6 +31,16 @@ pub fn ok(command: &mut Command) -> Output {
         String::from_utf8_lossy(&output.stderr)
     );
     output
+}
+
+/// Runs and requires failure with one `Error:` line that says `needle`; returns that line.
+pub fn refused_saying(command: &mut Command, needle: &str) -> String {
+    let line = refused(command);
+    assert!(
+        line.contains(needle),
+        "{command:?}: expected '{needle}' in: {line}"
+    );
+    line
 }
 
 /// Runs and requires failure with one `Error:` line; returns that line.
@@ -369,5 +382,72 @@ pub fn output_of_copy(command: &mut Command) -> Output {
             }
             outcome => return outcome.unwrap(),
         }
+    }
+}
+
+/// A data folder of this test process's own, for commands whose store does not matter to the
+/// test (never the user's).
+pub fn scratch() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
+/// `iomark ARGS` on the scratch store, which must succeed.
+pub fn run_ok(args: &[&str]) -> Output {
+    let output = iomark(scratch()).args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "iomark {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// The names in `dir`.
+pub fn entries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Whether this process runs as root (loop devices, mounts, raw devices).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Starts a long run in `dir` (stderr piped) and returns once its test file exists and it is
+/// past the fill, into the timed tests with I/O in flight.
+pub fn start_long_run(dir: &Path) -> std::process::Child {
+    let child = iomark(scratch())
+        .args([
+            "run",
+            dir.to_str().unwrap(),
+            "--size",
+            "16MiB",
+            "--loops",
+            "5",
+            "--duration",
+            "2s",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_test_file(dir);
+    std::thread::sleep(Duration::from_millis(800));
+    child
+}
+
+/// Waits (up to 20 s) until an iomark test file exists in `dir`.
+pub fn wait_for_test_file(dir: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !entries(dir)
+        .iter()
+        .any(|n| n.starts_with(".iomark-") && n.ends_with(".tmp"))
+    {
+        assert!(Instant::now() < deadline, "the test file never appeared");
+        std::thread::sleep(Duration::from_millis(10));
     }
 }

@@ -1,0 +1,224 @@
+//! A real `iomark serve` for the tests and a small HTTP client to speak to it: what the site's
+//! tests (`site.rs`, `site_attack.rs`, `browser.rs`) share.
+
+#![allow(dead_code)]
+
+use std::io::BufRead;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::{doc, iomark};
+
+/// `iomark serve` on a port of its own, stopped (SIGTERM) when dropped.
+pub struct Site {
+    child: Option<Child>,
+    pub url: String,
+}
+
+impl Site {
+    pub fn start(db: &str, home: &Path, extra: &[&str]) -> Site {
+        Site::launch(Site::command(db, home, extra))
+    }
+
+    /// The command `start` runs, to change before `launch`.
+    pub fn command(db: &str, home: &Path, extra: &[&str]) -> Command {
+        let mut command = iomark(home);
+        command
+            .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        command
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
+    pub fn launch(mut command: Command) -> Site {
+        let mut child = command.spawn().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("serve printed its address within 60 s");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in: {line}"))
+            .to_string();
+        Site {
+            child: Some(child),
+            url,
+        }
+    }
+
+    /// SIGTERM, then the exit status (within 30 s).
+    pub fn stop(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("running");
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("serve did not stop within 30 s of SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            self.stop();
+        }
+    }
+}
+
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+pub fn http(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -> Answer {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into();
+    let bearer = token.map(|t| format!("Bearer {t}"));
+    let response = match method {
+        "GET" => agent.get(url).call(),
+        "DELETE" => {
+            let mut request = agent.delete(url);
+            if let Some(bearer) = &bearer {
+                request = request.header("authorization", bearer);
+            }
+            request.call()
+        }
+        "POST" => agent
+            .post(url)
+            .header("content-type", "application/json")
+            .send(body.unwrap_or_default()),
+        other => panic!("{other}"),
+    };
+    match response {
+        Ok(mut response) => {
+            let status = response.status().as_u16();
+            let headers = response
+                .headers()
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+                .collect();
+            let body = response
+                .body_mut()
+                .with_config()
+                .limit(64 << 20)
+                .read_to_string()
+                .unwrap_or_default();
+            Answer {
+                status,
+                headers,
+                body,
+            }
+        }
+        // The server may close the connection on an oversized body before reading it all.
+        Err(e) => Answer {
+            status: 0,
+            headers: Vec::new(),
+            body: e.to_string(),
+        },
+    }
+}
+
+/// A GET whose answer is bytes (an image): its status, content type and body.
+pub fn get_bytes(url: &str) -> (u16, String, Vec<u8>) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into();
+    let mut response = agent.get(url).call().unwrap();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = response.body_mut().read_to_vec().unwrap();
+    (response.status().as_u16(), content_type, body)
+}
+
+pub fn get(url: &str) -> Answer {
+    http("GET", url, None, None)
+}
+
+pub fn post(url: &str, doc: &Value) -> Answer {
+    http("POST", url, Some(doc.to_string().as_bytes()), None)
+}
+
+/// A ULID for test document `n`.
+pub fn ulid(n: u32) -> String {
+    format!("01JTEST{n:019}")
+}
+
+/// A server for load: no rate limit at all.
+pub const NO_LIMITS: [&str; 4] = [
+    "--submissions-per-minute",
+    "0",
+    "--requests-per-minute",
+    "0",
+];
+
+pub const XSS: &str = "<script>alert(1)</script> \"><img src=x onerror=alert(2)>";
+
+/// A constructed standard result of a device: `model` by `maker`, `scale` times the base
+/// figures (SEQ1M Q8T1 read 2000 MB/s), on `board`.
+pub fn device_doc(n: u32, maker: &str, model: &str, scale: f64, board: &str) -> Value {
+    let started = format!("2026-03-{:02}T10:{:02}:00Z", 1 + n % 28, n % 60);
+    let names = [
+        "SEQ1M_Q8T1_read",
+        "SEQ1M_Q8T1_write",
+        "SEQ1M_Q1T1_read",
+        "SEQ1M_Q1T1_write",
+        "RND4K_Q32T1_read",
+        "RND4K_Q32T1_write",
+        "RND4K_Q1T1_read",
+        "RND4K_Q1T1_write",
+    ];
+    let factors: Vec<(&str, f64)> = names.iter().map(|n| (*n, scale)).collect();
+    let mut d = doc(&ulid(n), &started, &factors, 0.01);
+    d["host"]["board"] = json!(board);
+    d["target"]["device"] = json!({
+        "name": "sda", "model": model, "vendor": maker, "transport": "usb",
+        "size_bytes": 128_035_676_160u64, "rotational": false, "stack": [],
+        "usb": {"speed_mbps": 5000.0, "manufacturer": maker, "product": model}
+    });
+    d
+}
