@@ -78,7 +78,7 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         // Each id as short as the store allows once every run is in.
         let mut saved = Vec::new();
         for (new, path, doc) in outcomes {
-            let id = s.short_id(&doc.id).await.unwrap_or_else(|_| doc.id.clone());
+            let id = super::short_id(s, &doc.id).await;
             saved.push(if new {
                 format!("imported {id} from {}", path.display())
             } else {

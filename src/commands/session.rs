@@ -103,39 +103,47 @@ pub fn save_run(location: &Location, db: &str, doc: &ResultDoc) -> Option<String
     }
 }
 
-/// Opens the store once, saves `doc` and finds its short id, saying so if another writer
-/// makes it wait, and giving up after [`SAVE_PATIENCE`].
+/// Opens the store once and saves `doc`, saying so if another writer makes it wait and giving
+/// up after [`SAVE_PATIENCE`]; then, on the same store, finds its short id. Only the save is
+/// bounded: once it is committed the run is saved, whatever the short id or the closing do (a
+/// store too busy to answer the short id in time gives the whole id).
 async fn save_patiently(location: Location, doc: &ResultDoc) -> Result<String, StoreError> {
     let shown = location.display();
     let save = async {
         let store = open(location).await?;
-        let outcome = store.save(doc).await;
-        let short = match outcome {
-            Ok(()) => Ok(store
-                .short_id(&doc.id)
-                .await
-                .unwrap_or_else(|_| doc.id.clone())),
-            Err(e) => Err(e),
-        };
-        store.close().await;
-        short
+        match store.save(doc).await {
+            Ok(()) => Ok(store),
+            Err(e) => {
+                store.close().await;
+                Err(e)
+            }
+        }
     };
     let mut save = std::pin::pin!(save);
-    if let Ok(outcome) = tokio::time::timeout(Duration::from_secs(1), &mut save).await {
-        return outcome;
-    }
-    to_stderr(&format!(
-        "waiting for the result store {shown}: another program is writing to it (up to {} s)…\n",
-        SAVE_PATIENCE.as_secs()
-    ));
-    match tokio::time::timeout(SAVE_PATIENCE, save).await {
-        Ok(outcome) => outcome,
-        Err(_) => Err(StoreError::Unavailable {
-            location: shown,
-            problem: store::Problem::Locked,
-            detail: format!("still busy after {} s", SAVE_PATIENCE.as_secs() + 1),
-        }),
-    }
+    let store = match tokio::time::timeout(Duration::from_secs(1), &mut save).await {
+        Ok(outcome) => outcome?,
+        Err(_) => {
+            to_stderr(&format!(
+                "waiting for the result store {shown}: another program is writing to it (up to {} s)…\n",
+                SAVE_PATIENCE.as_secs()
+            ));
+            match tokio::time::timeout(SAVE_PATIENCE, save).await {
+                Ok(outcome) => outcome?,
+                Err(_) => {
+                    return Err(StoreError::Unavailable {
+                        location: shown,
+                        problem: store::Problem::Locked,
+                        detail: format!("still busy after {} s", SAVE_PATIENCE.as_secs() + 1),
+                    })
+                }
+            }
+        }
+    };
+    let short = tokio::time::timeout(Duration::from_secs(2), super::short_id(&store, &doc.id))
+        .await
+        .unwrap_or_else(|_| doc.id.clone());
+    store.close().await;
+    Ok(short)
 }
 
 /// Where a result goes when the store cannot take it: `unsaved/ID.json` in iomark's data folder,
