@@ -12,6 +12,7 @@
 
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Barrier, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::clock::{self, Measurement, Recorder};
@@ -65,15 +66,15 @@ pub fn run<O: Ops>(
     streams: u64,
     depth: usize,
 ) -> Result<Measurement, EngineError> {
-    let start = Instant::now();
+    let streams = streams.max(1);
     let shared = Shared {
         file,
         job,
         live,
-        start,
-        start_ns: clock::now_ns(),
+        start: OnceLock::new(),
+        ready: Barrier::new(streams as usize),
         time_limit_ns: job.limit.time.map(|t| t.as_nanos() as u64),
-        streams: streams.max(1),
+        streams,
         depth: depth.max(1),
         failed: AtomicBool::new(false),
         budget: AtomicU64::new(job.limit.ios.unwrap_or(u64::MAX)),
@@ -105,7 +106,7 @@ pub fn run<O: Ops>(
     };
     if job.sync_at_end {
         EngineError::check(Op::Write, 0, 0, file.file().sync_data().map(|_| 0))?;
-        total.elapsed = shared.start.elapsed();
+        total.elapsed = shared.started().0.elapsed();
     }
     Ok(total)
 }
@@ -120,10 +121,13 @@ struct Shared<'a> {
     file: &'a TestFile,
     job: &'a Job,
     live: &'a Live,
-    start: Instant,
-    /// The same moment on the monotonic clock in nanoseconds: the loop reads the clock as one
-    /// integer once per batch and does its arithmetic on integers.
-    start_ns: u64,
+    /// When the timed part began, as an `Instant` and as nanoseconds on the same monotonic
+    /// clock (the loop reads the clock as one integer once per batch and does its arithmetic on
+    /// integers): set once every stream has opened and filled its buffers, so neither setting
+    /// up a ring nor filling 16 MiB buffers with random data counts against a test's time.
+    start: OnceLock<(Instant, u64)>,
+    /// Where the streams wait for one another before the clock starts.
+    ready: Barrier,
     time_limit_ns: Option<u64>,
     streams: u64,
     depth: usize,
@@ -134,6 +138,11 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// The start of the timed part: the first stream past [`Shared::ready`] sets it.
+    fn started(&self) -> (Instant, u64) {
+        *self.start.get_or_init(|| (Instant::now(), clock::now_ns()))
+    }
+
     /// Whether one more I/O may be issued by a stream that has issued `issued`. A count is a
     /// budget shared by all streams; a timed job never touches it, so threads do not contend
     /// for one cache line per I/O.
@@ -166,13 +175,19 @@ impl Shared<'_> {
         let job = self.job;
         let block = job.block_size;
         let depth = self.depth;
-        let mut ops = O::open(self.file, job, depth)?;
         let mut rng = Rng::from_entropy();
-        if job.op == Op::Write {
-            for slot in 0..depth {
-                prepare(ops.buffer(slot), job.data, &mut rng);
+        let opened = O::open(self.file, job, depth).map(|mut ops| {
+            if job.op == Op::Write {
+                for slot in 0..depth {
+                    prepare(ops.buffer(slot), job.data, &mut rng);
+                }
             }
-        }
+            ops
+        });
+        // Every stream waits here, opened or not, so none is left waiting for one that failed.
+        self.ready.wait();
+        let mut ops = opened?;
+        let (start, start_ns) = self.started();
         let offsets = Offsets::new(
             job.pattern,
             block,
@@ -180,12 +195,12 @@ impl Shared<'_> {
             index,
             self.streams,
         );
-        let mut recorder = Recorder::new(self.start).with_sink(self.live.sample_sink());
+        let mut recorder = Recorder::new(start).with_sink(self.live.sample_sink());
         let mut next = Next {
             job,
             offsets,
             rng,
-            slots: vec![(self.start_ns, 0u64); depth],
+            slots: vec![(start_ns, 0u64); depth],
         };
         let several = self.streams > 1;
         let mut issued = 0u64;
@@ -197,7 +212,7 @@ impl Shared<'_> {
 
         // The first wave goes to the kernel together with the first wait.
         for slot in 0..depth {
-            if !self.may_issue(issued, now.saturating_sub(self.start_ns)) {
+            if !self.may_issue(issued, now.saturating_sub(start_ns)) {
                 break;
             }
             next.issue(&mut ops, slot, now);
@@ -211,7 +226,7 @@ impl Shared<'_> {
             // The clock is read once per batch, and the timeline's step worked out once.
             now = clock::now_ns();
             last_done = now;
-            let elapsed = now.saturating_sub(self.start_ns);
+            let elapsed = now.saturating_sub(start_ns);
             let step = clock::step_of(elapsed);
             let count = done.len();
             for (position, &(slot, result)) in done.iter().enumerate() {
@@ -254,7 +269,7 @@ impl Shared<'_> {
             return Err(error);
         }
         Ok(recorder.finish_after(Duration::from_nanos(
-            last_done.saturating_sub(self.start_ns),
+            last_done.saturating_sub(start_ns),
         )))
     }
 }

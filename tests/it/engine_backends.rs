@@ -211,3 +211,34 @@ fn a_count_bounded_in_time_stops_at_whichever_comes_first() {
         assert_eq!(m.ios, 10, "{}", backend.name());
     }
 }
+
+/// The clock starts once every stream has its buffers full of fresh data: filling 16 MiB with
+/// random bytes takes longer than a short loop (the sweep's SEQ16M write once did no I/O at all
+/// in 200 ms on a busy machine), and it is not the device's time.
+#[test]
+fn filling_the_buffers_is_not_timed() {
+    let mut runs = vec![(Engine::Null, 8u32)];
+    runs.extend(backends().into_iter().map(|backend| (backend, 2)));
+    for (backend, depth) in runs {
+        let block = 16u64 << 20;
+        let dir = tempfile::tempdir().unwrap();
+        let file = TestFile::create(dir.path(), block * 2, true).unwrap();
+        let big = Job {
+            block_size: block,
+            ..job(
+                Op::Write,
+                Pattern::Sequential,
+                depth,
+                Limit::time(Duration::from_millis(1)),
+            )
+        };
+        let m = backend.run(&file, &big, &Live::default()).unwrap();
+        assert!(
+            m.ios >= u64::from(depth),
+            "{}: {} I/Os, not the first wave of {depth}",
+            backend.name(),
+            m.ios
+        );
+        assert_eq!(m.timeline.iter().sum::<u64>(), m.bytes);
+    }
+}
