@@ -268,9 +268,7 @@ impl Shared<'_> {
         if let Some(error) = failure {
             return Err(error);
         }
-        Ok(recorder.finish_after(Duration::from_nanos(
-            last_done.saturating_sub(start_ns),
-        )))
+        Ok(recorder.finish_after(Duration::from_nanos(last_done.saturating_sub(start_ns))))
     }
 }
 

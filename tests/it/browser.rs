@@ -1,5 +1,5 @@
 //! The HTML report as a person sees it: opened from a file in headless Chromium (Debian's
-//! `chromium`, which `.ci/run` installs), its DOM read back and its screenshot checked for the
+//! `chromium`, which `tests/run` installs), its DOM read back and its screenshot checked for the
 //! charts' colours.
 
 use std::path::Path;

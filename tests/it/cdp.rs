@@ -18,7 +18,7 @@ pub fn chromium() -> PathBuf {
         .iter()
         .map(PathBuf::from)
         .find(|p| p.is_file())
-        .expect("browser tests need Chromium: apt-get install chromium (as .ci/run does)")
+        .expect("browser tests need Chromium: apt-get install chromium (tests/run installs it)")
 }
 
 /// Chromium, headless, with nothing that reaches out to the network, its profile in `profile`.

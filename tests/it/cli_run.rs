@@ -404,8 +404,8 @@ fn no_permission_is_refused() {
 fn a_full_run_needs_no_root() {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;
-    if !is_root() {
-        // Every other test here already runs without root.
+    // Every other test here already runs without root; this one proves it from root.
+    if !crate::common::root_for("running as another user") {
         return;
     }
     // As root, prove it by running as `nobody`, from a copy of the binary it can reach.
@@ -444,8 +444,7 @@ fn a_full_run_needs_no_root() {
 
 #[test]
 fn read_only_filesystem_is_refused() {
-    if !is_root() {
-        eprintln!("skipped: a read-only mount needs root");
+    if !crate::common::root_for("a read-only mount") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -461,7 +460,7 @@ fn read_only_filesystem_is_refused() {
             .unwrap_or(false)
     };
     if !mount(&["--bind", source.to_str().unwrap(), ro.to_str().unwrap()]) {
-        eprintln!("skipped: mount --bind failed");
+        crate::common::skip("mount --bind failed here, even as root");
         return;
     }
     let remounted = mount(&["-o", "remount,ro,bind", ro.to_str().unwrap()]);
@@ -808,12 +807,7 @@ fn help_names_the_options() {
 
 #[test]
 fn filesystem_filling_up_mid_run_is_survived_and_space_is_checked_first() {
-    if !is_root() {
-        eprintln!("skipped: mounting a small filesystem needs root");
-        return;
-    }
     let Some(fs) = SmallFs::mount("48m") else {
-        eprintln!("skipped: cannot mount tmpfs here");
         return;
     };
     // 40 MiB + 16 MiB headroom is more than 48 MiB: refused before anything is written.

@@ -5,7 +5,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::common::FAST;
-use crate::common::{iomark, is_root, run_ok, scratch};
+use crate::common::{iomark, run_ok, scratch};
 
 #[test]
 fn info_describes_this_machine() {
@@ -49,21 +49,11 @@ fn info_describes_this_machine() {
 
 #[test]
 fn info_and_run_follow_a_loop_device() {
-    if !is_root() {
-        eprintln!("skipped: a loop device needs root");
+    if !crate::common::root_for("a loop device") {
         return;
     }
-    let have = |tool: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false)
-    };
-    if !have("losetup") || !have("mkfs.ext4") {
-        eprintln!("skipped: losetup or mkfs.ext4 missing");
-        return;
-    }
+    crate::common::need("losetup", "mount");
+    crate::common::need("mkfs.ext4", "e2fsprogs");
     let dir = tempfile::tempdir().unwrap();
     let image = dir.path().join("disk.img");
     let mnt = dir.path().join("mnt");
@@ -77,10 +67,10 @@ fn info_and_run_follow_a_loop_device() {
         .output()
         .unwrap();
     if !losetup.status.success() {
-        eprintln!(
-            "skipped: losetup failed: {}",
-            String::from_utf8_lossy(&losetup.stderr)
-        );
+        crate::common::skip(&format!(
+            "losetup failed: {}",
+            String::from_utf8_lossy(&losetup.stderr).trim()
+        ));
         return;
     }
     let device = String::from_utf8_lossy(&losetup.stdout).trim().to_string();

@@ -62,10 +62,10 @@ fn every_program_writes_the_sequence_and_reads_it_back() {
             );
         }
     }
-    // Every toolchain is expected here: .ci/run installs them all.
+    // Every toolchain is expected here: tests/run installs them all.
     assert!(
         missing.is_empty(),
-        "toolchains missing (apt-get install as .ci/run does): {missing:?}"
+        "toolchains missing (tests/run installs them): {missing:?}"
     );
 }
 

@@ -59,10 +59,7 @@ fn bash_completes_options_and_profile_names() {
 
 #[test]
 fn the_manual_pages_render_without_warnings() {
-    if Command::new("man").arg("--version").output().is_err() {
-        eprintln!("skipped: man is not installed (apt-get install man-db, as .ci/run does)");
-        return;
-    }
+    crate::common::need("man", "man-db");
     let dir = tempfile::tempdir().unwrap();
     for page in [None, Some("run"), Some("compare"), Some("export")] {
         let mut command = iomark(scratch());

@@ -5,7 +5,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::{entries, is_root};
+use crate::common::entries;
 
 /// A blkio (cgroup v1) or io (v2) group that holds the disk under `dir` to 10 MB/s written and
 /// 20 MB/s read; removed when dropped.
@@ -83,14 +83,13 @@ impl Drop for Throttled {
 
 #[test]
 fn issue_16_a_slow_device_gets_a_file_it_fills_in_ten_seconds() {
-    if !is_root() {
-        eprintln!("skipped: throttling a disk needs root");
+    if !crate::common::root_for("throttling a disk") {
         return;
     }
     // On the disk itself, not a tmpfs: the throttle holds block I/O.
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let Some(group) = Throttled::new(dir.path()) else {
-        eprintln!("skipped: no blkio or io controller");
+        crate::common::skip("no cgroup blkio or io controller for this disk");
         return;
     };
     let started = std::time::Instant::now();

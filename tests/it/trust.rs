@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{entries, iomark, is_root, scratch, start_long_run, wait_for_test_file};
+use crate::common::{entries, iomark, scratch, start_long_run, wait_for_test_file};
 use crate::common::{ok, refused, FAST};
 
 /// A character device made with mknod in `dir`, the same as /dev/null (1,3) or /dev/full (1,7).
@@ -44,8 +44,7 @@ fn home_with_a_run() -> tempfile::TempDir {
 
 #[test]
 fn issue_11_export_and_plot_never_replace_a_device_node_or_a_link() {
-    if !is_root() {
-        eprintln!("skipped: mknod needs root");
+    if !crate::common::root_for("mknod") {
         return;
     }
     let home = home_with_a_run();
@@ -241,7 +240,6 @@ fn issue_11_a_file_put_in_place_of_the_test_file_is_not_deleted() {
 #[test]
 fn issue_11_space_is_free_as_soon_as_an_interrupted_run_has_exited() {
     let Some(fs) = crate::common::SmallFs::mount("96m") else {
-        eprintln!("skipped: mounting a small filesystem needs root");
         return;
     };
     // 64 MiB of a 96 MiB filesystem: a second run fits only once the first file's blocks are
@@ -448,7 +446,6 @@ fn issue_11_loops_auto_adds_loops_until_the_mean_is_known() {
 #[test]
 fn issue_11_json_on_a_full_disk_leaves_the_old_file_not_an_empty_one() {
     let Some(fs) = crate::common::SmallFs::mount("512k") else {
-        eprintln!("skipped: mounting a small filesystem needs root");
         return;
     };
     let json = fs.path.join("r.json");

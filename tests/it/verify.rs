@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::devices::{is_root, sha256, FakeCard, Flips, Loop, ShmFile};
+use crate::common::devices::{sha256, FakeCard, Flips, Loop, ShmFile};
 use crate::common::{iomark, ok, refused, refused_saying};
 
 const MIB: u64 = 1 << 20;
@@ -142,9 +142,6 @@ fn raw_devices_are_refused_unless_asked_for_and_free() {
         iomark(data.path()).args(["verify", "--device", "/dev/loop0"]),
         "--destructive",
     );
-    if !is_root() {
-        return;
-    }
     let image = ShmFile::new(64 * MIB);
     let Some(dev) = Loop::attach(&image.path, false) else {
         return;
@@ -204,9 +201,12 @@ fn raw_devices_are_refused_unless_asked_for_and_free() {
 
 #[test]
 fn a_disk_whose_partition_is_mounted_is_refused() {
-    if !is_root() {
+    if !crate::common::root_for("a partitioned loop device") {
         return;
     }
+    crate::common::need("sfdisk", "fdisk");
+    crate::common::need("partx", "util-linux");
+    crate::common::need("mkfs.ext4", "e2fsprogs");
     let data = tempfile::tempdir().unwrap();
     let image = ShmFile::new(64 * MIB);
     let sfdisk = Command::new("sfdisk")
@@ -219,10 +219,10 @@ fn a_disk_whose_partition_is_mounted_is_refused() {
             c.stdin.take().unwrap().write_all(b"label: dos\n,,L\n")?;
             c.wait()
         });
-    if !sfdisk.is_ok_and(|s| s.success()) {
-        eprintln!("skipped: sfdisk");
-        return;
-    }
+    assert!(
+        sfdisk.is_ok_and(|s| s.success()),
+        "sfdisk made no partition table"
+    );
     let Some(dev) = Loop::attach(&image.path, true) else {
         return;
     };
@@ -240,7 +240,7 @@ fn a_disk_whose_partition_is_mounted_is_refused() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let Ok(number) = std::fs::read_to_string(&sys) else {
-        eprintln!("skipped: the kernel made no partition {sys}");
+        crate::common::skip(&format!("the kernel made no partition {sys}"));
         return;
     };
     let nodes = tempfile::tempdir().unwrap();
@@ -281,9 +281,6 @@ fn a_disk_whose_partition_is_mounted_is_refused() {
 
 #[test]
 fn a_genuine_loop_device_is_its_claim() {
-    if !is_root() {
-        return;
-    }
     let data = tempfile::tempdir().unwrap();
     let image = ShmFile::new(256 * MIB);
     let Some(dev) = Loop::attach(&image.path, false) else {
@@ -456,9 +453,7 @@ fn flipped_bits_are_reported_at_their_exact_offsets() {
 
 #[test]
 fn the_size_must_be_typed_back_on_a_terminal() {
-    if !is_root() || Command::new("script").arg("--version").output().is_err() {
-        return;
-    }
+    crate::common::need("script", "bsdutils");
     let data = tempfile::tempdir().unwrap();
     let image = ShmFile::new(64 * MIB);
     let Some(dev) = Loop::attach(&image.path, false) else {

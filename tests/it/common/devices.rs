@@ -16,7 +16,7 @@ use fuser::{
     WriteFlags,
 };
 
-pub use super::is_root;
+use super::{need, root_for, skip};
 
 /// A loop device over `file`, detached when dropped.
 pub struct Loop {
@@ -25,7 +25,12 @@ pub struct Loop {
 
 impl Loop {
     /// `partitions`: scan for a partition table (`losetup -P`).
+    /// `None` (the test [`skip`]ped) without root or where the kernel gives no loop device.
     pub fn attach(file: &Path, partitions: bool) -> Option<Loop> {
+        if !root_for("a loop device") {
+            return None;
+        }
+        need("losetup", "mount");
         let mut command = Command::new("losetup");
         command.args(["--find", "--show"]);
         if partitions {
@@ -33,10 +38,10 @@ impl Loop {
         }
         let output = command.arg(file).output().ok()?;
         if !output.status.success() {
-            eprintln!(
-                "skipped: losetup: {}",
+            skip(&format!(
+                "losetup: {}",
                 String::from_utf8_lossy(&output.stderr).trim()
-            );
+            ));
             return None;
         }
         let dev = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
@@ -265,8 +270,11 @@ pub struct FakeCard {
 impl FakeCard {
     /// A card claiming `claimed` bytes that stores `holds`.
     pub fn new(claimed: u64, holds: u64, flips: Option<Flips>) -> Option<FakeCard> {
-        if !is_root() || !Path::new("/dev/fuse").exists() {
-            eprintln!("skipped: needs root and /dev/fuse");
+        if !root_for("a FUSE counterfeit card") {
+            return None;
+        }
+        if !Path::new("/dev/fuse").exists() {
+            skip("this kernel or container has no /dev/fuse");
             return None;
         }
         let dir = tempfile::tempdir().unwrap();
@@ -283,7 +291,7 @@ impl FakeCard {
         let session = match fuser::spawn_mount(card, dir.path(), &config) {
             Ok(session) => session,
             Err(e) => {
-                eprintln!("skipped: cannot mount the fake card: {e}");
+                skip(&format!("cannot mount the fake card: {e}"));
                 return None;
             }
         };

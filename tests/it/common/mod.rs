@@ -134,7 +134,7 @@ pub fn write_doc(dir: &Path, doc: &Value) -> PathBuf {
 }
 
 /// A PostgreSQL server of the test's own on 127.0.0.1, from Debian's `postgresql` package
-/// (`.ci/run` installs it), stopped when dropped. With `IOMARK_TEST_POSTGRES` set to a URL of a
+/// (`tests/run` installs it), stopped when dropped. With `IOMARK_TEST_POSTGRES` set to a URL of a
 /// server where that user may create databases, that server is used instead.
 pub struct Postgres {
     child: std::sync::Mutex<Option<Child>>,
@@ -159,7 +159,7 @@ fn bin_dir() -> PathBuf {
         .unwrap_or_default();
     found.sort();
     found.pop().expect(
-        "PostgreSQL is needed for the store's tests: apt-get install postgresql (as .ci/run does), \
+        "PostgreSQL is needed for the store's tests: apt-get install postgresql (tests/run installs it), \
          or set IOMARK_TEST_POSTGRES=postgres://user@host/db",
     )
 }
@@ -336,7 +336,12 @@ pub struct SmallFs {
 }
 
 impl SmallFs {
+    /// A tmpfs of `size`; `None` (the test [`skip`]ped) without root or where mounting fails.
     pub fn mount(size: &str) -> Option<SmallFs> {
+        if !root_for("mounting a small filesystem") {
+            return None;
+        }
+        need("mount", "mount");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("small");
         std::fs::create_dir(&path).unwrap();
@@ -352,7 +357,11 @@ impl SmallFs {
             .status()
             .map(|s| s.success())
             .unwrap_or(false);
-        ok.then_some(SmallFs { _dir: dir, path })
+        if !ok {
+            skip("mounting a tmpfs failed here, even as root");
+            return None;
+        }
+        Some(SmallFs { _dir: dir, path })
     }
 }
 
@@ -415,6 +424,56 @@ pub fn entries(dir: &Path) -> Vec<String> {
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
+}
+
+/// The file where skipped tests are listed, a line each: `tests/run` empties it before the
+/// tests and counts its lines in its closing line.
+pub fn skip_list() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("skipped")
+}
+
+/// A test that cannot run on this machine, for a reason of the machine's (not root, a kernel or
+/// container without loop devices, mounts or a cgroup controller): says why on stderr and
+/// lists it in [`skip_list`], so the closing line counts it instead of it passing silently. A
+/// missing package is no reason to skip: [`need`] fails naming it.
+pub fn skip(why: &str) {
+    use std::io::Write;
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    eprintln!("skipped: {why}");
+    let line = format!("{test}: {why}\n");
+    let mut list = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(skip_list())
+        .expect("the list of skipped tests");
+    // One write of one line: appends from tests running at once do not interleave.
+    list.write_all(line.as_bytes())
+        .expect("the list of skipped tests");
+}
+
+/// Whether this runs as root; if not, the test is [`skip`]ped, saying `what` needs root.
+pub fn root_for(what: &str) -> bool {
+    let root = is_root();
+    if !root {
+        skip(&format!("{what} needs root"));
+    }
+    root
+}
+
+/// Fails the test unless `program` is on PATH, naming the Debian package that has it.
+pub fn need(program: &str, package: &str) {
+    let found = std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(dir.join(program))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    });
+    assert!(
+        found,
+        "this test needs {program}: apt-get install {package} (tests/run installs it)"
+    );
 }
 
 /// Starts a long run in `dir` (stderr piped) and returns once its test file exists and it is
