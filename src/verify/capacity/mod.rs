@@ -2,19 +2,27 @@
 //! (f3probe's job; the method is iomark's own).
 //!
 //! A counterfeit card keeps only its first R bytes. Past them, a write either lands on a
-//! position below R (the address wraps, usually modulo R) or is lost. So:
+//! position below R or is lost. Where it lands is usually R below (the address wraps modulo R),
+//! but a card may keep its first K bytes apart (where its FAT is) and wrap the rest after them:
+//! position p ≥ R then lands on K + (p − K) mod (R − K). The usable size is R in every case: the
+//! first position that reads back anything but its own data. So:
 //! 1. a block of this run's sectors is written every `W/2` bytes (jittered) across the device,
 //!    from low to high; then a dense region `D` of `W` bytes just after the first MiB (which is
 //!    spared: it holds the partition table), written last, so it also flushes a small cache;
-//! 2. every sample and all of `D` are read back. A sample at p ≥ R that wrapped shows data of a
-//!    position below it: p − that position is a multiple of R, and since samples are closer
-//!    together than `D` is long, one of them (the first past R) lands in `D`, giving R itself.
-//!    A sample whose write was lost reads back bad;
-//! 3. between the last good sample and the first lost one, a bisection (write, sync, read one
-//!    block) finds the first lost block.
+//! 2. every sample and all of `D` are read back. Two positions found sharing a place (one holds
+//!    the other's data) are a period apart, and since samples are closer together than `D` is
+//!    long, one pair is exactly the wrap's period P = R − K. A sample whose write was lost reads
+//!    back bad;
+//! 3. the edge, to the sector, by writing a window whole rather than a block at a time (a block
+//!    just written may be answered from the card's cache): for a wrap, the stretch of `D` below
+//!    the lowest place found shared, then each of its positions plus P; the first position of
+//!    `D` that now holds other data is K, and R = K + P. For lost writes, the stretch between
+//!    the last good sample and the first lost one, then `D` again to flush the cache; the first
+//!    position of the stretch that does not read back is R.
 //!
 //! It writes about `W` + one block per `W/2` of the device (64 MiB + 8 MB for 256 GB), so it
 //! takes seconds, not the hours of a full fill; it does not check every byte (`--full` does).
+//! On a counterfeit it writes up to 2 `W` more to find the edge.
 
 use std::io;
 
@@ -128,7 +136,8 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
     let write_mb_per_s = dense as f64 / 1e6 / started.elapsed().as_secs_f64();
 
     // Read the dense region back: any sector holding another position's data is evidence.
-    let mut candidates: Vec<u64> = Vec::new();
+    // Each pair shares one place: the higher of the two is past R, the lower is at K or above.
+    let mut shared: Vec<(u64, u64)> = Vec::new();
     let mut lost_in_dense: Option<u64> = None;
     let (mut good_bytes, mut aliased_bytes, mut bad_bytes) = (0u64, 0u64, 0u64);
     let started = std::time::Instant::now();
@@ -148,7 +157,7 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
                 Sector::Good => good_bytes += SECTOR as u64,
                 Sector::Aliased(holds) => {
                     aliased_bytes += SECTOR as u64;
-                    candidates.push(here.abs_diff(holds))
+                    shared.push((here, holds));
                 }
                 Sector::Bad => {
                     bad_bytes += SECTOR as u64;
@@ -170,7 +179,7 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
             Seen::Good => good_bytes += BLOCK as u64,
             Seen::Holds(holds) => {
                 aliased_bytes += BLOCK as u64;
-                candidates.push(p.abs_diff(holds))
+                shared.push((p, holds));
             }
             Seen::Lost => {
                 bad_bytes += BLOCK as u64;
@@ -178,8 +187,8 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
             }
         }
     }
+    shared.retain(|&(a, b)| a != b);
 
-    let wrap = candidates.iter().copied().filter(|&c| c > 0).min();
     let mut found = Found {
         claimed: dev.size(),
         real: dev.size(),
@@ -196,12 +205,44 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
         write_mb_per_s,
         read_mb_per_s,
     };
-    if let Some(r) = wrap {
-        found.real = r;
-        found.evidence = format!(
-            "writes at {} ({r} bytes) and beyond land on positions below it (the address wraps)",
-            format_size(r)
-        );
+    let mut edge = Edge {
+        dev,
+        seed,
+        chunk: &mut chunk,
+        progress,
+        written: 0,
+    };
+    if let Some(period) = shared.iter().map(|&(a, b)| a.abs_diff(b)).min() {
+        // The lowest place found shared is at K or above, and K is at most two samples' steps
+        // below it (a sample lands on `D` every step); its window of `D` is then probed.
+        let lowest = shared
+            .iter()
+            .map(|&(a, b)| a.min(b))
+            .min()
+            .unwrap_or(SPARED);
+        let to = lowest.clamp(SPARED, SPARED + dense);
+        let from = to.saturating_sub(2 * step).max(SPARED);
+        let kept = edge.wrap_start(from, to, period, size)?.unwrap_or(to);
+        // Where K is within the spared first MiB, it cannot be told from 0: R is P, never more.
+        let real = if kept <= SPARED {
+            period
+        } else {
+            kept + period
+        };
+        found.real = real;
+        found.evidence = if kept <= SPARED {
+            format!(
+                "writes at {} ({real} bytes) and beyond land on positions below it (the address wraps)",
+                format_size(real)
+            )
+        } else {
+            format!(
+                "writes at {} ({real} bytes) and beyond land on positions from {} ({kept} bytes) up (the address wraps past the first {})",
+                format_size(real),
+                format_size(kept),
+                format_size(kept)
+            )
+        };
     }
     if let Some(p) = lost_in_dense {
         if p < found.real {
@@ -212,37 +253,100 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
             );
         }
     } else if let Some(i) = first_lost.filter(|&i| samples[i] < found.real) {
-        // Bisect between the last good sample and the first lost one.
-        let mut good = if i == 0 {
+        let from = if i == 0 {
             SPARED + dense
         } else {
             samples[i - 1] + BLOCK as u64
         };
-        let mut lost = samples[i];
-        while lost > good {
-            let mid = good + (lost - good) / 2 / BLOCK as u64 * BLOCK as u64;
-            pattern::fill(&mut block, mid, seed);
-            let ok = dev.write_at(&block, mid).is_ok()
-                && dev.sync().is_ok()
-                && dev.read_at(&mut block, mid).is_ok()
-                && seen(&block, mid, seed) == Seen::Good;
-            written += BLOCK as u64;
-            if ok {
-                good = mid + BLOCK as u64;
-            } else {
-                lost = mid;
-            }
-        }
-        if lost < found.real {
-            found.real = lost;
+        let lost = samples[i];
+        let first = edge
+            .first_lost(from, lost, (SPARED, SPARED + dense))?
+            .unwrap_or(lost);
+        if first < found.real {
+            found.real = first;
             found.evidence = format!(
-                "data written at {} ({lost} bytes) and beyond does not read back",
-                format_size(lost)
+                "data written at {} ({first} bytes) and beyond does not read back",
+                format_size(first)
             );
         }
-        found.written_bytes = written;
     }
+    found.written_bytes += edge.written;
     Ok(found)
+}
+
+/// What finds the edge: writes whole windows and reads them back (step 3 above).
+struct Edge<'a> {
+    dev: &'a mut dyn Blocks,
+    seed: u64,
+    chunk: &'a mut Aligned,
+    progress: &'a dyn Fn(u64),
+    written: u64,
+}
+
+impl Edge<'_> {
+    /// Writes this run's data for positions `from..to`, each at `position + shift`.
+    fn write(&mut self, from: u64, to: u64, shift: u64) -> io::Result<()> {
+        let mut at = from;
+        while at < to {
+            let len = (to - at).min(self.chunk.len() as u64) as usize;
+            pattern::fill(&mut self.chunk[..len], at + shift, self.seed);
+            self.dev.write_at(&self.chunk[..len], at + shift)?;
+            self.written += len as u64;
+            (self.progress)(len as u64);
+            at += len as u64;
+        }
+        Ok(())
+    }
+
+    /// The first position of `from..to` that does not read back its own data.
+    fn first_wrong(&mut self, from: u64, to: u64) -> io::Result<Option<u64>> {
+        self.dev.sync()?;
+        let mut at = from;
+        while at < to {
+            let len = (to - at).min(self.chunk.len() as u64) as usize;
+            let read = self.dev.read_at(&mut self.chunk[..len], at);
+            (self.progress)(len as u64);
+            if read.is_err() {
+                return Ok(Some(at));
+            }
+            for (i, sector) in self.chunk[..len].chunks_exact(SECTOR).enumerate() {
+                let here = at + (i * SECTOR) as u64;
+                if pattern::check(sector, here, self.seed) != Sector::Good {
+                    return Ok(Some(here));
+                }
+            }
+            at += len as u64;
+        }
+        Ok(None)
+    }
+
+    /// Where a wrap of `period` begins in `from..to` (a stretch of `D`, holding its own data):
+    /// each position's partner `period` above is written, and the first position that then
+    /// holds other data shares its place with it. `None` if none does.
+    fn wrap_start(
+        &mut self,
+        from: u64,
+        to: u64,
+        period: u64,
+        size: u64,
+    ) -> io::Result<Option<u64>> {
+        let to = to.min(size.saturating_sub(period));
+        if from >= to {
+            return Ok(None);
+        }
+        // `D` holds its own data (it read back so); the partners' writes also push it out of
+        // any cache, so what is read is what the card keeps.
+        self.write(from, to, period)?;
+        self.first_wrong(from, to)
+    }
+
+    /// The first position of `from..to` whose write is lost: the stretch written whole, then
+    /// `flush` (known good, elsewhere) written again so no cache answers, then read back.
+    fn first_lost(&mut self, from: u64, to: u64, flush: (u64, u64)) -> io::Result<Option<u64>> {
+        self.write(from, to, 0)?;
+        self.write(flush.0, flush.1, 0)?;
+        self.first_wrong(from, to)
+    }
 }
 
 impl Blocks for crate::engine::rawdev::RawDevice {
@@ -261,59 +365,7 @@ impl Blocks for crate::engine::rawdev::RawDevice {
 }
 
 #[cfg(test)]
-pub(crate) mod fakes {
-    use super::*;
-    use std::collections::HashMap;
-
-    /// A device claiming `claimed` bytes that keeps `holds`: past it, writes wrap modulo
-    /// `holds` (`lose: false`) or are lost, reading zeros (`lose: true`). Sparse in memory.
-    pub struct Fake {
-        pub claimed: u64,
-        pub holds: u64,
-        pub lose: bool,
-        pub sectors: HashMap<u64, Vec<u8>>,
-    }
-
-    impl Fake {
-        pub fn new(claimed: u64, holds: u64, lose: bool) -> Self {
-            Fake {
-                claimed,
-                holds,
-                lose,
-                sectors: HashMap::new(),
-            }
-        }
-    }
-
-    impl Blocks for Fake {
-        fn size(&self) -> u64 {
-            self.claimed
-        }
-        fn write_at(&mut self, buf: &[u8], offset: u64) -> io::Result<()> {
-            for (i, s) in buf.chunks(SECTOR).enumerate() {
-                let at = offset + (i * SECTOR) as u64;
-                if at >= self.holds && self.lose {
-                    continue;
-                }
-                self.sectors.insert(at % self.holds, s.to_vec());
-            }
-            Ok(())
-        }
-        fn read_at(&mut self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-            for (i, s) in buf.chunks_mut(SECTOR).enumerate() {
-                let at = offset + (i * SECTOR) as u64;
-                match self.sectors.get(&(at % self.holds)) {
-                    Some(data) if !(self.lose && at >= self.holds) => s.copy_from_slice(data),
-                    _ => s.fill(0),
-                }
-            }
-            Ok(())
-        }
-        fn sync(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-}
+pub(crate) mod fakes;
 
 #[cfg(test)]
 mod tests {
@@ -338,6 +390,55 @@ mod tests {
             let mut dev = Fake::new(4 * GIB, holds, false);
             let found = probe(&mut dev, 3, &|_| {}).unwrap();
             assert_eq!(found.real, holds, "holds {holds}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn a_wrap_past_a_kept_region_is_found_at_its_edge() {
+        // The first K bytes kept apart (a FAT), the rest wrapping after them: the usable size is
+        // R, not the period R − K (which it said before, a few percent short).
+        for (holds, kept) in [
+            (300 << 20, 4 << 20),
+            ((1500 << 20) + 512 * 7, 20 << 20),
+            (GIB / 2, 48 << 20),
+            (40 << 20, 8 << 20),
+        ] {
+            let mut dev = Fake::new(4 * GIB, holds, false);
+            dev.kept = kept;
+            let found = probe(&mut dev, 7, &|_| {}).unwrap();
+            assert_eq!(found.real, holds, "holds {holds}, keeps {kept}: {found:?}");
+        }
+        // Kept within the spared first MiB, which is never written: never more than R.
+        let mut dev = Fake::new(4 * GIB, GIB, false);
+        dev.kept = 512 << 10;
+        let found = probe(&mut dev, 7, &|_| {}).unwrap();
+        assert!(
+            found.real <= GIB && found.real >= GIB - (1 << 20),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_wrap_with_an_offset_is_found_exactly() {
+        for offset in [(7 << 20) + 512 * 3, 200 << 20] {
+            let mut dev = Fake::new(4 * GIB, 300 << 20, false);
+            dev.offset = offset;
+            let found = probe(&mut dev, 11, &|_| {}).unwrap();
+            assert_eq!(found.real, 300 << 20, "offset {offset}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn a_cache_answering_recent_writes_does_not_hide_the_edge() {
+        // 8 MiB of recent writes answered from a cache: a block written and read at once reads
+        // back whatever the card keeps.
+        for (lose, kept) in [(true, 0), (false, 0), (false, 16 << 20)] {
+            let holds = (700 << 20) + 4096 * 3;
+            let mut dev = Fake::new(4 * GIB, holds, lose);
+            dev.kept = kept;
+            dev.cache = (8 << 20) / SECTOR;
+            let found = probe(&mut dev, 13, &|_| {}).unwrap();
+            assert_eq!(found.real, holds, "lose {lose}, keeps {kept}: {found:?}");
         }
     }
 
