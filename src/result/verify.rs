@@ -38,6 +38,14 @@ pub struct Section {
     pub claimed_bytes: Option<u64>,
     /// What it really holds, where the run could tell.
     pub real_bytes: Option<u64>,
+    /// How `real_bytes` was told: `probe` (samples written across a raw device), `full` (every
+    /// byte of it), `extents` (the files' places on the device, from the filesystem's FIEMAP:
+    /// the distance between two places found sharing one, else the lowest place lost), or
+    /// `used_plus_intact` (what was in use before the run plus what read back intact, where
+    /// the filesystem does not map its files: an estimate that misses the filesystem's own
+    /// space and where it put the files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real_method: Option<String>,
     /// Whether everything written read back intact and the capacity is real.
     pub ok: bool,
     /// One sentence a person can act on.

@@ -12,6 +12,7 @@
 //! are opened only through `engine::rawdev`, which refuses one in use.
 
 pub mod capacity;
+pub mod extents;
 pub mod files;
 pub mod pass;
 pub mod pattern;
@@ -130,12 +131,23 @@ pub fn files(
     );
     let mut tally = Tally::default();
     let mut read_seconds = 0.0;
+    // Each file's places on the device, while the files are there; `None` once one is unknown.
+    let mut places: Option<Vec<Vec<extents::Extent>>> = Some(Vec::new());
     for (i, &len) in written.iter().enumerate() {
         if len == 0 {
+            if let Some(places) = places.as_mut() {
+                places.push(Vec::new());
+            }
             continue;
         }
         let (file, is_direct) = folder.open_read(i)?;
         direct &= is_direct;
+        if let Some(list) = places.as_mut() {
+            match extents::of(&file).ok().flatten() {
+                Some(extents) => list.push(extents),
+                None => places = None,
+            }
+        }
         let span = Span {
             file: &file,
             offset: 0,
@@ -154,6 +166,11 @@ pub fn files(
     let resumed = folder.resumed;
     let planned = folder.state.planned_bytes;
     let file_bytes = folder.state.file_bytes;
+    let places = places.map(|files| extents::Places {
+        files,
+        file_bytes,
+        base: extents::partition_start(&folder.path),
+    });
     if !keep {
         folder.remove()?;
     }
@@ -169,7 +186,7 @@ pub fn files(
     section.file_bytes = Some(file_bytes);
     section.resumed = resumed;
     section.claimed_bytes = claim.claimed;
-    conclude_files(&mut section, claim, write_error);
+    conclude_files(&mut section, claim, places, write_error);
     Ok(Outcome::Done(Box::new(section)))
 }
 
@@ -244,6 +261,7 @@ pub fn full(
         .filter_map(|r| Some(r.position.abs_diff(r.holds?)))
         .min()
         .or(Some(dev.size).filter(|_| read.tally.aliased == 0));
+    section.real_method = section.real_bytes.map(|_| "full".to_string());
     let wrong = section.bad_bytes + section.aliased_bytes + section.unreadable_bytes;
     section.ok = wrong == 0 && write_error.is_none();
     section.verdict = match (&write_error, section.real_bytes) {
@@ -300,6 +318,7 @@ pub fn probe(dev: &mut RawDevice, observer: &dyn Observer) -> Result<Outcome, Ve
     section.first_bad_offset = (found.real < claimed).then_some(found.real);
     section.claimed_bytes = Some(claimed);
     section.real_bytes = Some(found.real);
+    section.real_method = Some("probe".into());
     section.ok = found.real >= claimed;
     section.verdict = if section.ok {
         format!(
@@ -347,6 +366,7 @@ fn section(
         file_bytes: None,
         claimed_bytes: None,
         real_bytes: None,
+        real_method: None,
         ok: false,
         verdict: String::new(),
         problems: tally.ranges.clone(),
@@ -356,7 +376,12 @@ fn section(
 }
 
 /// The verdict of a filesystem verify.
-fn conclude_files(section: &mut Section, claim: Claim, write_error: Option<String>) {
+fn conclude_files(
+    section: &mut Section,
+    claim: Claim,
+    places: Option<extents::Places>,
+    write_error: Option<String>,
+) {
     let written = section.written_bytes;
     let wrong = section.bad_bytes + section.aliased_bytes + section.unreadable_bytes;
     let where_first = section.first_bad_offset.map(|p| {
@@ -371,7 +396,15 @@ fn conclude_files(section: &mut Section, claim: Claim, write_error: Option<Strin
     // Fake capacity: data read back from the wrong place, or a large share lost.
     let fake = section.aliased_bytes > 0 || wrong > written / 100;
     if fake {
-        section.real_bytes = claim.used_before.map(|used| used + section.good_bytes);
+        // From where the files lie on the device; else what was in use plus what read back.
+        let placed = places.and_then(|p| p.real_size(&section.problems));
+        (section.real_bytes, section.real_method) = match placed {
+            Some(real) => (Some(real), Some("extents".into())),
+            None => (
+                claim.used_before.map(|used| used + section.good_bytes),
+                Some("used_plus_intact".into()),
+            ),
+        };
     }
     section.ok = wrong == 0 && write_error.is_none();
     let mut verdict = match (fake, section.real_bytes, claim.claimed) {
