@@ -75,7 +75,8 @@ pub struct RunArgs {
     pub loops: Option<LoopsArg>,
 
     /// Length of each timed loop, e.g. 2s, 500ms; for sustained and sdcard, the bound on the
-    /// long write [default: from the profile; sustained's 5 min]
+    /// long write instead (sdcard's random tests keep their 2 s loops) [default: from the
+    /// profile; the long write's 5 min]
     #[arg(long, value_name = "DUR", value_parser = parse_positive_duration)]
     pub duration: Option<Duration>,
 

@@ -77,12 +77,13 @@ pub fn job_file(plan: &Plan, dir: &Path, engine: Engine) -> Result<String, FioPa
     let _ = writeln!(out, "thread=1\ngroup_reporting=1");
     for (index, spec) in plan.tests.iter().enumerate() {
         let last = index + 1 == plan.tests.len();
-        job(&mut out, spec, plan.file_size, engine, last);
+        job(&mut out, plan, spec, engine, last);
     }
     Ok(out)
 }
 
-fn job(out: &mut String, spec: &TestSpec, file_size: u64, engine: Engine, last: bool) {
+fn job(out: &mut String, plan: &Plan, spec: &TestSpec, engine: Engine, last: bool) {
+    let file_size = plan.file_size;
     let rw = match (spec.pattern, spec.op) {
         (Pattern::Sequential, Op::Read) => "read",
         (Pattern::Sequential, Op::Write) => "write",
@@ -104,6 +105,38 @@ fn job(out: &mut String, spec: &TestSpec, file_size: u64, engine: Engine, last: 
                 (file_size / u64::from(spec.queue_depth)) / spec.block_size * spec.block_size;
             let _ = writeln!(out, "size={stripe}\noffset_increment={stripe}");
         }
+    }
+    // What the test does differently from the timed loops of [global]: once over its span
+    // (stopping at its bound), a count of I/Os, through the page cache, a timed sync, zeros.
+    if spec.whole_file {
+        let bound = spec.bound.unwrap_or(plan.duration);
+        let _ = writeln!(
+            out,
+            "time_based=0
+runtime={}ms
+ramp_time=0",
+            bound.as_millis()
+        );
+        let span = spec.span_in(file_size);
+        if span < file_size && !(engine == Engine::Psync && spec.queue_depth > 1) {
+            let _ = writeln!(out, "size={span}");
+        }
+    } else if let Some(count) = spec.ios {
+        let _ = writeln!(
+            out,
+            "time_based=0
+number_ios={count}
+runtime=0"
+        );
+    }
+    if spec.buffered && plan.direct {
+        let _ = writeln!(out, "direct=0");
+    }
+    if spec.fsync {
+        let _ = writeln!(out, "end_fsync=1");
+    }
+    if spec.data == Some(Data::Zero) && plan.data != Data::Zero {
+        let _ = writeln!(out, "zero_buffers=1");
     }
     if last {
         let _ = writeln!(out, "unlink=1");
@@ -132,6 +165,42 @@ mod tests {
         );
         assert_eq!(text.matches("stonewall").count(), 8);
         assert!(text.trim_end().ends_with("unlink=1"));
+    }
+
+    #[test]
+    fn a_whole_file_write_is_one_pass_not_a_timed_loop() {
+        // The sdcard profile's sustained write covers the file once, bounded in time; its
+        // random tests are timed loops (fio's `runtime` alone once made all three 6 s loops).
+        let plan = Plan::new(Options::of(Profile::SdCard), None).unwrap();
+        let text = job_file(&plan, Path::new("/card"), Engine::IoUring).unwrap();
+        let sustained = text
+            .split("\n[")
+            .find(|j| j.starts_with("SEQ1M_Q8T1_write]"))
+            .unwrap();
+        let bound = super::super::sustained::TIME_BOUND.as_millis();
+        assert!(
+            sustained.contains(&format!("time_based=0\nruntime={bound}ms\nramp_time=0\n")),
+            "{sustained}"
+        );
+        let random = text
+            .split("\n[")
+            .find(|j| j.starts_with("RND4K_Q1T1_read]"))
+            .unwrap();
+        assert!(!random.contains("time_based"), "{random}");
+        // The pi profile's dd step: buffered zeros, synced at the end, once over its file.
+        let pi = Plan::new(Options::of(Profile::Pi), None).unwrap();
+        let text = job_file(&pi, Path::new("/pi"), Engine::IoUring).unwrap();
+        let dd = text
+            .split("\n[")
+            .find(|j| j.starts_with("DD4K_Q1T1_write]"))
+            .unwrap();
+        for line in ["time_based=0", "direct=0", "end_fsync=1", "zero_buffers=1"] {
+            assert!(dd.contains(line), "{line}: {dd}");
+        }
+        // Counted: the latency profile's reads are a number of I/Os.
+        let latency = Plan::new(Options::of(Profile::Latency), None).unwrap();
+        let text = job_file(&latency, Path::new("/l"), Engine::IoUring).unwrap();
+        assert!(text.contains("number_ios=1000"), "{text}");
     }
 
     #[test]
