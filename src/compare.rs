@@ -21,6 +21,9 @@ pub enum Verdict {
     WithinNoise,
     /// A run's spread is unknown and the difference is not far beyond anything it could be.
     CantTell,
+    /// A run was on the null engine: it measured iomark itself, not a device, so no device
+    /// is faster or slower.
+    NoDevice,
 }
 
 impl Verdict {
@@ -30,6 +33,7 @@ impl Verdict {
             Verdict::Slower => "slower",
             Verdict::WithinNoise => "within noise",
             Verdict::CantTell => "can't tell",
+            Verdict::NoDevice => "no device (null engine)",
         }
     }
 }
@@ -119,18 +123,20 @@ pub fn letter(i: usize) -> char {
 }
 
 /// A run's loop-to-loop spread for one test, as a coefficient of variation: from its loops when
-/// it had several; else from its per-second timeline when that has three seconds or more (the
-/// last, partial second left out), which errs wide, since single seconds vary more than loops;
-/// else unknown.
+/// it had several; else from its timeline's samples when it has three or more besides the last
+/// (which may hold only the drain): seconds for a long loop, tenths for a short one (a single
+/// quick loop of 0.5 s has five). It errs wide, since a second or a tenth varies more than a
+/// loop; else unknown.
 pub fn spread(t: &TestResult) -> Option<f64> {
     if t.loops.len() >= 2 {
         return Some(t.cv).filter(|cv| cv.is_finite());
     }
-    let seconds = t.timeline_seconds();
-    if seconds.len() >= 3 {
-        return Some(crate::stats::coefficient_of_variation(
-            &seconds[..seconds.len() - 1],
-        ));
+    if t.timeline.len() >= 4 {
+        let rates: Vec<f64> = t.timeline[..t.timeline.len() - 1]
+            .iter()
+            .map(|s| s.mb_per_s)
+            .collect();
+        return Some(crate::stats::coefficient_of_variation(&rates)).filter(|cv| cv.is_finite());
     }
     None
 }
@@ -172,6 +178,9 @@ pub fn verdict(base: &TestResult, other: &TestResult) -> (f64, f64, Verdict) {
 pub fn compare(docs: &[ResultDoc]) -> Comparison {
     let names = crate::result::test_names(docs);
     let base = docs.first();
+    // The null engine does no I/O: its figures are iomark's own speed, not a device's.
+    let null = |d: &ResultDoc| d.settings.engine.split('+').any(|e| e == "null");
+    let no_device = base.is_some_and(null);
     let rows = names
         .into_iter()
         .map(|name| {
@@ -188,7 +197,14 @@ pub fn compare(docs: &[ResultDoc]) -> Comparison {
                 .map(|(i, doc)| {
                     let t = doc.test(name)?;
                     let value = if unit == "MB/s" { t.mb_per_s } else { t.iops };
-                    let judged = baseline.filter(|_| i > 0).map(|b| verdict(b, t));
+                    let judged = baseline.filter(|_| i > 0).map(|b| {
+                        let (diff, band, judged) = verdict(b, t);
+                        if no_device || null(doc) {
+                            (diff, band, Verdict::NoDevice)
+                        } else {
+                            (diff, band, judged)
+                        }
+                    });
                     Some(Cell {
                         value,
                         cv: t.cv,
@@ -280,6 +296,51 @@ mod tests {
         assert_eq!(verdict(&a, &b).2, Verdict::CantTell);
         assert_eq!(verdict(&a, &measured(160.0, &[160.0])).2, Verdict::Faster);
         assert_eq!(verdict(&a, &measured(40.0, &[40.0])).2, Verdict::Slower);
+    }
+
+    #[test]
+    fn a_quick_loop_in_tenths_has_a_known_spread() {
+        // One 0.5 s loop, sampled in tenths: its spread is known from them (it was "can't tell"
+        // for want of three whole seconds).
+        let tenths = |mb: f64, rates: &[f64]| {
+            let mut t = measured(mb, &[mb]);
+            t.timeline = sample::timeline(rates);
+            for (i, s) in t.timeline.iter_mut().enumerate() {
+                s.t = i as f64 / 10.0;
+            }
+            t
+        };
+        let a = tenths(100.0, &[99.0, 101.0, 100.0, 100.0, 100.0]);
+        let b = tenths(130.0, &[129.0, 131.0, 130.0, 130.0, 130.0]);
+        assert!(spread(&a).is_some_and(|cv| cv < 0.01), "{:?}", spread(&a));
+        assert_eq!(verdict(&a, &b).2, Verdict::Faster);
+    }
+
+    #[test]
+    fn null_engine_runs_are_not_faster_or_slower_devices() {
+        let mut a = sample::doc();
+        a.settings.engine = "null".into();
+        let mut b = a.clone();
+        for t in &mut b.tests {
+            t.mb_per_s *= 5.0;
+            t.iops *= 5.0;
+        }
+        let comparison = compare(&[a.clone(), b]);
+        let verdicts: Vec<_> = comparison.rows[0].cells[1]
+            .iter()
+            .map(|c| c.verdict)
+            .collect();
+        assert_eq!(verdicts, [Some(Verdict::NoDevice)]);
+        // A real engine against itself, 5x apart, is a verdict.
+        let mut c = a.clone();
+        c.settings.engine = "io_uring".into();
+        let mut d = c.clone();
+        for t in &mut d.tests {
+            t.mb_per_s *= 5.0;
+            t.iops *= 5.0;
+        }
+        let v = compare(&[c, d]).rows[0].cells[1].as_ref().unwrap().verdict;
+        assert_ne!(v, Some(Verdict::NoDevice));
     }
 
     #[test]

@@ -168,9 +168,10 @@ pub struct ShowArgs {
 #[command(after_help = "\
 Each figure is compared with the baseline's. The verdict takes both runs' loop-to-loop spread \
 (their coefficient of variation) into account: a difference within twice the combined spread \
-(and at least 2%) is within noise. A run of one loop has its per-second timeline as samples \
-when it spans 3 s or more; with less, its spread is unknown and the verdict is \"can't tell\" \
-unless the difference exceeds 50%.")]
+(and at least 2%) is within noise. A run of one loop has its timeline as samples (seconds, or \
+tenths of one for a short loop) when it has four or more; with fewer, its spread is unknown and \
+the verdict is \"can't tell\" unless the difference exceeds 50%. Runs on the null engine measure \
+iomark, not a device: their verdict is \"no device\".")]
 pub struct CompareArgs {
     /// Two or more runs; the first is the baseline
     #[arg(value_name = "ID", num_args = 2.., required = true)]
@@ -214,7 +215,7 @@ pub struct ExportArgs {
 pub enum PlotKind {
     /// MB/s of every test, CrystalDiskMark style
     Bars,
-    /// MB/s over time, second by second
+    /// MB/s over time: each second, or each tenth of one for a test under 10 s
     Timeline,
     /// Latency percentiles (p50 to max)
     Latency,

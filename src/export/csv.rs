@@ -96,7 +96,8 @@ impl Exporter for Csv {
                 l.p99_9.to_string(),
                 l.max.to_string(),
                 l.stddev.to_string(),
-                t.cv.to_string(),
+                // Empty for one loop, whose spread is unknown (every table shows "–").
+                t.loop_spread().map(|cv| cv.to_string()).unwrap_or_default(),
                 t.loops.len().to_string(),
                 t.cpu.user_s.to_string(),
                 t.cpu.sys_s.to_string(),
@@ -151,7 +152,11 @@ fn langs(doc: &ResultDoc, section: &crate::result::langs::Section) -> Result<Vec
                 f.reps.to_string(),
                 f.min_mb_per_s.to_string(),
                 f.max_mb_per_s.to_string(),
-                f.cv.to_string(),
+                if f.reps >= 2 {
+                    f.cv.to_string()
+                } else {
+                    String::new()
+                },
                 text(&r.runtime),
                 text(r.build_flags.as_deref().unwrap_or_default()),
             ];

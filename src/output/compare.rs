@@ -106,7 +106,9 @@ pub fn render(c: &Comparison, style: Style) -> String {
                     line.push_str(&match verdict {
                         Verdict::Faster => style.cyan(&judged),
                         Verdict::Slower => style.yellow(&judged),
-                        Verdict::WithinNoise | Verdict::CantTell => style.dim(&judged),
+                        Verdict::WithinNoise | Verdict::CantTell | Verdict::NoDevice => {
+                            style.dim(&judged)
+                        }
                     });
                 }
                 _ => {

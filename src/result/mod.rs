@@ -366,11 +366,16 @@ impl TestResult {
 
     /// The loop-to-loop spread as a percentage (`2.3%`), or `–` for a single loop, whose
     /// spread is unknown (not zero).
+    /// The loop-to-loop variation (the coefficient of variation), known only with two loops or
+    /// more: one loop's `cv` of 0 is not a spread of none.
+    pub fn loop_spread(&self) -> Option<f64> {
+        (self.loops.len() >= 2).then_some(self.cv)
+    }
+
     pub fn spread_text(&self) -> String {
-        if self.loops.len() < 2 {
-            "–".into()
-        } else {
-            format!("{:.1}%", self.cv * 100.0)
+        match self.loop_spread() {
+            Some(cv) => format!("{:.1}%", cv * 100.0),
+            None => "–".into(),
         }
     }
 }
