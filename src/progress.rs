@@ -13,8 +13,8 @@ pub enum Phase {
     /// Writing the whole test file before any test.
     Fill {
         bytes: u64,
-        /// The tests' expected time, after the fill.
-        after: Duration,
+        /// The tests' expected time, after the fill; `None` where it is not known yet.
+        after: Option<Duration>,
     },
     Test {
         /// The test's name, e.g. `SEQ1M_Q8T1_read`.
@@ -24,8 +24,9 @@ pub enum Phase {
         expected: Duration,
         /// For a test that writes the whole file: its size, so progress can go by bytes.
         bytes: Option<u64>,
-        /// The expected time of the tests after this one.
-        after: Duration,
+        /// The expected time of the tests after this one; `None` where it is not known yet (a
+        /// test over the whole file is ahead, and no rate has been measured).
+        after: Option<Duration>,
     },
     /// A phase counted in bytes: a program of `iomark langs` (writing and reading `bytes` in
     /// all), a pass of `iomark verify`.
@@ -36,6 +37,13 @@ pub enum Phase {
 pub trait Observer {
     fn started(&self, phase: &Phase, live: Arc<Live>);
     fn finished(&self, result: Option<&TestResult>);
+    /// The phase is done, and says its own figures (a program's write and read rates, a
+    /// verify pass's rate over its I/O alone): these replace the bytes-over-the-phase rate a
+    /// display would work out, which counts set-up and would differ from the report's.
+    fn finished_saying(&self, summary: &str) {
+        let _ = summary;
+        self.finished(None);
+    }
     /// Something the user should know that is not a property of the figures.
     fn note(&self, _text: &str) {}
 }

@@ -91,6 +91,8 @@ struct Report {
     verify: Option<Verify>,
     id: String,
     version: String,
+    /// Whether fio can check the figures: a run of tests, not verify's fill or langs' programs.
+    fio: bool,
 }
 
 impl Exporter for Html {
@@ -201,28 +203,10 @@ impl Exporter for Html {
                 }
             })
             .collect();
-        let score = match &doc.score {
-            // The surface scan's series are drawn above; its summary is enough here.
-            Some(crate::result::Score::Surface(score)) => {
-                let s = &score.surface;
-                Some(format!(
-                    "read rate over the {}: min {:.1}, mean {:.1}, max {:.1} MB/s ({} reads of {})\naccess time: mean {:.2} ms ({} random reads of 4 KiB)",
-                    s.over,
-                    s.min_mb_per_s,
-                    s.mean_mb_per_s,
-                    s.max_mb_per_s,
-                    s.samples.len(),
-                    crate::units::format_size(s.sample_bytes),
-                    s.mean_access_ms,
-                    s.access.len()
-                ))
-            }
-            score => score
-                .as_ref()
-                .map(serde_json::to_string_pretty)
-                .transpose()
-                .map_err(|e| ExportError::Encode(e.to_string()))?,
-        };
+        // What the profile adds, in the words the terminal prints (never the raw score).
+        let score = Some(super::score::details(doc, &super::score::Plain))
+            .map(|text| text.trim_end().to_string())
+            .filter(|text| !text.is_empty());
         let verify = doc.verify.as_ref().map(|v| Verify {
             verdict: v.verdict.clone(),
             ok: v.ok,
@@ -244,6 +228,7 @@ impl Exporter for Html {
             verify,
             id: doc.id.clone(),
             version: doc.tool.version.clone(),
+            fio: doc.verify.is_none() && doc.langs.is_none() && !doc.tests.is_empty(),
         };
         report
             .render()
@@ -258,28 +243,9 @@ fn facts(doc: &ResultDoc) -> Vec<(&'static str, String)> {
     let mut facts: Vec<(&'static str, String)> = vec![
         ("Profile", s.profile.clone()),
         ("Test file", format_size(s.file_size_bytes)),
-        (
-            "Loops",
-            format!(
-                "{} of {} s after {} s warm-up",
-                if s.loops_auto {
-                    format!("3 to {} (auto)", s.loops)
-                } else {
-                    s.loops.to_string()
-                },
-                s.duration_s,
-                s.warmup_s
-            ),
-        ),
+        ("Pacing", crate::result::describe::pacing(doc)),
         ("Engine", s.engine.clone()),
-        (
-            "I/O",
-            if s.direct {
-                "direct (O_DIRECT)".into()
-            } else {
-                "buffered".into()
-            },
-        ),
+        ("I/O", crate::result::describe::io_mode(doc)),
         ("Data", s.data.clone()),
     ];
     let h = &doc.host;

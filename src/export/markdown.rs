@@ -45,7 +45,7 @@ impl Exporter for Markdown {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "{} on {} · {} test file · {} · {} I/O · {}",
+            "{} on {} · {}",
             doc.started_at.get(..10).unwrap_or(&doc.started_at),
             escape(
                 doc.target
@@ -53,16 +53,7 @@ impl Exporter for Markdown {
                     .as_deref()
                     .unwrap_or("unknown filesystem")
             ),
-            format_size(s.file_size_bytes),
-            if s.loops_auto {
-                format!("median of 3 to {} loops (auto)", s.loops)
-            } else if s.loops == 1 {
-                "1 loop".into()
-            } else {
-                format!("median of {} loops", s.loops)
-            },
-            if s.direct { "direct" } else { "buffered" },
-            s.engine,
+            escape(&crate::result::describe::method_line(doc)),
         );
         if !doc.tests.is_empty() {
             let _ = writeln!(out);
@@ -121,21 +112,17 @@ impl Exporter for Markdown {
                 let _ = writeln!(out);
             }
         }
-        if let Some(crate::result::Score::Surface(score)) = &doc.score {
-            let s = &score.surface;
+        // What the profile adds (score, class verdicts, cliff, saturation), as the terminal
+        // prints it, its columns kept.
+        let details = super::score::details(doc, &super::score::Plain);
+        if !details.trim().is_empty() {
             let _ = writeln!(out);
-            let _ = writeln!(
-                out,
-                "Surface ({}): read {:.1} to {:.1} MB/s (mean {:.1}) over {} reads of {}; access time {:.2} ms mean over {} reads of 4 KiB",
-                s.over,
-                s.min_mb_per_s,
-                s.max_mb_per_s,
-                s.mean_mb_per_s,
-                s.samples.len(),
-                format_size(s.sample_bytes),
-                s.mean_access_ms,
-                s.access.len()
-            );
+            let _ = writeln!(out, "```text");
+            let _ = write!(out, "{}", details.replace("```", "'''"));
+            if !details.ends_with('\n') {
+                let _ = writeln!(out);
+            }
+            let _ = writeln!(out, "```");
         }
         if let Some(section) = &doc.langs {
             let _ = writeln!(out);

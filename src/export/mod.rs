@@ -8,6 +8,7 @@ mod csv;
 pub mod html;
 pub mod json;
 mod markdown;
+pub mod score;
 
 use crate::result::ResultDoc;
 

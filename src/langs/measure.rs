@@ -51,9 +51,19 @@ pub fn measure(
                 }
                 crate::interrupt::forget_on_signal(file.path());
             }
-            observer.finished(None);
-            let lines = lines.map_err(|e| anyhow::anyhow!("{}/{variant}: {e}", r.lang.name))?;
+            let lines = match lines {
+                Ok(lines) => lines,
+                Err(e) => {
+                    observer.finished(None);
+                    anyhow::bail!("{}/{variant}: {e}", r.lang.name);
+                }
+            };
             let (write, read) = program::figures(&lines, spec);
+            // The figures the table will show, not the bytes over the program's whole life.
+            observer.finished_saying(&format!(
+                "write {:.1} MB/s, read {:.1} MB/s",
+                write.mb_per_s, read.mb_per_s
+            ));
             results.push(LangResult {
                 extra: Default::default(),
                 lang: r.lang.name.into(),

@@ -180,6 +180,8 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
         "{}",
         style.dim("MB/s = 10^6 bytes/s; MiB/s = 2^20 bytes/s (the 2019 figures' unit); ± = spread of the counted repetitions")
     );
+    // The warnings stored with the run (a program whose repetitions varied widely, say).
+    out.push_str(&super::table::warnings(doc, style));
     out
 }
 
@@ -198,4 +200,53 @@ fn wrap(text: &str, width: usize) -> String {
         line += word.chars().count();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::langs::{LangResult, OpFigures, Section};
+    use crate::result::{sample, Warning, WarningKind};
+
+    #[test]
+    fn the_warnings_stored_with_a_run_are_printed_with_it() {
+        let figures = OpFigures {
+            mb_per_s: 100.0,
+            mib_per_s: 95.4,
+            ns_per_byte: 10.0,
+            reps: 2,
+            min_mb_per_s: 50.0,
+            max_mb_per_s: 150.0,
+            cv: 0.7,
+            extra: Default::default(),
+        };
+        let mut doc = sample::doc();
+        doc.langs = Some(Section {
+            bytes: 1 << 20,
+            reps: 3,
+            cold: false,
+            cpu: None,
+            results: vec![LangResult {
+                lang: "c".into(),
+                variant: "default".into(),
+                about: String::new(),
+                runtime: "cc".into(),
+                build_flags: None,
+                write: figures.clone(),
+                read: figures,
+                extra: Default::default(),
+            }],
+            skipped: Vec::new(),
+            extra: Default::default(),
+        });
+        doc.warnings = vec![Warning::new(
+            WarningKind::HighVariation,
+            "repetitions differed by more than 10% in c/default write 70%",
+        )];
+        let text = render(&doc, Style::plain());
+        assert!(
+            text.contains("warning: repetitions differed by more than 10%"),
+            "{text}"
+        );
+    }
 }

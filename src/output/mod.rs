@@ -7,7 +7,6 @@ pub mod history;
 pub mod info;
 pub mod langs;
 pub mod progress;
-pub mod score;
 pub mod table;
 pub mod verify;
 
@@ -117,5 +116,17 @@ impl Style {
         } else {
             text.to_string()
         }
+    }
+}
+
+impl crate::export::score::Marks for Style {
+    fn bold(&self, text: &str) -> String {
+        Style::bold(self, text)
+    }
+    fn dim(&self, text: &str) -> String {
+        Style::dim(self, text)
+    }
+    fn red(&self, text: &str) -> String {
+        Style::red(self, text)
     }
 }

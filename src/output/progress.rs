@@ -42,8 +42,8 @@ struct Ticker {
     label: String,
     started: Instant,
     live: Arc<Live>,
-    /// The expected time of the phases after this one.
-    after: Duration,
+    /// The expected time of the phases after this one, where it is known.
+    after: Option<Duration>,
 }
 
 impl Progress {
@@ -98,7 +98,7 @@ impl Observer for Progress {
                 bytes.is_none(),
                 *after,
             ),
-            Phase::Bytes { label, bytes } => (label.clone(), *bytes, false, Duration::ZERO),
+            Phase::Bytes { label, bytes } => (label.clone(), *bytes, false, Some(Duration::ZERO)),
         };
         if self.mode == Mode::Json {
             emit(serde_json::json!({"event": "start", "phase": label}));
@@ -121,7 +121,7 @@ impl Observer for Progress {
                 .with_key(
                     "run",
                     move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        if !after.is_zero() {
+                        if let Some(after) = after.filter(|a| !a.is_zero()) {
                             let left = state.eta() + after;
                             let _ = write!(w, " · run {} left", short_duration(left));
                         }
@@ -183,6 +183,16 @@ impl Observer for Progress {
     }
 
     fn finished(&self, result: Option<&TestResult>) {
+        self.finish(result, None);
+    }
+
+    fn finished_saying(&self, summary: &str) {
+        self.finish(None, Some(summary));
+    }
+}
+
+impl Progress {
+    fn finish(&self, result: Option<&TestResult>, said: Option<&str>) {
         let Some(ticker) = self.current.lock().unwrap().take() else {
             return;
         };
@@ -198,9 +208,14 @@ impl Observer for Progress {
                     "phase": ticker.label,
                     "seconds": seconds,
                     "test": result.map(|t| &t.name),
-                    "mb_per_s": result.map_or(mb_per_s(ticker.live.bytes(), seconds), |t| t.mb_per_s),
+                    "mb_per_s": match (result, said) {
+                        (Some(t), _) => Some(t.mb_per_s),
+                        (None, None) => Some(mb_per_s(ticker.live.bytes(), seconds)),
+                        (None, Some(_)) => None,
+                    },
+                    "summary": said,
                     "iops": result.map(|t| t.iops),
-                    "run_left_s": ticker.after.as_secs_f64(),
+                    "run_left_s": ticker.after.map(|a| a.as_secs_f64()),
                 }));
                 return;
             }
@@ -214,17 +229,19 @@ impl Observer for Progress {
             super::to_stderr(&sample_line(printed, ns));
         }
         ticker.bar.finish_and_clear();
-        let summary = match result {
-            Some(t) => format!("{:>10.2} MB/s {:>10.0} IOPS", t.mb_per_s, t.iops),
-            None => format!(
+        let summary = match (result, said) {
+            (Some(t), _) => format!("{:>10.2} MB/s {:>10.0} IOPS", t.mb_per_s, t.iops),
+            (None, Some(said)) => said.to_string(),
+            (None, None) => format!(
                 "{:>10.2} MB/s in {seconds:.1} s",
                 mb_per_s(ticker.live.bytes(), seconds)
             ),
         };
-        let left = if ticker.after.is_zero() {
-            String::new()
-        } else {
-            format!("   (run: {} left)", short_duration(ticker.after))
+        let left = match ticker.after {
+            Some(after) if !after.is_zero() => {
+                format!("   (run: {} left)", short_duration(after))
+            }
+            _ => String::new(),
         };
         super::to_stderr(&format!(
             "{} {}{}\n",

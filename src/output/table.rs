@@ -74,16 +74,23 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             ))
         );
     }
-    out.push_str(&super::score::details(doc, style));
-    for warning in &doc.warnings {
-        let _ = writeln!(out, "{} {}", style.yellow("warning:"), warning.message);
-    }
+    out.push_str(&crate::export::score::details(doc, &style));
+    out.push_str(&warnings(doc, style));
     if let Some(path) = test_file {
         let _ = writeln!(
             out,
             "{}",
             style.dim(&format!("Test file: {path} (removed)"))
         );
+    }
+    out
+}
+
+/// The run's warnings, a line each, as every command that prints a run ends.
+pub fn warnings(doc: &ResultDoc, style: Style) -> String {
+    let mut out = String::new();
+    for warning in &doc.warnings {
+        let _ = writeln!(out, "{} {}", style.yellow("warning:"), warning.message);
     }
     out
 }

@@ -35,38 +35,63 @@ pub fn device_line(doc: &ResultDoc) -> Option<String> {
 /// direct I/O · random data`).
 pub fn method_line(doc: &ResultDoc) -> String {
     let s = &doc.settings;
-    // How the tests were paced: one pass per step (pi), one long write (sustained), or loops.
-    let plan = match &doc.score {
-        Some(Score::Pi(_)) => format!(
-            "{} test file · each step once over its file, as dd, fio and iozone do",
-            format_size(s.file_size_bytes)
-        ),
-        Some(Score::Sustained(_)) => format!(
-            "{} written once (stopping at {} if not done)",
-            format_size(s.file_size_bytes),
-            seconds(s.duration_s)
-        ),
-        Some(Score::Surface(score)) => format!(
-            "{} {} · {} reads of {} spread across it, then {} random 4 KiB reads, one at a time",
-            format_size(s.file_size_bytes),
-            if score.surface.over == "device" {
-                "device, read-only"
-            } else {
-                "test file"
-            },
-            score.surface.samples.len(),
-            format_size(score.surface.sample_bytes),
-            score.surface.access.len()
-        ),
+    let object = match &doc.score {
+        Some(Score::Sustained(_)) => format_size(s.file_size_bytes),
+        Some(Score::Surface(score)) if score.surface.over == "device" => {
+            format!("{} device, read-only", format_size(s.file_size_bytes))
+        }
         _ => format!(
-            "{} test file{} · {} of {} after {} warm-up",
+            "{} test file{}",
             format_size(s.file_size_bytes),
             s.fill_cut_from_bytes
                 .map(|planned| format!(
                     " (cut from {}: the device fills no more in 10 s)",
                     format_size(planned)
                 ))
-                .unwrap_or_default(),
+                .unwrap_or_default()
+        ),
+    };
+    format!(
+        "{object} · {} · {} · {} · {} data",
+        pacing(doc),
+        s.engine,
+        io_mode(doc),
+        s.data,
+    )
+}
+
+/// How the tests were paced: one pass per step (pi), one long write (sustained), reads spread
+/// across a device (surface), a fill and a read-back (verify), each program's repetitions
+/// (langs), or timed loops (`3 loops of 2 s after 1 s warm-up`).
+pub fn pacing(doc: &ResultDoc) -> String {
+    let s = &doc.settings;
+    if let Some(langs) = &doc.langs {
+        return format!(
+            "each program {} time{} over {}",
+            langs.reps,
+            if langs.reps == 1 { "" } else { "s" },
+            format_size(langs.bytes)
+        );
+    }
+    if doc.verify.is_some() {
+        return "written whole, then read back".to_string();
+    }
+    match &doc.score {
+        Some(Score::Pi(_)) => "each step once over its file, as dd, fio and iozone do".to_string(),
+        Some(Score::Sustained(_)) => {
+            format!(
+                "written once (stopping at {} if not done)",
+                seconds(s.duration_s)
+            )
+        }
+        Some(Score::Surface(score)) => format!(
+            "{} reads of {} spread across it, then {} random 4 KiB reads, one at a time",
+            score.surface.samples.len(),
+            format_size(score.surface.sample_bytes),
+            score.surface.access.len()
+        ),
+        _ => format!(
+            "{} of {} after {} warm-up",
             if s.loops_auto {
                 format!("3 to {} loops (auto)", s.loops)
             } else if s.loops == 1 {
@@ -80,13 +105,23 @@ pub fn method_line(doc: &ResultDoc) -> String {
             },
             seconds(s.warmup_s)
         ),
+    }
+}
+
+/// Direct or buffered I/O, as the steps were done: the pi profile's dd step is buffered, as
+/// dd is, whatever the others were.
+pub fn io_mode(doc: &ResultDoc) -> String {
+    let mode = if doc.settings.direct {
+        "direct I/O"
+    } else {
+        "buffered I/O"
     };
-    format!(
-        "{plan} · {} · {} I/O · {} data",
-        s.engine,
-        if s.direct { "direct" } else { "buffered" },
-        s.data,
-    )
+    match &doc.score {
+        Some(Score::Pi(_)) if doc.settings.direct => {
+            format!("{mode} (its dd step buffered, as dd is)")
+        }
+        _ => mode.to_string(),
+    }
 }
 
 /// When the run started, as people read it: `2026-11-22 10:58 UTC` (a time given with another

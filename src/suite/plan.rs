@@ -140,13 +140,28 @@ impl Plan {
                 .resolve(free_bytes)
                 .ok_or(PlanError::FreeSpaceUnknown(profile.name()))?,
         };
+        // A profile with both a long write over its file and timed loops (sdcard): --duration
+        // bounds the long write, and the loops keep the profile's length (it once made three
+        // 10 s loops of each random test as well).
+        let mut tests = defaults.tests;
+        let mixed = tests.iter().any(|t| t.whole_file)
+            && tests.iter().any(|t| !t.whole_file && t.ios.is_none());
+        let mut duration = options.duration.unwrap_or(defaults.duration);
+        if mixed {
+            if let Some(bound) = options.duration {
+                for test in tests.iter_mut().filter(|t| t.whole_file) {
+                    test.bound = Some(bound);
+                }
+            }
+            duration = defaults.duration;
+        }
         let mut plan = Plan {
             profile,
-            tests: defaults.tests,
+            tests,
             file_size,
             loops: options.loops.unwrap_or(defaults.loops),
             auto_loops: options.auto_loops,
-            duration: options.duration.unwrap_or(defaults.duration),
+            duration,
             warmup: options.warmup.unwrap_or(defaults.warmup),
             data: options.data,
             direct: options.direct,
@@ -270,24 +285,25 @@ impl Plan {
 
     /// How long the tests from `first` on should take: their loops for timed tests; for a test
     /// over the whole file (or its span), its bytes at the rate measured so far, never more than
-    /// its time bound; counted tests (latency) are quick and left out.
-    pub fn time_from(&self, first: usize, rates: Rates) -> Duration {
+    /// its time bound; counted tests (latency) are quick and left out. `None` while a test over
+    /// the whole file is ahead and no rate is known yet: its bound is only a worst case (the pi
+    /// profile's six steps of one hour each, for a run of seconds).
+    pub fn time_from(&self, first: usize, rates: Rates) -> Option<Duration> {
         self.tests
             .iter()
             .skip(first)
             .map(|t| {
                 let bound = t.bound.unwrap_or(self.duration);
                 if t.whole_file {
-                    match rates.for_op(t.op) {
-                        Some(rate) => bound.min(Duration::from_secs_f64(
+                    rates.for_op(t.op).map(|rate| {
+                        bound.min(Duration::from_secs_f64(
                             t.span_in(self.file_size) as f64 / rate,
-                        )),
-                        None => bound,
-                    }
+                        ))
+                    })
                 } else if t.ios.is_some() {
-                    Duration::ZERO
+                    Some(Duration::ZERO)
                 } else {
-                    self.test_time()
+                    Some(self.test_time())
                 }
             })
             .sum()
@@ -340,28 +356,47 @@ mod tests {
     fn the_time_left_counts_loops_and_whole_file_writes_at_the_fill_rate() {
         let plan = plan_of(Profile::SdCard, &[]);
         assert_eq!(plan.file_size, 1 << 30);
-        // Before the fill: the write counts at its bound (the rate is not known yet).
+        // Before the fill: unknown, not the write's bound (the rate is not known yet).
         let bound = super::super::sustained::TIME_BOUND;
         let loops = plan.test_time() * 2;
-        assert_eq!(plan.time_from(0, Rates::default()), bound + loops);
+        assert_eq!(plan.time_from(0, Rates::default()), None);
         // A 10 MB/s card: 1 GiB takes 107 s, under the bound.
-        let at_10 = plan.time_from(0, at(10e6));
+        let at_10 = plan.time_from(0, at(10e6)).unwrap();
         assert!((at_10 - loops).as_secs_f64() - (1u64 << 30) as f64 / 10e6 < 1e-6);
         assert!(at_10 - loops <= bound);
         // After the write, only the two random tests' loops remain; after those, nothing.
-        assert_eq!(plan.time_from(1, at(10e6)), loops);
-        assert_eq!(plan.time_from(3, at(10e6)), Duration::ZERO);
+        assert_eq!(plan.time_from(1, at(10e6)), Some(loops));
+        assert_eq!(plan.time_from(3, at(10e6)), Some(Duration::ZERO));
+        assert!(plan.time_from(0, at(1e3)).unwrap() <= bound + loops);
         // The pi profile has no fill: once its dd step has measured 10 MB/s, its six other
         // steps (each over 80 MiB) are estimated at that rate, not at their one-hour bound.
         let pi = plan_of(Profile::Pi, &[]);
-        let left = pi.time_from(1, at(10e6)).as_secs_f64();
+        assert_eq!(pi.time_from(0, Rates::default()), None);
+        let left = pi.time_from(1, at(10e6)).unwrap().as_secs_f64();
         let expected = 6.0 * (80 << 20) as f64 / 10e6;
         assert!((left - expected).abs() < 1e-6, "{left} s");
         // Counted tests are quick: the latency profile's remaining time is none.
         assert_eq!(
             plan_of(Profile::Latency, &[]).time_from(0, Rates::default()),
-            Duration::ZERO
+            Some(Duration::ZERO)
         );
+    }
+
+    #[test]
+    fn sdcard_duration_bounds_its_long_write_not_its_loops() {
+        let mut options = Options::of(Profile::SdCard);
+        options.duration = Some(Duration::from_secs(10));
+        let plan = Plan::new(options, None).unwrap();
+        assert_eq!(plan.duration, Duration::from_secs(2));
+        assert_eq!(plan.tests[0].bound, Some(Duration::from_secs(10)));
+        assert!(plan.tests[1..].iter().all(|t| t.bound.is_none()));
+        // Elsewhere it is the loops' length, and the sustained write's bound.
+        for profile in [Profile::Standard, Profile::Sustained] {
+            let mut options = Options::of(profile);
+            options.duration = Some(Duration::from_secs(10));
+            let plan = Plan::new(options, Some(100 << 30)).unwrap();
+            assert_eq!(plan.duration, Duration::from_secs(10));
+        }
     }
 
     #[test]

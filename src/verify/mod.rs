@@ -118,7 +118,7 @@ pub fn files(
                 }
             }
         }
-        observer.finished(None);
+        observer.finished_saying(&rate_text(to_write, write_seconds));
     }
     let total: u64 = written.iter().sum();
     let read_live = Arc::new(Live::default());
@@ -162,7 +162,7 @@ pub fn files(
             return Ok(Outcome::Stopped { written: total });
         }
     }
-    observer.finished(None);
+    observer.finished_saying(&rate_text(total, read_seconds));
     let resumed = folder.resumed;
     let planned = folder.state.planned_bytes;
     let file_bytes = folder.state.file_bytes;
@@ -213,7 +213,7 @@ pub fn full(
         live.clone(),
     );
     let written = pass::write(std::slice::from_ref(&span), seed, &live, stop);
-    observer.finished(None);
+    observer.finished_saying(&rate_text(written.bytes[0], written.seconds));
     let mut write_error = None;
     match written.end {
         End::Done => {}
@@ -238,7 +238,7 @@ pub fn full(
         live.clone(),
     );
     let read = pass::read(std::slice::from_ref(&span), seed, &live, stop);
-    observer.finished(None);
+    observer.finished_saying(&rate_text(total, read.seconds));
     if read.stopped {
         return Ok(Outcome::Stopped { written: total });
     }
@@ -299,7 +299,10 @@ pub fn probe(dev: &mut RawDevice, observer: &dyn Observer) -> Result<Outcome, Ve
         what: "probing the device".into(),
         source: e,
     })?;
-    observer.finished(None);
+    observer.finished_saying(&format!(
+        "write {:.1} MB/s, read {:.1} MB/s",
+        found.write_mb_per_s, found.read_mb_per_s
+    ));
     let tally = Tally {
         good: found.good_bytes,
         bad: found.bad_bytes,
@@ -335,6 +338,11 @@ pub fn probe(dev: &mut RawDevice, observer: &dyn Observer) -> Result<Outcome, Ve
         )
     };
     Ok(Outcome::Done(Box::new(section)))
+}
+
+/// A pass's rate as its summary says it, for the line progress prints when the pass ends.
+fn rate_text(bytes: u64, seconds: f64) -> String {
+    rate(bytes, seconds).map_or("–".into(), |r| format!("{r:.1} MB/s"))
 }
 
 fn rate(bytes: u64, seconds: f64) -> Option<f64> {

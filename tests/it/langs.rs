@@ -314,6 +314,15 @@ fn langs_end_to_end_is_saved_like_any_run() {
         }
         assert!(r["runtime"].as_str().unwrap().contains("cc"));
         assert!(r["build_flags"].as_str().unwrap().starts_with("cc -O2"));
+        // The line progress printed when the program ended says the figures the table does,
+        // not its bytes over its whole life (which once said 62.71 MB/s beside 184.1/203.8).
+        let said = format!(
+            "write {:.1} MB/s, read {:.1} MB/s",
+            r["write"]["mb_per_s"].as_f64().unwrap(),
+            r["read"]["mb_per_s"].as_f64().unwrap()
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&said), "{said}: {stderr}");
     }
     // The device's own rate, beside them.
     let tests: Vec<&str> = doc["tests"]

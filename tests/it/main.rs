@@ -22,3 +22,4 @@ mod store;
 mod surface;
 mod trust;
 mod verify;
+mod words;

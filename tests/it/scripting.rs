@@ -83,6 +83,38 @@ fn progress_json_is_one_object_per_line_for_every_step() {
     assert!(done["iops"].as_f64().unwrap() > 0.0);
 }
 
+/// The time left is what is known: the pi profile once said 6 hours (its one-hour bound times
+/// six steps) before a run of seconds (issue 25); until a rate is measured it says nothing.
+#[test]
+fn the_time_left_is_never_a_bound_passed_off_as_an_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(iomark(scratch()).args([
+        "run",
+        dir.path().to_str().unwrap(),
+        "--no-save",
+        "--engine",
+        "null",
+        "--profile",
+        "pi",
+        "--size",
+        "64MiB",
+        "--progress",
+        "json",
+    ]));
+    let lefts: Vec<Value> = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["event"] == "done")
+        .map(|e| e["run_left_s"].clone())
+        .collect();
+    assert_eq!(lefts.len(), 7, "{lefts:?}");
+    assert!(lefts[0].is_null(), "before any rate: {lefts:?}");
+    for left in &lefts[1..] {
+        // The null engine runs every step in well under a minute.
+        assert!(left.as_f64().unwrap() < 60.0, "{lefts:?}");
+    }
+}
+
 #[test]
 fn colour_is_chosen_in_one_place() {
     let dir = tempfile::tempdir().unwrap();
