@@ -23,6 +23,7 @@ th{text-align:left;background:#f5f6f8}td.n{text-align:right;font-variant-numeric
 #verdict{font-weight:bold;padding:.5rem .8rem;border-left:4px solid}#verdict.ok{border-color:#2f9e44}#verdict.bad{border-color:#c92a2a;color:#c92a2a}\
 figure.chart{margin:1rem 0}figure.chart svg{max-width:100%;height:auto}\
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#5c5f66}dd{margin:0}\
+#tests{font-size:.85rem}#tests td,#tests th{padding:.3rem .4rem}\
 pre{background:#f5f6f8;padding:.8rem;overflow:auto}footer{color:#5c5f66;margin-top:3rem;font-size:.85rem}";
 
 /// A price and what it buys: dollars per GB of the device and MB/s (SEQ1M Q8T1 read) per dollar.
@@ -186,7 +187,7 @@ impl Exporter for Html {
             .map(|t| {
                 let l = &t.latency_us;
                 Row {
-                    name: t.name.clone(),
+                    name: t.name.replace('_', " "),
                     cells: vec![
                         figure(t.mb_per_s),
                         format!("{:.0}", t.iops),

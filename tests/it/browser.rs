@@ -109,4 +109,13 @@ fn the_html_report_shows_its_charts_in_a_browser() {
     );
     assert!(read > 2000, "read bars drawn: {read} pixels");
     assert!(write > 2000, "write bars drawn: {write} pixels");
+
+    // At 1280 px every column of every table is in view: "Every test" once hid its last
+    // columns behind a scroll bar.
+    let mut browser = crate::cdp::Browser::open(1280, 900, false);
+    browser.goto(&url);
+    let clipped = browser.eval(
+        "Array.from(document.querySelectorAll('table')).filter(t => t.scrollWidth > t.clientWidth + 1).map(t => t.id + ' ' + t.scrollWidth + '>' + t.clientWidth)",
+    );
+    assert_eq!(clipped, serde_json::json!([]), "tables clipped at 1280 px");
 }

@@ -93,11 +93,16 @@ fn every_kind_of_chart_looks_as_it_did() {
     let latency = doc("latency");
     let sweep = doc("sweep");
     let surface = doc("surface");
-    let charts: [(&str, Kind, Vec<&ResultDoc>); 8] = [
+    let charts: [(&str, Kind, Vec<&ResultDoc>); 11] = [
         ("bars", Kind::Bars, vec![&standard]),
         ("bars-compare", Kind::Bars, vec![&standard, &second]),
         ("timeline", Kind::Timeline, vec![&standard]),
         ("latency", Kind::Latency, vec![&standard]),
+        // A comparison: each run its colour and its letter in the key, a panel per test row.
+        ("timeline-compare", Kind::Timeline, vec![&standard, &second]),
+        ("latency-compare", Kind::Latency, vec![&standard, &second]),
+        // Seven block sizes, seven panels: no colour has to tell tests apart.
+        ("timeline-sweep", Kind::Timeline, vec![&sweep]),
         ("histogram", Kind::Histogram, vec![&latency]),
         ("sweep", Kind::Sweep, vec![&sweep]),
         ("surface", Kind::Surface, vec![&surface]),

@@ -116,8 +116,11 @@ pub(super) struct Series {
     pub(super) points: Vec<(f64, f64)>,
 }
 
-/// The colour of what one run measured of `op`: read's blue or write's orange for one run, the
-/// run's own colour in a comparison.
+/// The one colour rule of every chart (ARCHITECTURE states it): one run draws read in blue and
+/// write in orange; a comparison gives each run its own colour (A, B, C…, never blue or
+/// orange), the same in every chart, with its letter in the legend; lines are solid for reads
+/// and dashed for writes either way. Nothing else is told by colour: charts of many tests draw
+/// a panel per test row ([`panels`]).
 pub(super) fn color_for(docs: &[&ResultDoc], run: usize, op: &str) -> RGBColor {
     if docs.len() > 1 {
         run_color(run)
@@ -230,9 +233,74 @@ pub(super) fn row_of(rows: &[String], test: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// A row's colour in line charts: the palette without read's blue and write's orange.
-pub(super) fn row_color(row: usize) -> RGBColor {
-    PALETTE[2 + row % (PALETTE.len() - 2)]
+/// How tall one panel of a chart drawn a panel per test row is.
+pub(super) const PANEL_HEIGHT: u32 = 230;
+
+/// Panels to a line: two, or one where there is one row.
+fn panel_columns(rows: usize) -> usize {
+    if rows > 1 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The height the panels of `rows` test rows take.
+pub(super) fn panels_height(rows: usize) -> u32 {
+    rows.max(1).div_ceil(panel_columns(rows)) as u32 * PANEL_HEIGHT
+}
+
+/// One panel per test row, two to a line: a chart of many tests tells them apart by place,
+/// never by colour (see [`color_for`]).
+pub(super) fn panels<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rows: usize,
+) -> Vec<DrawingArea<DB, Shift>> {
+    let columns = panel_columns(rows);
+    area.split_evenly((rows.max(1).div_ceil(columns), columns))
+        .into_iter()
+        .take(rows)
+        .collect()
+}
+
+/// The height of the key below a chart of lines: what solid and dashed mean, and the runs.
+pub(super) fn line_key_height(docs: &[&ResultDoc]) -> u32 {
+    26 + legend_height(docs)
+}
+
+/// The key below a chart of lines: read solid and write dashed (blue and orange for one run),
+/// then each run's letter, colour, id and description in a comparison.
+pub(super) fn line_key<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    docs: &[&ResultDoc],
+) -> Result<(), ExportError> {
+    let (top, runs) = area.split_vertically(26);
+    for (k, (op, dashed)) in [("read", false), ("write", true)].into_iter().enumerate() {
+        let x = 160 + 150 * k as i32;
+        let color = if docs.len() > 1 {
+            RGBColor(0x33, 0x33, 0x33)
+        } else {
+            color_for(docs, 0, op)
+        };
+        let segments: &[(i32, i32)] = if dashed {
+            &[(0, 9), (15, 24), (30, 36)]
+        } else {
+            &[(0, 36)]
+        };
+        for &(a, b) in segments {
+            top.draw(&PathElement::new(
+                vec![(x + a, 13), (x + b, 13)],
+                color.stroke_width(3),
+            ))
+            .map_err(err)?;
+        }
+        top.draw(&Text::new(op, (x + 44, 6), (FONT, 13).into_font()))
+            .map_err(err)?;
+    }
+    if docs.len() > 1 {
+        legend(Some(runs), docs)?;
+    }
+    Ok(())
 }
 
 /// The width of the strip beside a plot that [`side_legend`] draws in.

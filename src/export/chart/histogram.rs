@@ -47,6 +47,9 @@ pub(super) fn histogram<DB: DrawingBackend>(
         .map_err(err)?;
     chart
         .configure_mesh()
+        // The bold lines alone: a log axis's light ones crowd into a grey band.
+        .light_line_style(TRANSPARENT)
+        .x_labels(12)
         .x_desc("latency (µs, log scale)")
         .x_label_formatter(&|v| one_two_five(*v))
         .y_desc("% of I/Os")

@@ -56,8 +56,8 @@ impl Kind {
 
 pub const READ: RGBColor = RGBColor(0x2b, 0x6c, 0xb0);
 pub const WRITE: RGBColor = RGBColor(0xd9, 0x6c, 0x1e);
-/// One colour per run in comparisons, or per test where a chart draws many; the first two
-/// are read's and write's.
+/// Read's blue and write's orange, then one colour per run in comparisons (see
+/// `frame::color_for`, the one rule).
 pub(super) const PALETTE: [RGBColor; 8] = [
     READ,
     WRITE,
@@ -163,6 +163,15 @@ fn size(kind: Kind, docs: &[&ResultDoc]) -> (u32, u32) {
         Kind::Histogram => (WIDTH, 420 + legend_height(docs)),
         Kind::Surface => (WIDTH, 560 + surface::strip_height(docs)),
         Kind::Card => (WIDTH, docs.first().map_or(400, |doc| card::height(doc))),
+        // A panel per test row, the title above and the key below.
+        Kind::Timeline => (
+            WIDTH,
+            40 + frame::panels_height(timeline::rows(docs).len()) + frame::line_key_height(docs),
+        ),
+        Kind::Latency => (
+            WIDTH,
+            40 + frame::panels_height(frame::test_rows(docs).len()) + frame::line_key_height(docs),
+        ),
         _ => (WIDTH, 420),
     }
 }
@@ -241,6 +250,41 @@ mod tests {
             labels,
             ["100", "200", "", "500", "", "1000", "2000", "0.5", ""]
         );
+    }
+
+    #[test]
+    fn every_chart_keeps_the_one_colour_rule() {
+        // The colours a chart strokes and fills with, greys (axes, text) left out.
+        fn colours(svg: &str) -> std::collections::BTreeSet<String> {
+            svg.split('#')
+                .skip(1)
+                .filter_map(|rest| rest.get(..6))
+                .filter(|hex| hex.chars().all(|c| c.is_ascii_hexdigit()))
+                .map(|hex| hex.to_ascii_uppercase())
+                .filter(|hex| !(hex[0..2] == hex[2..4] && hex[2..4] == hex[4..6]))
+                .collect()
+        }
+        let hex = |c: RGBColor| format!("{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        let a = crate::result::sample::doc();
+        let mut b = a.clone();
+        b.id = "01M8ZZZZZZZZZZZZZZZZZZZZZZ".into();
+        let one: std::collections::BTreeSet<String> = [hex(READ), hex(WRITE)].into();
+        let two: std::collections::BTreeSet<String> =
+            [hex(frame::run_color(0)), hex(frame::run_color(1))].into();
+        for kind in [Kind::Bars, Kind::Timeline, Kind::Latency] {
+            // One run: read blue and write orange, and nothing else.
+            let drawn = colours(&svg(kind, &[&a]).unwrap());
+            assert!(
+                drawn.is_subset(&one) && !drawn.is_empty(),
+                "{kind:?}: {drawn:?}"
+            );
+            // Two runs: each its own colour, never read's or write's.
+            let drawn = colours(&svg(kind, &[&a, &b]).unwrap());
+            assert!(
+                drawn.is_subset(&two) && drawn.len() == 2,
+                "{kind:?}: {drawn:?}"
+            );
+        }
     }
 
     #[test]
