@@ -597,6 +597,18 @@ fn plots_in_svg_and_png() {
         assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
         // Both runs are drawn: the title says so.
         assert!(text.contains("2 runs"), "{kind}");
+        // A comparison's lines take a colour per run (A green, B purple), never read's blue
+        // or write's orange, which mean read and write only when one run is drawn.
+        if kind != "bars" {
+            let upper = text.to_uppercase();
+            for colour in ["#2F9E44", "#9C36B5"] {
+                assert!(upper.contains(colour), "{kind}: no run in {colour}");
+            }
+            assert!(
+                !upper.contains("#2B6CB0") && !upper.contains("#D96C1E"),
+                "{kind}: a comparison drew read blue or write orange"
+            );
+        }
         let png = home.join(format!("{kind}.png"));
         ok(&mut cmd(
             "plot",
@@ -615,9 +627,9 @@ fn plots_in_svg_and_png() {
         let reader = decoder.read_info().unwrap();
         assert!(reader.info().width >= 600 && reader.info().height >= 200);
     }
-    // The timeline of one run: a colour per test, none of them read's blue or write's orange,
-    // which keep their meaning in every chart (reads solid, writes dashed).
-    // The latency chart of one run colours its lines the same way.
+    // The timeline of one run: reads in blue and writes in orange, a panel per test row, and
+    // none of the colours that name runs in a comparison.
+    // The latency chart of one run follows the same rule.
     for kind in ["timeline", "latency"] {
         let one = home.join(format!("{kind}-one.svg"));
         ok(&mut cmd(
@@ -633,13 +645,12 @@ fn plots_in_svg_and_png() {
             ],
         ));
         let text = std::fs::read_to_string(&one).unwrap().to_uppercase();
-        for colour in ["#2F9E44", "#9C36B5", "#C92A2A", "#5C5F66"] {
+        for colour in ["#2B6CB0", "#D96C1E"] {
             assert!(text.contains(colour), "{kind}: no line in {colour}");
         }
-        assert!(
-            !text.contains("#2B6CB0") && !text.contains("#D96C1E"),
-            "{kind}"
-        );
+        for colour in ["#2F9E44", "#9C36B5", "#C92A2A", "#5C5F66"] {
+            assert!(!text.contains(colour), "{kind}: one run drawn in {colour}");
+        }
     }
     // The bar chart draws one bar per test and run, the second run's read bar half as long.
     let svg = std::fs::read_to_string(home.join("bars.svg")).unwrap();
