@@ -69,35 +69,44 @@ pub fn render(info: &Info, style: Style) -> String {
                 .into_iter()
                 .flatten()
                 .collect();
-            row(
-                &mut text,
-                "model",
-                (!identity.is_empty()).then(|| identity.join(" ")),
-            );
+            let reported = (!identity.is_empty()).then(|| identity.join(" "));
+            // The drive's own name where a bridge or libata gave another or cut it short.
+            let model = match (&d.drive_model, reported) {
+                (Some(drive), Some(reported)) if *drive != reported => {
+                    Some(format!("{drive} (reported as '{reported}')"))
+                }
+                (Some(drive), _) => Some(drive.clone()),
+                (None, reported) => reported,
+            };
+            row(&mut text, "model", model);
             row(
                 &mut text,
                 "size",
                 d.size_bytes
                     .map(|b| format!("{} ({:.1} GB)", format_size(b), b as f64 / 1e9)),
             );
-            row(
-                &mut text,
-                "kind",
-                d.rotational.map(|r| {
-                    let kind = if r {
-                        "rotational (as the kernel reports it)"
-                    } else {
-                        "non-rotational (flash or SSD)"
-                    };
-                    // A virtual disk reports whatever its hypervisor chose (virtio says
-                    // rotational by default), not what the host's storage is.
-                    if d.transport.as_deref() == Some("virtio") {
-                        format!("{kind}; a virtual disk: the host's storage may be anything")
-                    } else {
-                        kind.to_string()
-                    }
-                }),
-            );
+            let kind = d.kind();
+            let said = match (d.rotation_rpm, d.rotational) {
+                _ if d.transport.as_deref() == Some("loop") => {
+                    Some("a loop device: what holds its file decides".to_string())
+                }
+                (Some(0), _) => Some(format!("{kind}; solid state, as the drive says")),
+                (Some(rpm), _) => Some(format!("{kind}; {rpm} rpm, as the drive says")),
+                // A virtual disk reports whatever its hypervisor chose (virtio says
+                // rotational by default), not what the host's storage is.
+                (None, Some(_)) if d.transport.as_deref() == Some("virtio") => {
+                    Some("a virtual disk: the host's storage may be anything".to_string())
+                }
+                // The kernel says rotational unless the device answers otherwise, and most USB
+                // sticks and bridges do not answer.
+                (None, Some(true)) if d.transport.as_deref() == Some("usb") => Some(format!(
+                    "{kind}; the kernel's 'rotational' is only its default: the device did not say"
+                )),
+                (None, Some(true)) => Some(format!("{kind}; rotational, as the kernel reports it")),
+                (None, Some(false)) => Some(format!("{kind}; non-rotational (flash or SSD)")),
+                (None, None) => None,
+            };
+            row(&mut text, "kind", said);
             row(
                 &mut text,
                 "block size",

@@ -141,10 +141,17 @@ fn describe(root: &Path, node: &Path, stack: Vec<String>) -> Device {
         scheduler: read(&queue.join("scheduler")).and_then(|s| selected(&s).or(Some(s))),
         stack,
         backing_file: read(&node.join("loop/backing_file")),
+        drive_model: None,
+        rotation_rpm: None,
         usb: None,
         sd: None,
         nvme: None,
     };
+    if matches!(transport, "usb" | "sata" | "scsi") {
+        let answers = super::ata::probe(&device_dir);
+        device.drive_model = answers.model;
+        device.rotation_rpm = answers.rotation_rpm;
+    }
     match transport {
         "usb" => {
             let usb = super::usb::probe(node);

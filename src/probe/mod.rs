@@ -5,6 +5,7 @@
 //! unreadable becomes `None`, never an error: a benchmark must run on machines we have never
 //! seen. No external programs are run.
 
+pub mod ata;
 pub mod block;
 pub mod bottleneck;
 pub mod host;

@@ -5,8 +5,9 @@
 //! Everything here is a pure function of the document, so that the site, the store's
 //! aggregates and the tests all derive the same facts from the same document.
 
-use super::names::{is_filler, look_alike_word, unconfuse};
+use super::drive;
 pub use super::names::{is_invisible, normalise, slug};
+use super::names::{look_alike_word, unconfuse};
 use super::{ResultDoc, TestResult};
 
 /// The kinds of device a leaderboard filters by.
@@ -48,38 +49,15 @@ pub struct Identity {
 impl ResultDoc {
     pub fn identity(&self) -> Identity {
         let device = self.target.device.as_ref();
-        let sd = device.and_then(|d| d.sd.as_ref());
-        let usb = device.and_then(|d| d.usb.as_ref());
-        let clean = |s: &Option<String>| {
-            s.as_deref()
-                .map(normalise)
-                .filter(|s| !s.is_empty() && !is_filler(s))
-        };
-        // The maker: the SD card's registers, the USB descriptor, else the block device's vendor.
-        let maker = sd
-            .and_then(|s| clean(&s.manufacturer))
-            .or_else(|| usb.and_then(|u| clean(&u.manufacturer)))
-            .or_else(|| device.and_then(|d| clean(&d.vendor)));
-        let model = sd
-            .and_then(|s| clean(&s.product))
-            .or_else(|| device.and_then(|d| clean(&d.model)))
-            .or_else(|| usb.and_then(|u| clean(&u.product)));
-        let capacity_gb = device.and_then(|d| d.size_bytes).and_then(marketing_gb);
-        let name = match (&maker, &model) {
-            (Some(maker), Some(model))
-                if !model.to_lowercase().starts_with(&maker.to_lowercase()) =>
-            {
-                format!("{maker} {model}")
-            }
-            (_, Some(model)) => model.clone(),
-            _ => self.device_label(),
-        };
+        let named = device.map(drive::named);
+        let model = named.as_ref().and_then(|n| n.model.clone());
+        let capacity_gb = named.as_ref().and_then(|n| n.capacity_gb);
         // A look-alike letter of another script inside a word ("EVО" with a Cyrillic О) is
         // keyed as the letter it imitates, so it cannot open a second device of the same name,
         // and the result is kept out of rankings (`rank_flag`).
         let device_key = model
             .as_ref()
-            .map(|_| slug(&unconfuse(&name)))
+            .map(|model| slug(&unconfuse(model)))
             .filter(|key| !key.is_empty())
             .map(|mut key| {
                 if let Some(gb) = capacity_gb {
@@ -87,15 +65,21 @@ impl ResultDoc {
                 }
                 key
             });
-        let device_name = match capacity_gb {
-            Some(gb) if model.is_some() => format!("{name} {}", capacity_text(gb)),
-            _ => name,
+        let bridge = device
+            .and_then(|d| d.usb.as_ref())
+            .and_then(|u| u.bridge.as_deref());
+        let device_name = match (&model, capacity_gb, bridge) {
+            (Some(model), Some(gb), _) => format!("{model} {}", drive::capacity_text(gb)),
+            (Some(model), None, _) => model.clone(),
+            // The bridge's name is never the device's: say what stands in front of it.
+            (None, _, Some(bridge)) => format!("a drive behind {bridge}"),
+            (None, _, None) => self.device_label(),
         };
         let s = &self.settings;
         Identity {
             device_key,
             device_name,
-            kind: self.kind(),
+            kind: device.map_or("other", drive::kind),
             transport: device.and_then(|d| d.transport.clone()),
             class: format!(
                 "{}/{}/{}",
@@ -112,46 +96,6 @@ impl ResultDoc {
     /// Whether the synthetic generator made this document (`"synthetic": true`).
     pub fn is_synthetic(&self) -> bool {
         self.extra.get("synthetic").and_then(|v| v.as_bool()) == Some(true)
-    }
-
-    fn kind(&self) -> &'static str {
-        let Some(device) = self.target.device.as_ref() else {
-            return "other";
-        };
-        let rotational = device.rotational == Some(true);
-        let named = |word: &str| {
-            [&device.model, &device.vendor]
-                .into_iter()
-                .chain(device.usb.as_ref().map(|u| &u.product))
-                .any(|s| {
-                    s.as_deref()
-                        .is_some_and(|s| s.to_lowercase().contains(word))
-                })
-        };
-        match device.transport.as_deref() {
-            Some("mmc") => match device.sd.as_ref().and_then(|s| s.kind.as_deref()) {
-                Some(k) if k.eq_ignore_ascii_case("mmc") => "eMMC",
-                Some(_) | None if device.sd.is_some() => {
-                    let size = device.size_bytes.unwrap_or(0);
-                    // SD cards and microSD cards share registers; the microSD is by far the
-                    // commoner in the boards that report them.
-                    if named("microsd") || size > 0 {
-                        "microSD"
-                    } else {
-                        "SD"
-                    }
-                }
-                _ => "eMMC",
-            },
-            Some("usb") if rotational => "USB HDD",
-            Some("usb") if named("ssd") || named("nvme") => "USB SSD",
-            Some("usb") => "USB flash",
-            Some("nvme") => "NVMe",
-            Some("sata") if rotational => "SATA HDD",
-            Some("sata") => "SATA SSD",
-            Some("virtio") | Some("loop") => "virtual",
-            _ => "other",
-        }
     }
 
     /// Why these figures cannot stand in a ranking: no I/O was done, a figure is faster than
@@ -278,40 +222,6 @@ fn pcie(nvme: &super::Nvme) -> Option<(f64, String)> {
     let lanes = nvme.link_width.filter(|w| *w > 0).unwrap_or(16);
     let ceiling = gt * 1000.0 * coding / 8.0 * lanes as f64;
     Some((ceiling, format!("PCIe link ({gt} GT/s x{lanes})")))
-}
-
-/// A device's size as its label says it: the usable bytes of a "64 GB" card are 59-64·10^9,
-/// of a "1 TB" drive 0.93-1.0·10^12. The label size nearest to it that it can be.
-fn marketing_gb(bytes: u64) -> Option<u64> {
-    if bytes < 100_000_000 {
-        return None;
-    }
-    let gb = bytes as f64 / 1e9;
-    // Card and stick sizes, and the SSD sizes between them.
-    const SIZES: [u64; 26] = [
-        1, 2, 4, 8, 16, 32, 64, 120, 128, 240, 250, 256, 480, 500, 512, 960, 1000, 2000, 4000,
-        8000, 10000, 12000, 14000, 16000, 20000, 24000,
-    ];
-    // The label size nearest to the bytes, among those the bytes can be (92-102% of it).
-    SIZES
-        .iter()
-        .filter(|size| gb <= **size as f64 * 1.02 && gb >= **size as f64 * 0.92)
-        .min_by(|a, b| {
-            let off = |s: u64| (gb / s as f64 - 1.0).abs();
-            off(**a).total_cmp(&off(**b))
-        })
-        .copied()
-        // Sizes between the usual ones: the figure itself, rounded.
-        .or(Some(gb.round() as u64))
-        .filter(|gb| *gb > 0)
-}
-
-fn capacity_text(gb: u64) -> String {
-    if gb >= 1000 && gb.is_multiple_of(1000) {
-        format!("{} TB", gb / 1000)
-    } else {
-        format!("{gb} GB")
-    }
 }
 
 #[cfg(test)]
@@ -470,13 +380,13 @@ mod tests {
 
     #[test]
     fn marketing_sizes() {
-        assert_eq!(marketing_gb(31_914_983_424), Some(32));
-        assert_eq!(marketing_gb(1_000_204_886_016), Some(1000));
-        assert_eq!(marketing_gb(500_107_862_016), Some(500));
-        assert_eq!(marketing_gb(511_801_311_232), Some(512));
-        assert_eq!(marketing_gb(59_504_803_840), Some(64));
-        assert_eq!(marketing_gb(240_057_409_536), Some(240));
-        assert_eq!(marketing_gb(4096), None);
+        assert_eq!(drive::marketing_gb(31_914_983_424), Some(32));
+        assert_eq!(drive::marketing_gb(1_000_204_886_016), Some(1000));
+        assert_eq!(drive::marketing_gb(500_107_862_016), Some(500));
+        assert_eq!(drive::marketing_gb(511_801_311_232), Some(512));
+        assert_eq!(drive::marketing_gb(59_504_803_840), Some(64));
+        assert_eq!(drive::marketing_gb(240_057_409_536), Some(240));
+        assert_eq!(drive::marketing_gb(4096), None);
         assert_eq!(
             slug("  Kingston  DataTraveler/3.0 "),
             "kingston-datatraveler-3-0"

@@ -7,6 +7,7 @@
 
 pub mod describe;
 mod document_error;
+mod drive;
 mod id;
 pub mod identity;
 pub mod langs;
@@ -146,6 +147,15 @@ pub struct Device {
     pub stack: Vec<String>,
     /// For a loop device: the file behind it (added within /1).
     pub backing_file: Option<String>,
+    /// The drive's own model from its ATA IDENTIFY answer (VPD page 0x89), where a USB bridge
+    /// or libata shortens `model` or puts its own name there (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_model: Option<String>,
+    /// The drive's own answer for its rotation: 0 for solid state, else revolutions per minute
+    /// (VPD page 0xB1 or ATA IDENTIFY word 217). Absent when it gave none; `rotational` is then
+    /// only the kernel's default, 1 for most USB sticks (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_rpm: Option<u32>,
     pub usb: Option<Usb>,
     pub sd: Option<Sd>,
     /// For an NVMe drive (added within /1).
@@ -153,6 +163,13 @@ pub struct Device {
     /// Fields this version does not know (from a newer iomark), kept as they came.
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+impl Device {
+    /// What kind of device it is (`USB flash`, `SATA SSD`…), as a leaderboard files it.
+    pub fn kind(&self) -> &'static str {
+        drive::kind(self)
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -16,7 +16,7 @@ use crate::result::ResultDoc;
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Store::rederive`]); change this with them.
-pub const RULES: &str = "2";
+pub const RULES: &str = "3";
 
 impl Store {
     /// Writes a result's facts and refreshes its device's aggregate, inside the transaction

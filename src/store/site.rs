@@ -65,7 +65,11 @@ impl Store {
         };
         add("kind", filter.kind.clone(), false);
         add("transport", filter.transport.clone(), false);
-        add("device_key", text, true);
+        // Every word of the search in the key, in any order: "samsung 860" finds
+        // samsung-ssd-860-evo-500gb.
+        for word in text.iter().flat_map(|t| t.split('-')) {
+            add("device_key", Some(word.to_string()), true);
+        }
         // Each of board, filesystem and the two together reads its own scope's aggregates.
         let scope = scope(filter.board.as_deref(), filter.filesystem.as_deref());
         add("scope", Some(scope), false);

@@ -4,7 +4,7 @@
 //! each value comes from.
 //!
 //! Tree format, one entry a line: `path = value` writes a file (`\n` and `\t` are escapes),
-//! `path -> target` makes a symlink (`\0` is a NUL too), `# probe: /some/path` names the path to probe, `#` starts
+//! `path =hex 00 89 00*4 …` writes bytes (a binary VPD page), `path -> target` makes a symlink (`\0` is a NUL too), `# probe: /some/path` names the path to probe, `#` starts
 //! a comment. To rewrite the JSON after a reviewed change: `IOMARK_BLESS=1 cargo test --test
 //! probe_fixtures`, then read the diff.
 
@@ -28,7 +28,11 @@ fn materialize(tree: &str, root: &Path) -> PathBuf {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if let Some((path, target)) = line.split_once(" -> ") {
+        if let Some((path, hex)) = line.split_once(" =hex ") {
+            let file = root.join(path.trim());
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, bytes_of(hex)).unwrap();
+        } else if let Some((path, target)) = line.split_once(" -> ") {
             let link = root.join(path.trim());
             std::fs::create_dir_all(link.parent().unwrap()).unwrap();
             std::os::unix::fs::symlink(target.trim(), &link).unwrap();
@@ -47,6 +51,17 @@ fn materialize(tree: &str, root: &Path) -> PathBuf {
         }
     }
     probe
+}
+
+/// Bytes written as hex pairs, `NN*COUNT` for a run of one byte (`00*57`).
+fn bytes_of(hex: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    for item in hex.split_whitespace() {
+        let (byte, count) = item.split_once('*').unwrap_or((item, "1"));
+        let byte = u8::from_str_radix(byte, 16).expect("a hex byte");
+        out.extend(std::iter::repeat_n(byte, count.parse().expect("a count")));
+    }
+    out
 }
 
 fn probe(name: &str) -> Value {
@@ -121,6 +136,109 @@ fn loop_device() {
 #[test]
 fn virtio_vm() {
     check("virtio-vm");
+}
+
+#[test]
+fn a_hard_disk_behind_a_jmicron_bridge_that_names_itself() {
+    check("usb-jmicron-hdd");
+}
+
+#[test]
+fn an_unknown_drive_behind_an_asmedia_bridge_on_usb_storage() {
+    check("usb-asmedia-bot");
+}
+
+#[test]
+fn an_ssd_behind_a_via_bridge_that_passes_its_pages_on() {
+    check("usb-via-ssd");
+}
+
+#[test]
+fn a_sata_ssd_through_libata() {
+    check("sata-libata");
+}
+
+/// Every fixture's device as the site names and files it: the drive a buyer would search
+/// for (never the USB bridge), its capacity once, sticks as flash, disks by their answers.
+#[test]
+fn every_device_is_named_as_a_buyer_searches_for_it() {
+    let expected = [
+        (
+            "pi4-microsd",
+            Some("sandisk-sn64g-64gb"),
+            "SanDisk SN64G 64 GB",
+            "microSD",
+        ),
+        (
+            "pi4-usb3-ssd-uas",
+            Some("samsung-ssd-860-evo-500gb"),
+            "Samsung SSD 860 EVO 500 GB",
+            "USB SSD",
+        ),
+        (
+            "sata-libata",
+            Some("samsung-ssd-860-evo-500gb"),
+            "Samsung SSD 860 EVO 500 GB",
+            "SATA SSD",
+        ),
+        (
+            "pi3-usb2-flash",
+            Some("sandisk-cruzer-blade-16gb"),
+            "SanDisk Cruzer Blade 16 GB",
+            "USB flash",
+        ),
+        (
+            "nvme-btrfs",
+            Some("samsung-ssd-970-evo-plus-1000gb"),
+            "Samsung SSD 970 EVO Plus 1 TB",
+            "NVMe",
+        ),
+        (
+            "luks-usb",
+            Some("samsung-ssd-980-500gb"),
+            "Samsung SSD 980 500 GB",
+            "USB SSD",
+        ),
+        (
+            "usb-jmicron-hdd",
+            Some("wdc-wd10jpvx-22jc3t0-1000gb"),
+            "WDC WD10JPVX-22JC3T0 1 TB",
+            "USB HDD",
+        ),
+        (
+            "usb-asmedia-bot",
+            None,
+            "a drive behind ASMedia ASM1051E/ASM1053E/ASM1153E (SATA)",
+            "other",
+        ),
+        (
+            "usb-via-ssd",
+            Some("crucial-ct500mx500ssd1-500gb"),
+            "Crucial CT500MX500SSD1 500 GB",
+            "USB SSD",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (name, key, device_name, kind) in expected {
+        let probed = probe(name);
+        let mut doc = crate::common::doc(
+            "01FFFF00000000000000000001",
+            "2026-03-01T10:00:00Z",
+            &[],
+            0.01,
+        );
+        doc["target"] = probed["target"].clone();
+        let doc: iomark::result::ResultDoc = serde_json::from_value(doc).unwrap();
+        let id = doc.identity();
+        let got = (id.device_key.as_deref(), id.device_name.as_str(), id.kind);
+        if got != (key, device_name, kind) {
+            wrong.push(format!(
+                "{name}: {got:?}, not {:?}",
+                (key, device_name, kind)
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[test]

@@ -851,3 +851,61 @@ fn absent_figures_then_present_ones_save_on_postgres() {
     ok(iomark(home).arg("import").args(&files).args(["--db", &db]));
     assert_eq!(history_count(&db, home), 4);
 }
+
+/// Issue 24: a drive is listed under its own name, whatever it is plugged in through: the
+/// same Samsung 860 EVO behind an ASMedia bridge and on a SATA port is one device, found by
+/// "samsung 860"; a SanDisk stick the kernel calls rotational is filed as USB flash.
+#[test]
+fn a_drive_is_found_by_its_own_name_in_any_enclosure() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let db = home.join("site.db");
+    let site = Site::start(db.to_str().unwrap(), home, &NO_LIMITS);
+    let url = site.url.clone();
+    let size = 500_107_862_016u64;
+    let mut bridged = device_doc(
+        1,
+        "Samsung",
+        "SSD 860 EVO 500G",
+        0.1,
+        "Raspberry Pi 4 Model B",
+    );
+    bridged["target"]["device"]["size_bytes"] = json!(size);
+    bridged["target"]["device"]["usb"] = json!({
+        "speed_mbps": 5000.0, "driver": "uas", "vendor_id": "174c", "product_id": "55aa",
+        "manufacturer": "ASMedia", "product": "ASM1153E",
+        "bridge": "ASMedia ASM1051E/ASM1053E/ASM1153E (SATA)"
+    });
+    let mut sata = device_doc(2, "ATA", "Samsung SSD 860", 0.1, "Raspberry Pi 5 Model B");
+    let device = &mut sata["target"]["device"];
+    device["transport"] = json!("sata");
+    device["size_bytes"] = json!(size);
+    device["usb"] = Value::Null;
+    device["drive_model"] = json!("Samsung SSD 860 EVO 500GB");
+    device["rotation_rpm"] = json!(0);
+    let mut stick = device_doc(3, "SanDisk", "Cruzer Blade", 0.02, "Raspberry Pi 4 Model B");
+    stick["target"]["device"]["rotational"] = json!(true);
+    stick["target"]["device"]["usb"]["vendor_id"] = json!("0781");
+    for d in [&bridged, &sata, &stick] {
+        let answer = post(&format!("{url}/api/v1/results"), d);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    }
+    let board = get(&format!("{url}/api/v1/leaderboard?q=samsung%20860")).json();
+    let devices = board["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 1, "{board}");
+    assert_eq!(devices[0]["name"], "Samsung SSD 860 EVO 500 GB", "{board}");
+    assert_eq!(devices[0]["results"], 2, "{board}");
+    // Nothing is named after the bridge.
+    let bridge = get(&format!("{url}/api/v1/leaderboard?q=asmedia")).json();
+    assert_eq!(bridge["devices"].as_array().unwrap().len(), 0, "{bridge}");
+    let flash = get(&format!("{url}/api/v1/leaderboard?kind=USB%20flash")).json();
+    let names: Vec<&str> = flash["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    assert_eq!(names, ["SanDisk Cruzer Blade 128 GB"], "{flash}");
+    let hdd = get(&format!("{url}/api/v1/leaderboard?kind=USB%20HDD")).json();
+    assert_eq!(hdd["devices"].as_array().unwrap().len(), 0, "{hdd}");
+}

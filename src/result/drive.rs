@@ -1,0 +1,438 @@
+//! What a device is, as a buyer names it: the maker and model of the drive itself (never the
+//! USB bridge in front of it), its capacity said once, and its kind (a USB stick is flash
+//! whatever the kernel's `rotational` default says).
+//!
+//! Pure functions of the document's `Device`, used by [`super::identity`].
+
+use super::names::{is_filler, normalise};
+use super::Device;
+
+/// Who makes a drive, by the first word of its model, and what a buyer calls the maker.
+const MAKERS: &[(&str, &str)] = &[
+    ("samsung", "Samsung"),
+    ("sandisk", "SanDisk"),
+    ("kingston", "Kingston"),
+    ("crucial", "Crucial"),
+    ("micron", "Micron"),
+    ("intel", "Intel"),
+    ("toshiba", "Toshiba"),
+    ("kioxia", "Kioxia"),
+    ("seagate", "Seagate"),
+    ("wdc", "WD"),
+    ("wd", "WD"),
+    ("western", "WD"),
+    ("hgst", "HGST"),
+    ("hitachi", "Hitachi"),
+    ("sk", "SK hynix"),
+    ("hynix", "SK hynix"),
+    ("adata", "ADATA"),
+    ("transcend", "Transcend"),
+    ("lexar", "Lexar"),
+    ("pny", "PNY"),
+    ("corsair", "Corsair"),
+    ("plextor", "Plextor"),
+    ("patriot", "Patriot"),
+    ("verbatim", "Verbatim"),
+    ("teamgroup", "TeamGroup"),
+    ("apple", "Apple"),
+    ("lite-on", "Lite-On"),
+    ("liteon", "Lite-On"),
+];
+
+/// Model numbers that name their maker by a code, not a word (`ST1000LM035` is a Seagate).
+const CODES: &[(&str, &str)] = &[("ST", "Seagate"), ("CT", "Crucial"), ("WD", "WD")];
+
+/// Words USB bridge chips and enclosures put where a drive's vendor goes: never the maker.
+const BRIDGE_WORDS: &[&str] = &[
+    "asmt", "asmedia", "jmicron", "realtek", "via", "vli", "initio", "genesys", "norelsys",
+];
+
+/// Makers of USB hard disks, by USB vendor id (USB id database): their products spin unless
+/// their name says SSD.
+const HDD_VENDORS: &[(&str, &str)] = &[
+    ("1058", "Western Digital"),
+    ("0bc2", "Seagate"),
+    ("0480", "Toshiba"),
+    ("059f", "LaCie"),
+    ("4971", "HGST / G-Technology"),
+];
+
+/// Model words of hard disks: product lines and model-number stems.
+const HDD_WORDS: &[&str] = &[
+    "hdd",
+    "passport",
+    "elements",
+    "expansion",
+    "backup",
+    "canvio",
+    "barracuda",
+    "ironwolf",
+];
+
+/// The maker and model a buyer would search for, and the capacity on the label.
+#[derive(Debug, PartialEq)]
+pub(super) struct Named {
+    /// `Samsung SSD 860 EVO` (no capacity), or None when nothing names the model.
+    pub model: Option<String>,
+    pub capacity_gb: Option<u64>,
+}
+
+fn clean(text: Option<&String>) -> Option<String> {
+    text.map(|s| normalise(s))
+        .filter(|s| !s.is_empty() && !is_filler(s))
+}
+
+fn first_word(text: &str) -> String {
+    text.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// The maker a model names itself by: a maker's word first (`Samsung SSD…`, `WDC WD10…`),
+/// or a model-number code (`ST1000…`).
+fn maker_in(model: &str) -> Option<&'static str> {
+    let word = first_word(model);
+    if let Some((_, maker)) = MAKERS.iter().find(|(w, _)| *w == word) {
+        return Some(maker);
+    }
+    CODES.iter().find_map(|(code, maker)| {
+        let rest = model.strip_prefix(code)?;
+        (rest.starts_with(|c: char| c.is_ascii_digit()) || (*code == "WD" && rest.starts_with('S')))
+            .then_some(*maker)
+    })
+}
+
+fn is_bridge_word(text: &str) -> bool {
+    BRIDGE_WORDS.contains(&first_word(text).as_str())
+}
+
+/// Whether the SCSI model is the bridge's own (its chip, or the name its USB descriptor gives),
+/// not the drive's.
+fn is_bridge_model(device: &Device, model: &str) -> bool {
+    let Some(usb) = device.usb.as_ref().filter(|u| u.bridge.is_some()) else {
+        return false;
+    };
+    let lower = model.to_ascii_lowercase();
+    let chips = usb.bridge.as_deref().unwrap_or("").to_ascii_lowercase();
+    device.vendor.as_deref().is_some_and(is_bridge_word)
+        || usb
+            .product
+            .as_deref()
+            .is_some_and(|p| p.eq_ignore_ascii_case(model))
+        || chips
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| w.len() >= 4 && w.chars().any(|c| c.is_ascii_digit()))
+            .any(|chip| lower.contains(chip))
+        || lower == "generic"
+}
+
+/// The device as a buyer would name it.
+pub(super) fn named(device: &Device) -> Named {
+    let capacity_gb = device.size_bytes.and_then(marketing_gb);
+    let maker_model = |maker: Option<String>, model: String| {
+        let maker = maker.filter(|m| !is_bridge_word(m));
+        let known = maker_in(&model);
+        let name = match (maker, known) {
+            // The model says who made it: `Samsung SSD 860 EVO`, `WDC WD10JPVX`.
+            (_, Some(_)) if MAKERS.iter().any(|(w, _)| *w == first_word(&model)) => model,
+            (Some(maker), _) if !model.to_lowercase().starts_with(&maker.to_lowercase()) => {
+                format!("{maker} {model}")
+            }
+            (Some(_), _) => model,
+            (None, Some(known)) => format!("{known} {model}"),
+            (None, None) => model,
+        };
+        without_capacity(&name, capacity_gb)
+    };
+    let model = if let Some(sd) = device.sd.as_ref() {
+        let maker = clean(sd.manufacturer.as_ref()).or_else(|| clean(device.vendor.as_ref()));
+        clean(sd.product.as_ref())
+            .or_else(|| clean(device.model.as_ref()))
+            .map(|model| maker_model(maker, model))
+    } else if let Some(drive) = clean(device.drive_model.as_ref()) {
+        // The drive's own IDENTIFY answer, whole.
+        Some(maker_model(None, drive))
+    } else {
+        let usb = device.usb.as_ref();
+        let bridged = usb.is_some_and(|u| u.bridge.is_some());
+        let scsi = clean(device.model.as_ref()).filter(|m| !is_bridge_model(device, m));
+        let vendor = clean(device.vendor.as_ref()).filter(|v| !is_bridge_word(v));
+        match scsi {
+            Some(model) => {
+                let maker = vendor.or_else(|| {
+                    usb.filter(|_| !bridged)
+                        .and_then(|u| clean(u.manufacturer.as_ref()))
+                });
+                Some(maker_model(maker, model))
+            }
+            None if !bridged => usb.and_then(|u| clean(u.product.as_ref())).map(|product| {
+                maker_model(clean(usb.and_then(|u| u.manufacturer.as_ref())), product)
+            }),
+            None => None,
+        }
+    };
+    Named {
+        model: model.filter(|m| !m.is_empty()),
+        capacity_gb,
+    }
+}
+
+/// The name without a capacity it states again at its end (`… 500G`, `… 1TB`, `… 500 GB`),
+/// when that is the label's capacity: the site writes the capacity once, its own way.
+fn without_capacity(name: &str, capacity_gb: Option<u64>) -> String {
+    let Some(gb) = capacity_gb else {
+        return name.to_string();
+    };
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let states = |text: &str| -> bool {
+        let lower = text.to_ascii_lowercase();
+        let (number, scale) =
+            if let Some(n) = lower.strip_suffix("gb").or_else(|| lower.strip_suffix('g')) {
+                (n, 1.0)
+            } else if let Some(n) = lower.strip_suffix("tb").or_else(|| lower.strip_suffix('t')) {
+                (n, 1000.0)
+            } else {
+                return false;
+            };
+        number
+            .trim()
+            .parse::<f64>()
+            .is_ok_and(|n| n > 0.0 && ((n * scale) / gb as f64 - 1.0).abs() < 0.05)
+    };
+    let keep = match words.as_slice() {
+        [rest @ .., number, unit] if !rest.is_empty() && states(&format!("{number}{unit}")) => {
+            rest.len()
+        }
+        [rest @ .., last] if !rest.is_empty() && states(last) => rest.len(),
+        _ => words.len(),
+    };
+    words[..keep].join(" ")
+}
+
+/// What kind of device it is, for a leaderboard's filter.
+pub(super) fn kind(device: &Device) -> &'static str {
+    let words = || {
+        [&device.drive_model, &device.model, &device.vendor]
+            .into_iter()
+            .chain(device.usb.as_ref().map(|u| &u.product))
+            .flatten()
+            .map(|s| s.to_lowercase())
+    };
+    let named = |word: &str| words().any(|s| s.contains(word));
+    let solid = named("ssd") || named("nvme") || named("solid state");
+    // The drive's own answer first; the kernel's flag is only its default where it gave none.
+    let spins = match device.rotation_rpm {
+        Some(rpm) => Some(rpm > 0),
+        None if solid => Some(false),
+        None if hdd_like(device) => Some(true),
+        None => None,
+    };
+    let rotational = spins.or(device.rotational).unwrap_or(false);
+    match device.transport.as_deref() {
+        Some("mmc") => match device.sd.as_ref().and_then(|s| s.kind.as_deref()) {
+            Some(k) if k.eq_ignore_ascii_case("mmc") => "eMMC",
+            Some(_) | None if device.sd.is_some() => {
+                // SD cards and microSD cards share registers; the microSD is by far the
+                // commoner in the boards that report them.
+                if named("microsd") || device.size_bytes.unwrap_or(0) > 0 {
+                    "microSD"
+                } else {
+                    "SD"
+                }
+            }
+            _ => "eMMC",
+        },
+        Some("usb") => {
+            let bridged = device.usb.as_ref().is_some_and(|u| u.bridge.is_some());
+            // The kernel clears `rotational` only on the device's answer; 1 is its default.
+            let spins = spins.or((device.rotational == Some(false)).then_some(false));
+            match spins {
+                Some(true) => "USB HDD",
+                Some(false) if bridged || solid => "USB SSD",
+                Some(false) => "USB flash",
+                // A drive behind a bridge that says nothing of itself: a disk or an SSD, and
+                // which is not known.
+                None if bridged => "other",
+                // No bridge: a stick, whose `rotational` 1 is the kernel's default.
+                None => "USB flash",
+            }
+        }
+        Some("nvme") => "NVMe",
+        Some("sata") if rotational => "SATA HDD",
+        Some("sata") => "SATA SSD",
+        Some("virtio") | Some("loop") => "virtual",
+        _ => "other",
+    }
+}
+
+/// A hard disk by its maker's USB id or its model's words and numbers.
+fn hdd_like(device: &Device) -> bool {
+    let usb_maker = device
+        .usb
+        .as_ref()
+        .and_then(|u| u.vendor_id.as_deref())
+        .is_some_and(|id| HDD_VENDORS.iter().any(|(v, _)| id.eq_ignore_ascii_case(v)));
+    let model = [&device.drive_model, &device.model]
+        .into_iter()
+        .flatten()
+        .chain(device.usb.as_ref().and_then(|u| u.product.as_ref()))
+        .map(|s| s.to_lowercase())
+        .any(|m| {
+            HDD_WORDS.iter().any(|w| m.contains(w))
+                || m.starts_with("wdc wd")
+                || m.starts_with("hgst h")
+                || m.starts_with("hitachi h")
+                || (m.starts_with("st") && m[2..].starts_with(|c: char| c.is_ascii_digit()))
+        });
+    usb_maker || model
+}
+
+/// A device's size as its label says it: the usable bytes of a "64 GB" card are 59-64·10^9,
+/// of a "1 TB" drive 0.93-1.0·10^12. The label size nearest to it that it can be.
+pub(super) fn marketing_gb(bytes: u64) -> Option<u64> {
+    if bytes < 100_000_000 {
+        return None;
+    }
+    let gb = bytes as f64 / 1e9;
+    // Card and stick sizes, and the SSD sizes between them.
+    const SIZES: [u64; 26] = [
+        1, 2, 4, 8, 16, 32, 64, 120, 128, 240, 250, 256, 480, 500, 512, 960, 1000, 2000, 4000,
+        8000, 10000, 12000, 14000, 16000, 20000, 24000,
+    ];
+    // The label size nearest to the bytes, among those the bytes can be (92-102% of it).
+    SIZES
+        .iter()
+        .filter(|size| gb <= **size as f64 * 1.02 && gb >= **size as f64 * 0.92)
+        .min_by(|a, b| {
+            let off = |s: u64| (gb / s as f64 - 1.0).abs();
+            off(**a).total_cmp(&off(**b))
+        })
+        .copied()
+        // Sizes between the usual ones: the figure itself, rounded.
+        .or(Some(gb.round() as u64))
+        .filter(|gb| *gb > 0)
+}
+
+pub(super) fn capacity_text(gb: u64) -> String {
+    if gb >= 1000 && gb.is_multiple_of(1000) {
+        format!("{} TB", gb / 1000)
+    } else {
+        format!("{gb} GB")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::Usb;
+
+    fn usb_device(vendor: &str, model: &str, usb: (&str, &str, &str, Option<&str>)) -> Device {
+        let (id, manufacturer, product, bridge) = usb;
+        Device {
+            transport: Some("usb".into()),
+            vendor: Some(vendor.into()),
+            model: Some(model.into()),
+            size_bytes: Some(500_107_862_016),
+            usb: Some(Usb {
+                vendor_id: Some(id.into()),
+                manufacturer: Some(manufacturer.into()),
+                product: Some(product.into()),
+                bridge: bridge.map(str::to_string),
+                ..Usb::default()
+            }),
+            ..Device::default()
+        }
+    }
+
+    #[test]
+    fn the_capacity_is_said_once() {
+        let gb = |n| Some(n);
+        assert_eq!(without_capacity("SSD 860 EVO 500G", gb(500)), "SSD 860 EVO");
+        assert_eq!(
+            without_capacity("Samsung SSD 970 EVO Plus 1TB", gb(1000)),
+            "Samsung SSD 970 EVO Plus"
+        );
+        assert_eq!(without_capacity("Extreme 64 GB", gb(64)), "Extreme");
+        // A number that is not this capacity, or that is the whole name, stays.
+        assert_eq!(without_capacity("Extreme 32GB", gb(64)), "Extreme 32GB");
+        assert_eq!(without_capacity("64GB", gb(64)), "64GB");
+        assert_eq!(without_capacity("SN64G", gb(64)), "SN64G");
+        assert_eq!(
+            without_capacity("SSD 860 EVO 500G", None),
+            "SSD 860 EVO 500G"
+        );
+    }
+
+    #[test]
+    fn makers_from_the_model_itself() {
+        assert_eq!(maker_in("Samsung SSD 860 EVO 500GB"), Some("Samsung"));
+        assert_eq!(maker_in("WDC WD10JPVX-22JC3T0"), Some("WD"));
+        assert_eq!(maker_in("ST1000LM035-1RK172"), Some("Seagate"));
+        assert_eq!(maker_in("CT500MX500SSD1"), Some("Crucial"));
+        assert_eq!(maker_in("Cruzer Blade"), None);
+        assert_eq!(maker_in("STORE N GO"), None);
+    }
+
+    #[test]
+    fn a_drive_behind_a_bridge_is_the_drive() {
+        let asm = Some("ASMedia ASM1051E/ASM1053E/ASM1153E (SATA)");
+        // The bridge passes the drive's vendor and model on (cut to 16 characters).
+        let d = usb_device(
+            "Samsung",
+            "SSD 860 EVO 500G",
+            ("174c", "ASMedia", "ASM1153E", asm),
+        );
+        assert_eq!(named(&d).model.as_deref(), Some("Samsung SSD 860 EVO"));
+        // The bridge's own names: no model, and never the bridge's.
+        let d = usb_device("ASMT", "2115", ("174c", "ASMedia", "ASM1153E", asm));
+        assert_eq!(named(&d).model, None);
+        // … unless the drive answered for itself.
+        let mut d = d;
+        d.drive_model = Some("Samsung SSD 860 EVO 500GB".into());
+        assert_eq!(named(&d).model.as_deref(), Some("Samsung SSD 860 EVO"));
+        d.drive_model = Some("ST1000LM035-1RK172".into());
+        assert_eq!(
+            named(&d).model.as_deref(),
+            Some("Seagate ST1000LM035-1RK172")
+        );
+    }
+
+    #[test]
+    fn sticks_are_flash_and_disks_spin() {
+        let mut stick = usb_device(
+            "SanDisk",
+            "Cruzer Blade",
+            ("0781", "SanDisk", "Cruzer Blade", None),
+        );
+        stick.rotational = Some(true);
+        assert_eq!(kind(&stick), "USB flash");
+        assert_eq!(named(&stick).model.as_deref(), Some("SanDisk Cruzer Blade"));
+        let mut passport = usb_device(
+            "WD",
+            "My Passport 25E2",
+            ("1058", "Western Digital", "My Passport 25E2", None),
+        );
+        passport.rotational = Some(true);
+        assert_eq!(kind(&passport), "USB HDD");
+        // A drive that says it does not spin is no disk, whatever the kernel's flag.
+        let mut ssd = usb_device(
+            "ASMT",
+            "2115",
+            ("174c", "ASMedia", "ASM1153E", Some("ASMedia (SATA)")),
+        );
+        ssd.rotational = Some(true);
+        ssd.rotation_rpm = Some(0);
+        assert_eq!(kind(&ssd), "USB SSD");
+        ssd.rotation_rpm = Some(5400);
+        assert_eq!(kind(&ssd), "USB HDD");
+        // A SATA disk that says it spins at 7200 rpm while the kernel was told otherwise.
+        let sata = Device {
+            transport: Some("sata".into()),
+            rotational: Some(false),
+            rotation_rpm: Some(7200),
+            ..Device::default()
+        };
+        assert_eq!(kind(&sata), "SATA HDD");
+    }
+}
