@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::with_store;
 use crate::cli::SubmitArgs;
+use crate::output::printable;
 use crate::result::{now_rfc3339, ResultDoc};
 use crate::store::receipts::Receipt;
 use crate::store::StoreError;
@@ -83,7 +84,26 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     println!("url: {url}");
     println!("token: {token}");
     if let Some(flag) = field("flag") {
-        println!("Kept out of the rankings: {flag}");
+        println!("Kept out of the rankings: {}", printable(&flag));
+    }
+    // Where it stands, as the site says it: a sentence per ranked figure.
+    let sentences: Vec<&str> = answer["standing"]["figures"]
+        .as_array()
+        .map(|figures| {
+            figures
+                .iter()
+                .filter_map(|f| f["sentence"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    if !sentences.is_empty() {
+        println!("Where it stands on {server}:");
+        for sentence in sentences {
+            println!("  {}", printable(sentence));
+        }
+        if let Some(advice) = answer["standing"]["advice"].as_str() {
+            println!("{}", printable(advice));
+        }
     }
     match kept {
         Ok(()) => println!(

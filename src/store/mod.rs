@@ -23,6 +23,7 @@ mod model;
 mod open;
 pub mod receipts;
 mod site;
+mod standing;
 
 use sqlx::AnyPool;
 use sqlx::{Any, Connection, Transaction};
@@ -33,6 +34,7 @@ pub use error::{Problem, StoreError};
 pub use location::{data_dir, Location};
 pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};
 pub use open::Pooling;
+pub use standing::{Among, FigureStanding, Whose};
 
 pub struct Store {
     pool: AnyPool,

@@ -49,6 +49,10 @@ pub struct Receipt {
     pub token: String,
     /// Why the result is kept out of rankings, if it is.
     pub flag: Option<String>,
+    /// Where it stands among its model and its kind on its board, figure by figure; null when
+    /// it is kept out of rankings or the standing could not be read (the result is saved
+    /// either way).
+    pub standing: Option<views::Standing>,
 }
 
 pub async fn submit(State(state): State<Shared>, body: Bytes) -> Result<Response, Api> {
@@ -68,11 +72,20 @@ pub async fn submit(State(state): State<Shared>, body: Bytes) -> Result<Response
         .store
         .save_submitted(&doc, &token_hash(&token))
         .await?;
+    // The result is saved: a standing that cannot be read leaves it out, never the 201.
+    let standing = match views::standing(&state, &doc).await {
+        Ok(standing) => standing,
+        Err(e) => {
+            eprintln!("iomark serve: the standing of {}: {e}", doc.id);
+            None
+        }
+    };
     let receipt = Receipt {
         url: result_url(&state, &doc.id),
         id: doc.id.clone(),
         token,
         flag: doc.rank_flag(),
+        standing,
     };
     let mut response = (StatusCode::CREATED, Json(receipt)).into_response();
     if let Ok(location) = format!("/results/{}", doc.id).parse() {

@@ -909,3 +909,89 @@ fn a_drive_is_found_by_its_own_name_in_any_enclosure() {
     let hdd = get(&format!("{url}/api/v1/leaderboard?kind=USB%20HDD")).json();
     assert_eq!(hdd["devices"].as_array().unwrap().len(), 0, "{hdd}");
 }
+
+/// Issue 24: after a submission, the site says where the result stands among its own model
+/// and its kind on its board, figure by figure, and says when there are too few to tell.
+#[test]
+fn submit_says_where_the_result_stands_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    standing(dir.path().join("site.db").to_str().unwrap());
+}
+
+#[test]
+fn submit_says_where_the_result_stands_on_postgres() {
+    let pg = Postgres::start();
+    standing(&pg.database());
+}
+
+fn standing(db: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let site = Site::start(db, home, &NO_LIMITS);
+    let url = site.url.clone();
+    let board = "Raspberry Pi 4 Model B";
+    let send = |n: u32, scale: f64| -> String {
+        let file = write_doc(home, &device_doc(n, "SanDisk", "Extreme Pro", scale, board));
+        ok(iomark(home).arg("import").arg(&file));
+        let out = ok(iomark(home).args(["submit", "latest", "--server", &url, "--yes"]));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // The first of its model: nothing to place it among.
+    let first = send(1, 0.1);
+    assert!(first.contains("Where it stands on"), "{first}");
+    assert!(
+        first.contains("too few results to place it yet (0 other USB flash results on Raspberry Pi 4 Model B, 0 other SanDisk Extreme Pro 128 GB results)"),
+        "{first}"
+    );
+    for n in 2..=7 {
+        let d = device_doc(
+            n,
+            "SanDisk",
+            "Extreme Pro",
+            0.1 + f64::from(n) / 100.0,
+            board,
+        );
+        assert_eq!(post(&format!("{url}/api/v1/results"), &d).status, 201);
+    }
+    // A slow one among seven others of its model: the slowest fifth, and what to check.
+    let slow = send(8, 0.05);
+    assert!(
+        slow.contains(
+            "SEQ1M Q8T1 read 100 MB/s: in the slowest fifth (faster than 0%) of 7 other \
+             SanDisk Extreme Pro 128 GB results (their median 280 MB/s)\n"
+        ),
+        "{slow}"
+    );
+    assert!(
+        slow.contains(
+            "SEQ1M Q8T1 read, SEQ1M Q8T1 write, SEQ1M Q1T1 read, SEQ1M Q1T1 write, RND4K Q32T1 \
+             read, RND4K Q32T1 write, RND4K Q1T1 read, RND4K Q1T1 write are in the slowest fifth \
+             of SanDisk Extreme Pro 128 GB: the same model does better elsewhere, so check the \
+             slot, adapter, cable or power"
+        ),
+        "{slow}"
+    );
+    // The API's 201 carries the same, as figures.
+    let fast = device_doc(9, "SanDisk", "Extreme Pro", 0.3, board);
+    let answer = post(&format!("{url}/api/v1/results"), &fast);
+    assert_eq!(answer.status, 201);
+    let standing = &answer.json()["standing"];
+    let first_figure = &standing["figures"][0];
+    assert_eq!(first_figure["metric"], "seq1m_q8_read", "{standing}");
+    assert_eq!(first_figure["model"]["results"], 8, "{standing}");
+    assert_eq!(first_figure["model"]["percentile"], 100.0, "{standing}");
+    assert_eq!(first_figure["kind"]["results"], 8, "{standing}");
+    assert!(
+        standing["summary"]
+            .as_str()
+            .unwrap()
+            .contains("fastest fifth"),
+        "{standing}"
+    );
+    // A result kept out of rankings is placed nowhere.
+    let mut cached = device_doc(10, "SanDisk", "Extreme Pro", 0.3, board);
+    cached["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
+    let answer = post(&format!("{url}/api/v1/results"), &cached);
+    assert_eq!(answer.status, 201);
+    assert_eq!(answer.json()["standing"], Value::Null);
+}

@@ -1,15 +1,18 @@
 //! What the site shows, computed once from the store for a page, its API answer and its card
-//! alike: a file per resource (`leaderboard.rs`, `device.rs`, `compare.rs`), and here the one
+//! alike: a file per resource (`leaderboard.rs`, `device.rs`, `compare.rs`, where a submitted
+//! result stands in `standing.rs`), and here the one
 //! result a page, an answer or a card is drawn from. `api.rs` and `pages/` both read these; they
 //! read neither.
 
 mod compare;
 mod device;
 mod leaderboard;
+mod standing;
 
 pub use compare::{comparison, Compared};
 pub use device::{device_view, DeviceQuery, DeviceView};
 pub use leaderboard::{leaderboard, BoardQuery, Choices, Leaderboard};
+pub use standing::{standing, Standing};
 
 use super::error::Failure;
 use super::State;
