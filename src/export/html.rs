@@ -20,6 +20,7 @@ td,th{padding:.3rem .7rem;border-bottom:1px solid #eceef1}\
 th{text-align:left;background:#f5f6f8}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
 .read{color:#2b6cb0}.write{color:#d96c1e}\
 .warn{background:#fff4e5;border-left:4px solid #d96c1e;padding:.5rem .8rem;margin:.5rem 0}\
+#headline{font-size:1.1rem;padding:.5rem .8rem;border-left:4px solid #2b6cb0;background:#f5f8fc}\
 #verdict{font-weight:bold;padding:.5rem .8rem;border-left:4px solid}#verdict.ok{border-color:#2f9e44}#verdict.bad{border-color:#c92a2a;color:#c92a2a}\
 figure.chart{margin:1rem 0}figure.chart svg{max-width:100%;height:auto}\
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#5c5f66}dd{margin:0}\
@@ -82,6 +83,8 @@ struct Report {
     subtitle: String,
     style: &'static str,
     price: Option<String>,
+    /// The profile's own figure and what it means (verify says its verdict instead).
+    headline: Option<crate::result::headline::Headline>,
     warnings: Vec<String>,
     rows: Vec<Row>,
     langs: Option<Langs>,
@@ -219,6 +222,7 @@ impl Exporter for Html {
             subtitle,
             style: STYLE,
             price: doc.price_usd.map(|p| price_text(doc, p)),
+            headline: doc.headline().filter(|_| doc.verify.is_none()),
             warnings: doc.warnings.iter().map(|w| w.message.clone()).collect(),
             rows,
             langs,

@@ -38,6 +38,10 @@ impl Exporter for Markdown {
             "**{title}** · iomark {} · {} profile",
             doc.tool.version, s.profile
         );
+        if let Some(h) = doc.headline().filter(|_| doc.verify.is_none()) {
+            let _ = writeln!(out);
+            let _ = writeln!(out, "**{}**: {}", escape(&h.short), escape(&h.sentence));
+        }
         if let Some(price) = doc.price_usd {
             let _ = writeln!(out);
             let _ = writeln!(out, "{}", escape(&super::html::price_text(doc, price)));

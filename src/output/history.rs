@@ -11,7 +11,7 @@ pub fn render(runs: &[Summary], style: Style) -> String {
     }
     let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
     let short = short_ids(&ids, crate::result::SHORT_ID);
-    let rows: Vec<[String; 10]> = runs
+    let rows: Vec<[String; 11]> = runs
         .iter()
         .zip(short)
         .map(|(r, id)| {
@@ -29,6 +29,7 @@ pub fn render(runs: &[Summary], style: Style) -> String {
                 figure(r.seq_write_mb_per_s, 1),
                 figure(r.rnd_read_iops, 0),
                 figure(r.rnd_write_iops, 0),
+                printable(r.headline.as_deref().unwrap_or_default()).into_owned(),
             ]
         })
         .collect();
@@ -43,11 +44,14 @@ pub fn render(runs: &[Summary], style: Style) -> String {
         "SEQ1M Q8 W",
         "RND4K Q1 R",
         "RND4K Q1 W",
+        "Headline",
     ];
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count()).min(32);
+        for (i, (w, cell)) in widths.iter_mut().zip(row).enumerate() {
+            // A headline says a card's classes and the ones it misses in whole.
+            let most = if i == 10 { 40 } else { 32 };
+            *w = (*w).max(cell.chars().count()).min(most);
         }
     }
     let mut out = String::new();
@@ -55,7 +59,7 @@ pub fn render(runs: &[Summary], style: Style) -> String {
         let mut text = String::new();
         for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
             let cell: String = cell.chars().take(*w).collect();
-            if i >= 6 {
+            if (6..10).contains(&i) {
                 let _ = write!(text, "  {cell:>w$}");
             } else if i == 0 {
                 let _ = write!(text, "{cell:<w$}");
@@ -73,10 +77,24 @@ pub fn render(runs: &[Summary], style: Style) -> String {
     for row in rows {
         let _ = writeln!(out, "{}", line(row.to_vec()));
     }
+    if runs
+        .iter()
+        .any(|r| r.headline.as_deref().is_some_and(|h| h.ends_with('*')))
+    {
+        let _ = writeln!(
+            out,
+            "{}",
+            style
+                .dim("* a pi score not comparable with pibenchmarks.com: --size changed its files")
+        );
+    }
     let _ = writeln!(
         out,
         "{}",
-        style.dim("MB/s for SEQ1M, IOPS for RND4K; `iomark show ID` for the full report")
+        style.dim(
+            "MB/s for SEQ1M, IOPS for RND4K; the headline is a profile's own figure (the pi \
+             score, the SD classes met); `iomark show ID` for the full report"
+        )
     );
     out
 }

@@ -9,15 +9,16 @@ use crate::units::format_size;
 pub fn device_line(doc: &ResultDoc) -> Option<String> {
     let device = doc.target.device.as_ref()?;
     let mut parts: Vec<String> = Vec::new();
-    let identity: Vec<&str> = [device.vendor.as_deref(), device.model.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect();
+    // The drive as a buyer names it, never its USB bridge.
+    let named = super::drive::named(device).model.or_else(|| {
+        let bridge = device.usb.as_ref().and_then(|u| u.bridge.as_deref())?;
+        Some(format!("(a drive behind {bridge})"))
+    });
     parts.push(
         format!(
             "{} {}",
             device.name.as_deref().unwrap_or("?"),
-            identity.join(" ")
+            named.unwrap_or_default()
         )
         .trim()
         .to_string(),

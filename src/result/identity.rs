@@ -73,7 +73,7 @@ impl ResultDoc {
             (Some(model), None, _) => model.clone(),
             // The bridge's name is never the device's: say what stands in front of it.
             (None, _, Some(bridge)) => format!("a drive behind {bridge}"),
-            (None, _, None) => self.device_label(),
+            (None, _, None) => self.unnamed_label(),
         };
         let s = &self.settings;
         Identity {
@@ -98,12 +98,20 @@ impl ResultDoc {
         self.extra.get("synthetic").and_then(|v| v.as_bool()) == Some(true)
     }
 
-    /// Why these figures cannot stand in a ranking: no I/O was done, a figure is faster than
-    /// the device's link can carry (a cache answered, or the document is wrong), or the
-    /// device's name imitates another's with letters of another script.
+    /// Why these figures cannot stand in a ranking: no I/O was done, a pi score from other
+    /// file sizes, a figure is faster than the device's link can carry (a cache answered, or
+    /// the document is wrong), or the device's name imitates another's with letters of another
+    /// script.
     pub fn rank_flag(&self) -> Option<String> {
         if self.settings.engine.split('+').any(|e| e == "null") {
             return Some("measured with the null engine, which does no I/O".into());
+        }
+        let kind = super::warning::WarningKind::PiScoreNotComparable.as_str();
+        if self.warnings.iter().any(|w| w.kind == kind) {
+            return Some(
+                "its pi score ran with other file sizes (--size): not comparable with others"
+                    .into(),
+            );
         }
         if let Some(flag) = self.beyond_link() {
             return Some(flag);

@@ -120,24 +120,31 @@ pub fn find(column: &str) -> Option<&'static Metric> {
     METRICS.iter().find(|m| m.column == column)
 }
 
-/// What a leaderboard of `class` sorts by unless told: the score for the pi profile, the
-/// headline figure otherwise.
-pub fn default_sort(class: &str) -> &'static Metric {
+/// What a leaderboard of `class` sorts by unless told: the score for the pi profile, else the
+/// first figure of the list that the class's results have (`present`, columns: the sdcard
+/// profile has no SEQ1M Q8T1 read, and a board sorted by it listed none of its cards), else
+/// SEQ1M Q8T1 read.
+pub fn default_sort(class: &str, present: &[&str]) -> &'static Metric {
     if class.starts_with("pi/") {
-        SCORE
-    } else {
-        HEADLINE
+        return SCORE;
     }
+    METRICS
+        .iter()
+        .filter(|m| matches!(m.source, Source::Test(_)))
+        .find(|m| present.contains(&m.column))
+        .unwrap_or(HEADLINE)
 }
 
 /// The figures a device's or a comparison's tables show for `class`, the default sort first:
-/// the score and four tests for pi, the standard eight otherwise.
-pub fn shown(class: &str) -> Vec<&'static Metric> {
-    let first = default_sort(class);
+/// the score and four tests for pi, the standard eight otherwise; of those, the ones its
+/// results have (`present`), where they have any.
+pub fn shown(class: &str, present: &[&str]) -> Vec<&'static Metric> {
+    let first = default_sort(class, present);
     let pi = class.starts_with("pi/");
     std::iter::once(first)
         .chain(METRICS.iter().filter(|m| {
             *m != first
+                && (present.is_empty() || present.contains(&m.column))
                 && if pi {
                     m.pi
                 } else {
@@ -159,7 +166,10 @@ mod tests {
         assert_eq!(find("rnd4k_q32_write").unwrap().unit, "IOPS");
         assert_eq!(find("seq1m_q1_read").unwrap().unit, "MB/s");
         assert_eq!(SCORE.column, "score");
-        let pi: Vec<&str> = shown("pi/direct/random").iter().map(|m| m.column).collect();
+        let pi: Vec<&str> = shown("pi/direct/random", &[])
+            .iter()
+            .map(|m| m.column)
+            .collect();
         assert_eq!(
             pi,
             [
@@ -170,12 +180,21 @@ mod tests {
                 "rnd4k_q1_write"
             ]
         );
-        let standard: Vec<&str> = shown("standard/direct/random")
+        let standard: Vec<&str> = shown("standard/direct/random", &[])
             .iter()
             .map(|m| m.column)
             .collect();
         assert_eq!(standard.len(), 8);
         assert_eq!(standard[0], "seq1m_q8_read");
+        // A profile without SEQ1M Q8T1 read (sdcard) is sorted and shown by what it has.
+        let sd = ["seq1m_q8_write", "rnd4k_q1_read", "rnd4k_q1_write"];
+        assert_eq!(default_sort("sdcard/direct/random", &sd).column, sd[0]);
+        let shown: Vec<&str> = shown("sdcard/direct/random", &sd)
+            .iter()
+            .map(|m| m.column)
+            .collect();
+        assert_eq!(shown, sd);
+        assert_eq!(default_sort("pi/direct/random", &sd).column, "score");
         // The label is the test's name as tables print it.
         for m in &METRICS {
             if let Source::Test(name) = m.source {

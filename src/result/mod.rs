@@ -8,6 +8,7 @@
 pub mod describe;
 mod document_error;
 mod drive;
+pub mod headline;
 mod id;
 pub mod identity;
 pub mod langs;
@@ -426,10 +427,10 @@ impl ResultDoc {
         self.tests.iter().find(|t| t.name == name)
     }
 
-    /// The four headline figures of history listings: SEQ1M Q8T1 read and write MB/s, RND4K
+    /// The four standard figures of history listings: SEQ1M Q8T1 read and write MB/s, RND4K
     /// Q1T1 read and write IOPS; absent where the profile did not run that test.
-    pub fn headline(&self) -> Headline {
-        Headline {
+    pub fn standard_figures(&self) -> StandardFigures {
+        StandardFigures {
             seq_read_mb_per_s: self.test("SEQ1M_Q8T1_read").map(|t| t.mb_per_s),
             seq_write_mb_per_s: self.test("SEQ1M_Q8T1_write").map(|t| t.mb_per_s),
             rnd_read_iops: self.test("RND4K_Q1T1_read").map(|t| t.iops),
@@ -437,9 +438,16 @@ impl ResultDoc {
         }
     }
 
-    /// What was measured, in a few words: the device's model, else its kernel name, else the
-    /// filesystem and path.
+    /// What was measured, in a few words: the device as a buyer names it, with its capacity
+    /// (`Samsung SSD 860 EVO 500 GB`, never its USB bridge), else what stands in front of it,
+    /// else its kernel name, else the filesystem and path.
     pub fn device_label(&self) -> String {
+        self.identity().device_name
+    }
+
+    /// [`ResultDoc::device_label`] where the document names no model: the kernel's name, else
+    /// the filesystem and path.
+    pub(crate) fn unnamed_label(&self) -> String {
         let device = self.target.device.as_ref();
         device
             .and_then(|d| d.model.clone().or_else(|| d.name.clone()))
@@ -461,9 +469,9 @@ impl ResultDoc {
     }
 }
 
-/// See [`ResultDoc::headline`].
+/// See [`ResultDoc::standard_figures`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Headline {
+pub struct StandardFigures {
     pub seq_read_mb_per_s: Option<f64>,
     pub seq_write_mb_per_s: Option<f64>,
     pub rnd_read_iops: Option<f64>,
@@ -485,4 +493,6 @@ pub struct Summary {
     pub rnd_read_iops: Option<f64>,
     pub rnd_write_iops: Option<f64>,
     pub score_total: Option<i64>,
+    /// The profile's headline in a few words ([`ResultDoc::headline`]), where it has one.
+    pub headline: Option<String>,
 }

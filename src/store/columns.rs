@@ -13,7 +13,7 @@ use super::model::{DeviceRow, Entry};
 use crate::result::metric::{Metric, METRICS};
 
 /// A result's facts in `entries`, before its figures, in the order they are bound.
-pub const ENTRY_FACTS: [&str; 15] = [
+pub const ENTRY_FACTS: [&str; 16] = [
     "id",
     "device_key",
     "device_name",
@@ -29,6 +29,7 @@ pub const ENTRY_FACTS: [&str; 15] = [
     "token_hash",
     "started_at",
     "label",
+    "headline",
 ];
 
 /// A device's aggregate in `devices`, before its figures' medians, in the order they are
@@ -137,6 +138,7 @@ pub fn entry_of(row: &AnyRow, metrics: &[Metric]) -> Result<Entry, sqlx::Error> 
         capacity_gb: row.try_get("capacity_gb")?,
         started_at: row.try_get("started_at")?,
         label: row.try_get("label")?,
+        headline: row.try_get("headline")?,
         board: row.try_get("board")?,
         filesystem: row.try_get("filesystem")?,
         price_usd: row.try_get("price_usd")?,
@@ -228,7 +230,8 @@ mod tests {
                 .bind(0_i64)
                 .bind(None::<String>)
                 .bind("2026-11-23T00:00:00Z")
-                .bind(None::<String>);
+                .bind(None::<String>)
+                .bind(Some("score 12"));
             for (i, _) in metrics.iter().enumerate() {
                 insert = insert.bind(Some(i as f64 + 0.5));
             }
@@ -243,6 +246,7 @@ mod tests {
             let entry = entry_of(&row, &metrics).unwrap();
             assert_eq!(entry.figures["seq128k_q32_read"], 9.5);
             assert_eq!(entry.figures["seq1m_q8_read"], 0.5);
+            assert_eq!(entry.headline.as_deref(), Some("score 12"));
             store.close().await;
         });
     }

@@ -16,7 +16,7 @@ use crate::result::ResultDoc;
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Store::rederive`]); change this with them.
-pub const RULES: &str = "3";
+pub const RULES: &str = "4";
 
 impl Store {
     /// Writes a result's facts and refreshes its device's aggregate, inside the transaction
@@ -46,7 +46,8 @@ impl Store {
             .bind(id.synthetic as i64)
             .bind(token_hash)
             .bind(&doc.started_at)
-            .bind(&doc.label);
+            .bind(&doc.label)
+            .bind(doc.headline().map(|h| h.short));
         for metric in &METRICS {
             query = query.bind(metric.of(doc));
         }
@@ -158,8 +159,8 @@ impl Store {
                 let facts = doc.identity();
                 sqlx::query(
                     "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
-                     transport = $4, class = $5, capacity_gb = $6, flag = $7, synthetic = $8 \
-                     WHERE id = $9",
+                     transport = $4, class = $5, capacity_gb = $6, flag = $7, synthetic = $8, \
+                     headline = $9 WHERE id = $10",
                 )
                 .persistent(false)
                 .bind(&facts.device_key)
@@ -170,6 +171,7 @@ impl Store {
                 .bind(facts.capacity_gb.map(|g| g as i64))
                 .bind(&facts.flag)
                 .bind(facts.synthetic as i64)
+                .bind(doc.headline().map(|h| h.short))
                 .bind(&id)
                 .execute(&mut **tx)
                 .await?;

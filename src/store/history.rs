@@ -8,9 +8,13 @@ use sqlx::{Any, Row, Transaction};
 use super::{Begin, Problem, Store, StoreError};
 use crate::result::{self, ResultDoc, Summary, SHORT_ID};
 
+/// A history line: the run's indexed columns, and from its facts the device as a buyer names
+/// it and the headline.
 const COLUMNS: &str =
-    "id, started_at, label, profile, device_model, device_transport, filesystem, \
-     seq_read_mb_per_s, seq_write_mb_per_s, rnd_read_iops, rnd_write_iops, score_total";
+    "r.id, r.started_at, r.label, r.profile, COALESCE(e.device_name, r.device_model) AS device, \
+     r.device_transport, r.filesystem, \
+     r.seq_read_mb_per_s, r.seq_write_mb_per_s, r.rnd_read_iops, r.rnd_write_iops, \
+     r.score_total, e.headline";
 
 impl Store {
     /// Saves one result, in one transaction. An id already present is refused.
@@ -51,7 +55,7 @@ impl Store {
         document: String,
         token_hash: Option<&str>,
     ) -> Result<(), sqlx::Error> {
-        let h = doc.headline();
+        let h = doc.standard_figures();
         let device = doc.target.device.as_ref();
         // sqlx 0.8's Any driver declares a NULL f64 parameter as float4 on PostgreSQL; a statement
         // cached after such a NULL then refuses a real f64 ("incorrect binary data format").
@@ -93,7 +97,8 @@ impl Store {
     /// Every run, newest first (at most `limit`, if given).
     pub async fn list(&self, limit: Option<u32>) -> Result<Vec<Summary>, StoreError> {
         let sql = format!(
-            "SELECT {COLUMNS} FROM results ORDER BY started_at DESC, id DESC{}",
+            "SELECT {COLUMNS} FROM results r LEFT JOIN entries e ON e.id = r.id \
+             ORDER BY r.started_at DESC, r.id DESC{}",
             limit.map(|n| format!(" LIMIT {n}")).unwrap_or_default()
         );
         let rows = sqlx::query(&sql)
@@ -223,7 +228,7 @@ fn summary(row: &AnyRow) -> Result<Summary, sqlx::Error> {
         started_at: row.try_get("started_at")?,
         label: row.try_get("label")?,
         profile: row.try_get("profile")?,
-        device: row.try_get("device_model")?,
+        device: row.try_get("device")?,
         transport: row.try_get("device_transport")?,
         filesystem: row.try_get("filesystem")?,
         seq_read_mb_per_s: row.try_get("seq_read_mb_per_s")?,
@@ -231,5 +236,6 @@ fn summary(row: &AnyRow) -> Result<Summary, sqlx::Error> {
         rnd_read_iops: row.try_get("rnd_read_iops")?,
         rnd_write_iops: row.try_get("rnd_write_iops")?,
         score_total: row.try_get("score_total")?,
+        headline: row.try_get("headline")?,
     })
 }

@@ -46,6 +46,8 @@ pub struct Entry {
     pub capacity_gb: Option<i64>,
     pub started_at: String,
     pub label: Option<String>,
+    /// The profile's headline in a few words (`ResultDoc::headline`), where it has one.
+    pub headline: Option<String>,
     pub board: Option<String>,
     pub filesystem: Option<String>,
     pub price_usd: Option<f64>,

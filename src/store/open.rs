@@ -149,6 +149,7 @@ fn migrator() -> Migrator {
             "site rules",
             include_str!("migrations/0003_site_rules.sql"),
         ),
+        (4, "headline", include_str!("migrations/0004_headline.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -11,6 +11,7 @@ use super::aggregate::scope;
 use super::columns::{device_row, entry, SQL};
 use super::model::{DeviceRow, Entry, Filter, MAX_ROWS};
 use super::{Store, StoreError};
+use crate::result::metric::METRICS;
 
 impl Store {
     /// Every aggregate of one device, in all its classes and scopes: what its page shows, as
@@ -113,6 +114,29 @@ impl Store {
             }
         }
         Ok((boards, filesystems))
+    }
+
+    /// The figures (columns of `METRICS`) that a class's ranked devices have.
+    pub async fn figures_of(&self, class: &str) -> Result<Vec<&'static str>, StoreError> {
+        let counts: Vec<String> = METRICS
+            .iter()
+            .map(|m| format!("COUNT({}) AS {}", m.column, m.column))
+            .collect();
+        let row = sqlx::query(&format!(
+            "SELECT {} FROM devices WHERE class = $1 AND scope = ''",
+            counts.join(", ")
+        ))
+        .bind(class)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| self.fail(e))?;
+        let mut present = Vec::new();
+        for m in &METRICS {
+            if row.try_get::<i64, _>(m.column).map_err(|e| self.fail(e))? > 0 {
+                present.push(m.column);
+            }
+        }
+        Ok(present)
     }
 
     /// The classes of results that have ranked devices, with how many devices each.

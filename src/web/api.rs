@@ -21,7 +21,13 @@ pub async fn leaderboard(
     State(state): State<Shared>,
     Query(query): Query<BoardQuery>,
 ) -> Answer<views::Leaderboard> {
-    let filter = query.filter(state.config.show_synthetic)?;
+    let (filter, _) = views::checked(
+        &state.store,
+        &state.choices,
+        &query,
+        state.config.show_synthetic,
+    )
+    .await?;
     let rows = state.store.leaderboard(&filter).await?;
     Ok(Json(views::leaderboard(&filter, rows)))
 }

@@ -9,6 +9,7 @@ mod cli_run;
 mod common;
 mod engine_backends;
 mod golden;
+mod headlines;
 mod house;
 mod info;
 mod langs;

@@ -19,6 +19,8 @@ const MARGIN: i32 = 16;
 const HEADER: i32 = 100;
 /// The label's line, where the run has one.
 const LABEL_LINE: i32 = 24;
+/// The profile's headline (the pi score, the SD classes met) and its sentence, where it has one.
+const HEADLINE_BAND: i32 = 62;
 const ROW: i32 = 74;
 const GAP: i32 = 8;
 const FOOTER: i32 = 74;
@@ -43,7 +45,13 @@ pub(super) fn height(doc: &ResultDoc) -> u32 {
 }
 
 fn header(doc: &ResultDoc) -> i32 {
-    HEADER + if doc.label.is_some() { LABEL_LINE } else { 0 }
+    HEADER
+        + if doc.label.is_some() { LABEL_LINE } else { 0 }
+        + if doc.headline().is_some() {
+            HEADLINE_BAND
+        } else {
+            0
+        }
 }
 
 /// How much of a cell the bar for `mb_per_s` fills: each decade of the scale a fifth.
@@ -92,6 +100,23 @@ pub(super) fn card<DB: DrawingBackend>(
             font(15, FontStyle::Bold, INK, left_top),
         )?;
         y += LABEL_LINE;
+    }
+    if let Some(headline) = doc.headline() {
+        text(
+            fit(&headline.short, 18, true, right - MARGIN),
+            (MARGIN, y),
+            font(18, FontStyle::Bold, READ, left_top),
+        )?;
+        // The sentence over at most two lines.
+        let (first, rest) = wrap(&headline.sentence, 13, right - MARGIN);
+        for (i, line) in [first, rest].into_iter().enumerate() {
+            text(
+                fit(&line, 13, false, right - MARGIN),
+                (MARGIN, y + 24 + 17 * i as i32),
+                font(13, FontStyle::Normal, INK, left_top),
+            )?;
+        }
+        y += HEADLINE_BAND;
     }
     text(
         describe::when(doc),
@@ -271,6 +296,25 @@ fn cell<DB: DrawingBackend>(
 }
 
 /// `text`, cut with an ellipsis where it would run wider than `room` pixels at `size`.
+/// `text` as the words that fit on one line of `room` pixels, and the rest.
+fn wrap(text: &str, size: u32, room: i32) -> (String, String) {
+    let mut first = String::new();
+    let mut words = text.split(' ').peekable();
+    while let Some(word) = words.peek() {
+        let longer = if first.is_empty() {
+            word.to_string()
+        } else {
+            format!("{first} {word}")
+        };
+        if super::glyphs::text_width(&longer, size as f64, false) > room as f64 {
+            break;
+        }
+        first = longer;
+        words.next();
+    }
+    (first, words.collect::<Vec<_>>().join(" "))
+}
+
 fn fit(text: &str, size: u32, bold: bool, room: i32) -> String {
     let fits = |t: &str| super::glyphs::text_width(t, size as f64, bold) <= room as f64;
     if fits(text) {

@@ -23,6 +23,8 @@ pub struct ResultLine {
     pub date: String,
     pub board: String,
     pub label: String,
+    /// The profile's own figure (a score, the SD classes met), where it has one.
+    pub headline: String,
     pub cells: Vec<String>,
     pub flag: String,
 }
@@ -52,6 +54,10 @@ pub struct DevicePage {
     pub columns: Vec<String>,
     pub boards: Vec<BoardRow>,
     pub results: Vec<ResultLine>,
+    /// Whether any result has a headline: the column is shown only then.
+    pub headlines: bool,
+    /// The SD classes the results meet, most often met first, with how many: a card's verdict.
+    pub verdicts: Vec<(String, usize)>,
     pub references: Vec<ReferenceLine>,
     pub api: String,
 }
@@ -62,7 +68,12 @@ pub async fn device(
     Query(query): Query<DeviceQuery>,
 ) -> Result<Html<String>, Page> {
     let view = views::device_view(&state, &key, query.profile.as_deref()).await?;
-    let metrics = metric::shown(&view.class);
+    let present: Vec<&str> = METRICS
+        .iter()
+        .map(|m| m.column)
+        .filter(|c| view.results.iter().any(|e| e.figures.contains_key(*c)))
+        .collect();
+    let metrics = metric::shown(&view.class, &present);
     let medians = |stats: &BTreeMap<String, Spread>| {
         stats
             .iter()
@@ -82,7 +93,25 @@ pub async fn device(
     if let Some(price) = view.price_usd {
         facts.push(format!("median price ${price:.2}"));
     }
+    // A card's verdict is the classes its ranked results meet: the same words from most.
+    let mut verdicts: Vec<(String, usize)> = Vec::new();
+    if view.class.starts_with("sdcard/") {
+        for h in view
+            .results
+            .iter()
+            .filter(|e| e.flag.is_none())
+            .filter_map(|e| e.headline.as_ref())
+        {
+            match verdicts.iter_mut().find(|(v, _)| v == h) {
+                Some((_, n)) => *n += 1,
+                None => verdicts.push((h.clone(), 1)),
+            }
+        }
+        verdicts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    }
     let page = DevicePage {
+        headlines: view.results.iter().any(|e| e.headline.is_some()),
+        verdicts,
         title: view.name.clone(),
         facts: facts.join(" · "),
         tabs: view
@@ -129,6 +158,7 @@ pub async fn device(
                 date: e.started_at.chars().take(10).collect(),
                 board: e.board.clone().unwrap_or_default(),
                 label: e.label.clone().unwrap_or_default(),
+                headline: e.headline.clone().unwrap_or_default(),
                 cells: cells(&e.figures, &metrics),
                 flag: e.flag.clone().unwrap_or_default(),
             })

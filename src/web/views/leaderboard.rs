@@ -21,6 +21,8 @@ pub struct Choices {
 #[derive(Clone, Default)]
 pub struct Offered {
     pub classes: Vec<(String, i64)>,
+    /// The figures the class's ranked devices have: what it sorts by unless told.
+    pub figures: Vec<&'static str>,
     pub boards: Vec<String>,
     pub filesystems: Vec<String>,
 }
@@ -47,6 +49,7 @@ impl Choices {
         let (boards, filesystems) = store.scopes(class).await?;
         let offered = Offered {
             classes,
+            figures: store.figures_of(class).await?,
             boards,
             filesystems,
         };
@@ -81,17 +84,23 @@ fn present(value: &Option<String>) -> Option<String> {
 }
 
 impl BoardQuery {
-    /// Checked into a store filter: a profile class (`standard` means `standard/direct/random`),
-    /// a known figure to sort by (the pi profile's score by default for pi, SEQ1M Q8T1 read
-    /// otherwise), a known kind.
-    pub fn filter(&self, synthetic: bool) -> Result<Filter, Failure> {
+    /// The profile class asked for (`standard` means `standard/direct/random`, the default).
+    pub fn class(&self) -> Result<String, Failure> {
         let class =
             class_of(self.profile.as_deref()).unwrap_or_else(|| "standard/direct/random".into());
         if class.len() > 100 || class.chars().any(|c| c.is_control()) {
             return Err(Failure::bad("profile: not a profile"));
         }
-        let wanted =
-            present(&self.sort).unwrap_or_else(|| metric::default_sort(&class).column.into());
+        Ok(class)
+    }
+
+    /// Checked into a store filter: the class, a known figure to sort by (by default the pi
+    /// profile's score for pi, else the first figure the class has of `figures`), a known
+    /// kind.
+    pub fn filter(&self, synthetic: bool, figures: &[&str]) -> Result<Filter, Failure> {
+        let class = self.class()?;
+        let wanted = present(&self.sort)
+            .unwrap_or_else(|| metric::default_sort(&class, figures).column.into());
         let sort = metric::find(&wanted).ok_or_else(|| {
             let names: Vec<&str> = METRICS.iter().map(|m| m.column).collect();
             Failure::bad(format!(
@@ -131,6 +140,17 @@ impl BoardQuery {
             synthetic,
         })
     }
+}
+
+/// A leaderboard's query checked, with what its form offers for its class.
+pub async fn checked(
+    store: &Store,
+    choices: &Choices,
+    query: &BoardQuery,
+    synthetic: bool,
+) -> Result<(Filter, Offered), Failure> {
+    let offered = choices.get(store, &query.class()?, synthetic).await?;
+    Ok((query.filter(synthetic, &offered.figures)?, offered))
 }
 
 /// One ranked device, with the figure sorted by and what it costs.

@@ -11,7 +11,7 @@ mod standing;
 
 pub use compare::{comparison, Compared};
 pub use device::{device_view, DeviceQuery, DeviceView};
-pub use leaderboard::{leaderboard, BoardQuery, Choices, Leaderboard};
+pub use leaderboard::{checked, leaderboard, BoardQuery, Choices, Leaderboard};
 pub use standing::{standing, Standing};
 
 use super::error::Failure;

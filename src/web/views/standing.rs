@@ -55,7 +55,7 @@ pub async fn standing(
     if id.flag.is_some() || id.synthetic {
         return Ok(None);
     }
-    let shown = shown(&id.class);
+    let shown = shown(&id.class, &[]);
     let figures: Vec<_> = METRICS
         .iter()
         .filter(|m| shown.iter().any(|s| s.column == m.column))

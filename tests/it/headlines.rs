@@ -1,0 +1,208 @@
+//! Issue 24: the figures people share, the pi profile's score and the SD classes a card meets,
+//! reach every place a person looks: `history`, Markdown, HTML, the card, and the site's
+//! newest results, leaderboard and device page.
+
+use serde_json::{json, Value};
+
+use crate::common::site::{get, post, ulid, Site, NO_LIMITS};
+use crate::common::*;
+
+/// An sdcard result of a SanDisk card claiming A1 whose random reads fall short of it: the
+/// profile's three tests at a card's rates and its class verdicts.
+fn sdcard_doc(n: u32) -> Value {
+    let started = format!("2026-03-{:02}T10:00:00Z", 1 + n % 28);
+    let mut d = doc(&ulid(n), &started, &[], 0.01);
+    let keep = ["SEQ1M_Q8T1_write", "RND4K_Q1T1_read", "RND4K_Q1T1_write"];
+    let tests: Vec<Value> = d["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| keep.contains(&t["name"].as_str().unwrap()))
+        .cloned()
+        .map(|mut t| {
+            // 30 MB/s written; 4K at 0.8 MB/s read (195 IOPS), 1.2 written (293 IOPS).
+            let factor = 0.02;
+            for key in ["mb_per_s", "iops"] {
+                t[key] = json!(t[key].as_f64().unwrap() * factor);
+            }
+            for l in t["loops"].as_array_mut().unwrap() {
+                for key in ["mb_per_s", "iops"] {
+                    l[key] = json!(l[key].as_f64().unwrap() * factor);
+                }
+            }
+            t
+        })
+        .collect();
+    d["tests"] = json!(tests);
+    d["settings"]["profile"] = json!("sdcard");
+    d["host"]["board"] = json!("Raspberry Pi 4 Model B Rev 1.4");
+    d["target"]["device"] = json!({
+        "name": "mmcblk0", "model": "SN64G", "vendor": "SanDisk", "transport": "mmc",
+        "size_bytes": 63_864_569_856u64, "rotational": false, "stack": [],
+        "sd": {"kind": "SD", "manufacturer": "SanDisk", "manfid": "0x03", "product": "SN64G",
+               "claimed_classes": ["C10", "U3", "V30", "A1"]}
+    });
+    let class = |class: &str, family: &str, seq: f64, iops: Option<(f64, f64)>| {
+        let (r, w) = iops.unzip();
+        let measured = json!({"sequential_write_mb_per_s": 30.0,
+            "random_read_iops_4k": r.map(|_| 195.3), "random_write_iops_4k": w.map(|_| 293.0)});
+        let pass = 30.0 >= seq && iops.is_none_or(|(r, w)| 195.3 >= r && 293.0 >= w);
+        json!({"class": class, "family": family, "note": "", "pass": pass,
+               "measured": measured,
+               "required": {"sequential_write_mb_per_s": seq, "random_read_iops_4k": r,
+                            "random_write_iops_4k": w}})
+    };
+    d["score"] = json!({"classes": [
+        class("C10", "speed", 10.0, None),
+        class("U1", "uhs", 10.0, None),
+        class("U3", "uhs", 30.0, None),
+        class("V10", "video", 10.0, None),
+        class("V30", "video", 30.0, None),
+        class("A1", "app", 10.0, Some((1500.0, 500.0))),
+    ]});
+    d
+}
+
+/// A pi result: the score and its inputs (the tests do not matter here).
+fn pi_doc(n: u32, total: u64) -> Value {
+    let mut d = sdcard_doc(n);
+    d["settings"]["profile"] = json!("pi");
+    d["score"] = json!({"equivalents": "dd, fio and iozone's equivalents", "formula": "f",
+        "total": total, "parts": {"dd_write_mb_per_s": 30.0, "fio_randread_4k_iops": 2000.0,
+        "fio_randwrite_4k_iops": 600.0, "iozone_randread_4k_kb_per_s": 7000.0,
+        "iozone_randwrite_4k_kb_per_s": 2000.0, "iozone_read_4k_kb_per_s": 8000.0,
+        "iozone_write_4k_kb_per_s": 2500.0}});
+    d
+}
+
+const CARD: &str = "C10 U3 V30, misses claimed A1";
+
+#[test]
+fn the_score_and_the_classes_met_are_in_history_and_every_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let sd = write_doc(home, &sdcard_doc(1));
+    let pi = write_doc(home, &pi_doc(2, 1459));
+    ok(iomark(home).arg("import").arg(&sd).arg(&pi));
+    let history = stdout(&ok(iomark(home).arg("history")));
+    assert!(history.contains("Headline"), "{history}");
+    assert!(history.contains(CARD), "{history}");
+    assert!(history.contains("score 1459"), "{history}");
+    // The card is named as a buyer writes it, not by its register name alone.
+    assert!(history.contains("SanDisk SN64G 64 GB"), "{history}");
+
+    let md = stdout(&ok(iomark(home).args([
+        "export",
+        &ulid(1),
+        "--format",
+        "md",
+    ])));
+    assert!(
+        md.contains(&format!(
+            "**{CARD}**: By the figures measured here it meets C10, U3 and V30."
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains("It falls short of the A1 its card claims."),
+        "{md}"
+    );
+    let md = stdout(&ok(iomark(home).args([
+        "export",
+        &ulid(2),
+        "--format",
+        "md",
+    ])));
+    assert!(
+        md.contains("**score 1459**: PiBenchmarks-compatible score 1459"),
+        "{md}"
+    );
+
+    let html = home.join("pi.html");
+    ok(iomark(home)
+        .args(["export", &ulid(2), "--format", "html", "-o"])
+        .arg(&html));
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        html.contains("<p id=\"headline\"><strong>score 1459</strong> · PiBenchmarks-compatible"),
+        "{html}"
+    );
+
+    // The card to post says it above the figures (plotters writes SVG text as text).
+    let card = home.join("card.svg");
+    ok(iomark(home)
+        .args(["plot", "--kind", "card", &ulid(1), "-o"])
+        .arg(&card));
+    let svg = std::fs::read_to_string(&card).unwrap();
+    assert!(svg.contains(CARD), "the card does not say {CARD}");
+    assert!(svg.contains("By the figures measured here"), "{svg}");
+}
+
+/// The site shows the same words: the newest results say each result's headline, a profile
+/// whose results have no SEQ1M Q8T1 read ranks by a figure they have, and a card's page says
+/// which classes its results meet.
+#[test]
+fn the_site_shows_the_score_and_a_cards_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let db = home.join("site.db");
+    let site = Site::start(db.to_str().unwrap(), home, &NO_LIMITS);
+    let url = site.url.clone();
+    for d in [sdcard_doc(1), sdcard_doc(2), pi_doc(3, 1459)] {
+        let answer = post(&format!("{url}/api/v1/results"), &d);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    }
+    let front = get(&format!("{url}/")).body;
+    assert!(front.contains("<th>Headline</th>"), "{front}");
+    assert!(front.contains(CARD), "{front}");
+    assert!(front.contains("score 1459"), "{front}");
+
+    let board = get(&format!("{url}/api/v1/leaderboard?profile=sdcard")).json();
+    assert_eq!(board["sort"], "seq1m_q8_write", "{board}");
+    assert_eq!(
+        board["devices"][0]["name"], "SanDisk SN64G 64 GB",
+        "{board}"
+    );
+    assert_eq!(board["devices"][0]["results"], 2, "{board}");
+    let page = get(&format!("{url}/?profile=sdcard")).body;
+    assert!(page.contains("SanDisk SN64G 64 GB"), "{page}");
+    assert!(!page.contains("No device has ranked results"), "{page}");
+
+    let key = board["devices"][0]["key"].as_str().unwrap();
+    let device = get(&format!("{url}/devices/{key}?profile=sdcard")).body;
+    assert!(device.contains("SD classes met"), "{device}");
+    assert!(
+        device.contains(&format!(
+            "<strong>{CARD}</strong> in 2 of its ranked results"
+        )),
+        "{device}"
+    );
+    // The tables show the figures the profile has, not eight columns of dashes.
+    assert!(!device.contains("SEQ1M Q8T1 read"), "{device}");
+    let result = get(&format!("{url}/results/{}", ulid(3))).body;
+    assert!(result.contains("id=\"headline\""), "{result}");
+    assert!(result.contains("score 1459"), "{result}");
+}
+
+/// A pi score run with other file sizes says so wherever it is shown, and is not ranked
+/// beside scores of the real sizes.
+#[test]
+fn a_pi_score_from_other_sizes_is_marked_and_not_ranked() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let mut d = pi_doc(1, 42519);
+    d["warnings"] = json!([{"kind": "pi_score_not_comparable",
+        "message": "--size changed the pi profile's file sizes"}]);
+    let path = write_doc(home, &d);
+    ok(iomark(home).arg("import").arg(&path));
+    let history = stdout(&ok(iomark(home).arg("history")));
+    assert!(history.contains("score 42519*"), "{history}");
+    assert!(history.contains("* a pi score not comparable"), "{history}");
+
+    let db = home.join("site.db");
+    let site = Site::start(db.to_str().unwrap(), home, &NO_LIMITS);
+    let answer = post(&format!("{}/api/v1/results", site.url), &d);
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    let board = get(&format!("{}/api/v1/leaderboard?profile=pi", site.url)).json();
+    assert_eq!(board["devices"].as_array().unwrap().len(), 0, "{board}");
+}
