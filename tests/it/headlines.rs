@@ -182,6 +182,14 @@ fn the_site_shows_the_score_and_a_cards_classes() {
     let result = get(&format!("{url}/results/{}", ulid(3))).body;
     assert!(result.contains("id=\"headline\""), "{result}");
     assert!(result.contains("score 1459"), "{result}");
+    // Every page leads to how to get iomark and submit to this very site.
+    assert!(front.contains("href=\"/about#yours\""), "{front}");
+    let about = get(&format!("{url}/about")).body;
+    assert!(about.contains("id=\"yours\""), "{about}");
+    assert!(
+        about.contains(&format!("iomark submit --server {url}")),
+        "{about}"
+    );
 }
 
 /// A pi score run with other file sizes says so wherever it is shown, and is not ranked

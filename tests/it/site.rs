@@ -827,6 +827,14 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
         "{url}/devices/kingston-datatraveler-exodia-onyx-with-a-very-long-model-name-128gb"
     ));
     check_page(&mut browser, "long-name");
+
+    // How to get iomark and add a result, reached from any page's header; its commands scroll
+    // inside their box, never the page.
+    browser.eval("document.querySelector('header a[href=\"/about#yours\"]').click(); true");
+    browser.wait_for("location.pathname === '/about'");
+    let about = browser.eval("document.querySelector('#yours').innerText");
+    assert_eq!(about, json!("Measure yours and add it"));
+    check_page(&mut browser, "about");
 }
 
 /// A result without a price (or without some figure) saved before one with it, on one

@@ -107,11 +107,14 @@ fn cells(stats: &BTreeMap<String, f64>, metrics: &[&Metric]) -> Vec<String> {
 #[template(path = "about.html")]
 pub struct AboutPage {
     pub title: String,
+    /// This site's address, for the command that submits to it.
+    pub site: String,
 }
 
-pub async fn about() -> Result<Html<String>, Page> {
+pub async fn about(State(state): State<Shared>) -> Result<Html<String>, Page> {
     render(&AboutPage {
         title: "How iomark measures".into(),
+        site: state.public_url.clone(),
     })
 }
 
