@@ -20,10 +20,23 @@ pub struct Headline {
 /// The SD families in the order a card's label prints them.
 const FAMILIES: [&str; 4] = ["speed", "uhs", "video", "app"];
 
+/// The most characters of `short`: the longest iomark writes is a card missing three claimed
+/// classes (`C10 U1 V10, misses claimed U3 V30 A1`, 36); class and language names come from
+/// the document, and a crafted one must not fill the lists everyone else reads.
+const SHORT_CHARS: usize = 48;
+
 impl ResultDoc {
     /// The run's headline, where its profile has one (none for the standard set, whose table
     /// is its headline).
     pub fn headline(&self) -> Option<Headline> {
+        let mut h = self.headline_unbounded()?;
+        if h.short.chars().count() > SHORT_CHARS {
+            h.short = h.short.chars().take(SHORT_CHARS - 1).collect::<String>() + "…";
+        }
+        Some(h)
+    }
+
+    fn headline_unbounded(&self) -> Option<Headline> {
         if let Some(verify) = &self.verify {
             let short = match (verify.ok, verify.real_bytes, verify.claimed_bytes) {
                 (true, _, _) => format!("intact, {}", format_size(verify.good_bytes)),
@@ -62,10 +75,7 @@ impl ResultDoc {
         match self.score.as_ref()? {
             Score::Pi(pi) => {
                 let total = pi.total?;
-                let comparable = !self
-                    .warnings
-                    .iter()
-                    .any(|w| w.kind == WarningKind::PiScoreNotComparable.as_str());
+                let comparable = !self.warned(WarningKind::PiScoreNotComparable);
                 Some(Headline {
                     short: format!("score {total}{}", if comparable { "" } else { "*" }),
                     sentence: format!(
@@ -232,6 +242,18 @@ mod tests {
             required: ClassFigures::default(),
             extra: Default::default(),
         }
+    }
+
+    #[test]
+    fn a_crafted_class_name_cannot_fill_a_list() {
+        let mut doc = sample::doc();
+        doc.score = Some(Score::SdCard(SdCardScore {
+            classes: vec![verdict(&"X".repeat(4000), "speed", Some(true), "")],
+            extra: Default::default(),
+        }));
+        let h = doc.headline().unwrap();
+        assert_eq!(h.short.chars().count(), SHORT_CHARS);
+        assert!(h.short.ends_with('…'), "{}", h.short);
     }
 
     #[test]

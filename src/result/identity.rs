@@ -106,8 +106,7 @@ impl ResultDoc {
         if self.settings.engine.split('+').any(|e| e == "null") {
             return Some("measured with the null engine, which does no I/O".into());
         }
-        let kind = super::warning::WarningKind::PiScoreNotComparable.as_str();
-        if self.warnings.iter().any(|w| w.kind == kind) {
+        if self.warned(super::warning::WarningKind::PiScoreNotComparable) {
             return Some(
                 "its pi score ran with other file sizes (--size): not comparable with others"
                     .into(),

@@ -120,6 +120,15 @@ pub fn find(column: &str) -> Option<&'static Metric> {
     METRICS.iter().find(|m| m.column == column)
 }
 
+/// The columns of the figures that `has` says some result has, in the list's order.
+pub fn present(has: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    METRICS
+        .iter()
+        .map(|m| m.column)
+        .filter(|c| has(c))
+        .collect()
+}
+
 /// What a leaderboard of `class` sorts by unless told: the score for the pi profile, else the
 /// first figure of the list that the class's results have (`present`, columns: the sdcard
 /// profile has no SEQ1M Q8T1 read, and a board sorted by it listed none of its cards), else

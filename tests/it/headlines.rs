@@ -177,6 +177,8 @@ fn the_site_shows_the_score_and_a_cards_classes() {
         )),
         "{device}"
     );
+    let api = get(&format!("{url}/api/v1/devices/{key}?profile=sdcard")).json();
+    assert_eq!(api["classes_met"], json!([[CARD, 2]]), "{api}");
     // The tables show the figures the profile has, not eight columns of dashes.
     assert!(!device.contains("SEQ1M Q8T1 read"), "{device}");
     let result = get(&format!("{url}/results/{}", ulid(3))).body;
@@ -213,4 +215,30 @@ fn a_pi_score_from_other_sizes_is_marked_and_not_ranked() {
     assert_eq!(answer.status, 201, "{}", answer.body);
     let board = get(&format!("{}/api/v1/leaderboard?profile=pi", site.url)).json();
     assert_eq!(board["devices"].as_array().unwrap().len(), 0, "{board}");
+}
+
+/// A store written before headlines were kept (no `entries.headline`, migration 4 not run,
+/// older rules) gains the column and every stored result's headline when a newer iomark opens
+/// it.
+#[test]
+fn a_store_from_before_headlines_gains_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let path = write_doc(home, &pi_doc(1, 1459));
+    ok(iomark(home).arg("import").arg(&path));
+    let db = home.join("iomark/results.db");
+    let script = "import sqlite3, sys\n\
+                  c = sqlite3.connect(sys.argv[1])\n\
+                  c.execute('ALTER TABLE entries DROP COLUMN headline')\n\
+                  c.execute('DELETE FROM _sqlx_migrations WHERE version = 4')\n\
+                  c.execute(\"UPDATE meta SET value = '3' WHERE name = 'rules'\")\n\
+                  c.commit()\n";
+    let status = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&db)
+        .status()
+        .expect("python3 (with its sqlite3 module) edits the store as an older iomark left it");
+    assert!(status.success());
+    let history = stdout(&ok(iomark(home).arg("history")));
+    assert!(history.contains("score 1459"), "{history}");
 }

@@ -150,8 +150,9 @@ pub(super) fn card<DB: DrawingBackend>(
             font(15, FontStyle::Bold, INK, Pos::new(HPos::Center, VPos::Top)),
         )?;
     }
+    let first_row = header(doc);
     for (i, row) in rows(&doc.tests).iter().take(MAX_ROWS).enumerate() {
-        let top = header(doc) + i as i32 * (ROW + GAP);
+        let top = first_row + i as i32 * (ROW + GAP);
         root.draw(&Rectangle::new(
             [(MARGIN, top), (MARGIN + LABEL_WIDTH, top + ROW)],
             LABEL.filled(),
@@ -295,7 +296,6 @@ fn cell<DB: DrawingBackend>(
     .map_err(err)
 }
 
-/// `text`, cut with an ellipsis where it would run wider than `room` pixels at `size`.
 /// `text` as the words that fit on one line of `room` pixels, and the rest.
 fn wrap(text: &str, size: u32, room: i32) -> (String, String) {
     let mut first = String::new();
@@ -315,6 +315,7 @@ fn wrap(text: &str, size: u32, room: i32) -> (String, String) {
     (first, words.collect::<Vec<_>>().join(" "))
 }
 
+/// `text`, cut with an ellipsis where it would run wider than `room` pixels at `size`.
 fn fit(text: &str, size: u32, bold: bool, room: i32) -> String {
     let fits = |t: &str| super::glyphs::text_width(t, size as f64, bold) <= room as f64;
     if fits(text) {

@@ -83,11 +83,7 @@ pub async fn compare(
         },
         views::Compared::Devices(devices) => {
             let class = devices.first().map(|d| d.class.clone()).unwrap_or_default();
-            let present: Vec<&str> = METRICS
-                .iter()
-                .map(|m| m.column)
-                .filter(|c| devices.iter().any(|d| d.summary.contains_key(*c)))
-                .collect();
+            let present = metric::present(|c| devices.iter().any(|d| d.summary.contains_key(c)));
             let metrics = metric::shown(&class, &present);
             ComparePage {
                 title: format!("{} devices side by side", devices.len()),

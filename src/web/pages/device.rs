@@ -68,11 +68,7 @@ pub async fn device(
     Query(query): Query<DeviceQuery>,
 ) -> Result<Html<String>, Page> {
     let view = views::device_view(&state, &key, query.profile.as_deref()).await?;
-    let present: Vec<&str> = METRICS
-        .iter()
-        .map(|m| m.column)
-        .filter(|c| view.results.iter().any(|e| e.figures.contains_key(*c)))
-        .collect();
+    let present = metric::present(|c| view.results.iter().any(|e| e.figures.contains_key(c)));
     let metrics = metric::shown(&view.class, &present);
     let medians = |stats: &BTreeMap<String, Spread>| {
         stats
@@ -93,25 +89,9 @@ pub async fn device(
     if let Some(price) = view.price_usd {
         facts.push(format!("median price ${price:.2}"));
     }
-    // A card's verdict is the classes its ranked results meet: the same words from most.
-    let mut verdicts: Vec<(String, usize)> = Vec::new();
-    if view.class.starts_with("sdcard/") {
-        for h in view
-            .results
-            .iter()
-            .filter(|e| e.flag.is_none())
-            .filter_map(|e| e.headline.as_ref())
-        {
-            match verdicts.iter_mut().find(|(v, _)| v == h) {
-                Some((_, n)) => *n += 1,
-                None => verdicts.push((h.clone(), 1)),
-            }
-        }
-        verdicts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    }
     let page = DevicePage {
         headlines: view.results.iter().any(|e| e.headline.is_some()),
-        verdicts,
+        verdicts: view.classes_met.clone(),
         title: view.name.clone(),
         facts: facts.join(" · "),
         tabs: view

@@ -47,6 +47,9 @@ pub struct DeviceView {
     pub boards: Vec<BoardSummary>,
     /// Every result of the class, flagged ones too (with their reason), newest first.
     pub results: Vec<Entry>,
+    /// For the sdcard profile, the SD classes its ranked results meet, in their headline's
+    /// words, each with how many results meet just those; most often met first.
+    pub classes_met: Vec<(String, usize)>,
     /// Published figures for devices of this make and kind (not iomark results).
     pub references: Vec<&'static crate::reference::DeviceFigures>,
 }
@@ -88,6 +91,20 @@ pub fn device(
         })
         .unwrap_or_else(|| classes[0].0.clone());
     let results: Vec<Entry> = entries.into_iter().filter(|e| e.class == class).collect();
+    let mut classes_met: Vec<(String, usize)> = Vec::new();
+    if class.starts_with("sdcard/") {
+        for h in results
+            .iter()
+            .filter(|e| e.flag.is_none())
+            .filter_map(|e| e.headline.as_ref())
+        {
+            match classes_met.iter_mut().find(|(v, _)| v == h) {
+                Some((_, n)) => *n += 1,
+                None => classes_met.push((h.clone(), 1)),
+            }
+        }
+        classes_met.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    }
     let all = rows.iter().find(|(c, s, _)| *c == class && s.is_empty());
     // The name and kind its results agree on, whichever class is shown.
     let named = all.or_else(|| rows.iter().find(|(_, s, _)| s.is_empty()));
@@ -129,5 +146,6 @@ pub fn device(
         price_usd: all.and_then(|(_, _, r)| r.price_usd),
         boards,
         results,
+        classes_met,
     })
 }
