@@ -460,11 +460,6 @@ impl ResultDoc {
             .unwrap_or_else(|| self.target.path.clone())
     }
 
-    /// Whether the run raised a warning of this kind.
-    pub fn warned(&self, kind: warning::WarningKind) -> bool {
-        self.warnings.iter().any(|w| w.kind == kind.as_str())
-    }
-
     /// The score's `total`, for profiles that have one (pi).
     pub fn score_total(&self) -> Option<i64> {
         match self.score.as_ref()? {

@@ -29,6 +29,13 @@ impl Warning {
     }
 }
 
+impl super::ResultDoc {
+    /// Whether the run raised a warning of this kind.
+    pub fn warned(&self, kind: WarningKind) -> bool {
+        self.warnings.iter().any(|w| w.kind == kind.as_str())
+    }
+}
+
 /// Every kind of warning iomark raises, with the name the document stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarningKind {
