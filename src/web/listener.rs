@@ -96,7 +96,9 @@ pub fn cap() -> usize {
             }
         }
     }
-    let files = limit.rlim_cur;
+    // rlim_t is 32 bits wide on 32-bit ARM's glibc.
+    #[allow(clippy::useless_conversion)]
+    let files = u64::from(limit.rlim_cur);
     (if files > 2 * RESERVE {
         files - RESERVE
     } else {
