@@ -92,6 +92,10 @@ pub struct CompletionsArgs {
 pub struct ManArgs {
     /// A subcommand's own page, e.g. run [default: the main page, which lists them all]
     pub command: Option<String>,
+    /// Write every page into this folder instead (iomark.1, iomark-run.1, …), as a package
+    /// installs them
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -90,3 +90,54 @@ fn the_manual_pages_render_without_warnings() {
     let line = crate::common::refused(iomark(scratch()).args(["man", "nope"]));
     assert!(line.contains("no command 'nope'"), "{line}");
 }
+
+#[test]
+fn man_dir_writes_a_page_for_every_command_and_refuses_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(iomark(scratch()).args(["man", "--dir"]).arg(dir.path()));
+    let mut pages = crate::common::entries(dir.path());
+    pages.sort();
+    // One page per command the main page lists, and the main page; none for clap's `help`.
+    let main = String::from_utf8(ok(iomark(scratch()).arg("man")).stdout).unwrap();
+    for page in &pages {
+        assert!(page.ends_with(".1"), "{page}");
+        let name = page.trim_end_matches(".1").replace('-', "\\-");
+        assert!(main.contains(&name), "{page} is not on the main page");
+        let roff = std::fs::read_to_string(dir.path().join(page)).unwrap();
+        assert!(roff.starts_with(".ie") || roff.contains(".TH"), "{page}");
+    }
+    for must in [
+        "iomark.1",
+        "iomark-run.1",
+        "iomark-verify.1",
+        "iomark-serve.1",
+        "iomark-submit.1",
+    ] {
+        assert!(pages.iter().any(|p| p == must), "{must} missing: {pages:?}");
+    }
+    assert!(!pages.iter().any(|p| p == "iomark-help.1"), "{pages:?}");
+    let commands = main.matches("iomark\\-").count();
+    assert!(
+        pages.len() >= 15 && commands >= pages.len() - 1,
+        "{pages:?}"
+    );
+
+    // A page's name that is a symbolic link is refused, and what it points to is left alone.
+    let other = dir.path().join("elsewhere");
+    std::fs::write(&other, "not a manual page").unwrap();
+    std::fs::remove_file(dir.path().join("iomark-run.1")).unwrap();
+    std::os::unix::fs::symlink(&other, dir.path().join("iomark-run.1")).unwrap();
+    crate::common::refused_saying(
+        iomark(scratch()).args(["man", "--dir"]).arg(dir.path()),
+        "symbolic link",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        "not a manual page"
+    );
+    let missing = dir.path().join("no-such-folder");
+    crate::common::refused_saying(
+        iomark(scratch()).args(["man", "--dir"]).arg(&missing),
+        "no such directory",
+    );
+}
