@@ -12,6 +12,7 @@ mod golden;
 mod headlines;
 mod house;
 mod info;
+mod install;
 mod langs;
 mod probe_fixtures;
 mod scripting;
