@@ -9,6 +9,7 @@ set -eu
 
 home=https://github.com/iomark/iomark
 url=${IOMARK_DOWNLOAD_URL:-$home/releases/latest/download}
+url=${url%/}
 fail() { echo "install.sh: $*" >&2; exit 1; }
 
 # The userland decides, not the kernel: a Pi 4 may run 32-bit Raspberry Pi OS on a 64-bit

@@ -442,6 +442,19 @@ fn install_sh_replaces_an_older_iomark_but_never_a_link() {
     });
     let dir = place.path("bin");
     std::fs::create_dir(&dir).unwrap();
+    // A download address given with a trailing slash is the same address.
+    let mut with_slash = place.install(&release, None);
+    with_slash.env("IOMARK_DOWNLOAD_URL", format!("{}/", release.url));
+    let output = with_slash.env("IOMARK_INSTALL_DIR", &dir).output().unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(
+        release.asked(),
+        [
+            "/SHA256SUMS".to_string(),
+            format!("/iomark-0.9.1-{}.tar.gz", TARGETS[0])
+        ]
+    );
+    std::fs::remove_file(dir.join("iomark")).unwrap();
     std::fs::write(dir.join("iomark"), "an older iomark").unwrap();
     let output = place
         .install(&release, None)
