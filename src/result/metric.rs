@@ -163,6 +163,22 @@ pub fn shown(class: &str, present: &[&str]) -> Vec<&'static Metric> {
         .collect()
 }
 
+/// The figures every line of a leaderboard of `class` shows side by side, sorted by `sort`:
+/// read beside write, sequential beside 4K (the four tests a card shows), after the score for
+/// pi; of those, the ones its results have (`present`), and `sort` last where it is none of them.
+pub fn side_by_side(class: &str, present: &[&str], sort: &'static Metric) -> Vec<&'static Metric> {
+    let pi = class.starts_with("pi/");
+    let mut figures: Vec<&'static Metric> = std::iter::once(SCORE)
+        .filter(|_| pi)
+        .chain(METRICS.iter().filter(|m| m.pi && *m != SCORE))
+        .filter(|m| present.is_empty() || present.contains(&m.column))
+        .collect();
+    if !figures.contains(&sort) {
+        figures.push(sort);
+    }
+    figures
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +227,36 @@ mod tests {
                 assert_eq!(m.label, parts.join(" "));
             }
         }
+    }
+
+    #[test]
+    fn a_leaderboard_shows_read_beside_write_and_seq_beside_4k() {
+        let columns = |class, present: &[&str], sort| -> Vec<&str> {
+            side_by_side(class, present, find(sort).unwrap())
+                .iter()
+                .map(|m| m.column)
+                .collect()
+        };
+        let four = [
+            "seq1m_q8_read",
+            "seq1m_q8_write",
+            "rnd4k_q1_read",
+            "rnd4k_q1_write",
+        ];
+        assert_eq!(
+            columns("standard/direct/random", &[], "seq1m_q8_read"),
+            four
+        );
+        assert_eq!(
+            columns("standard/direct/random", &[], "rnd4k_q32_read"),
+            [&four[..], &["rnd4k_q32_read"]].concat()
+        );
+        assert_eq!(
+            columns("pi/direct/random", &[], "score"),
+            [&["score"][..], &four].concat()
+        );
+        // The sdcard profile has no SEQ1M Q8T1 read: no empty column for it.
+        let sd = ["seq1m_q8_write", "rnd4k_q1_read", "rnd4k_q1_write"];
+        assert_eq!(columns("sdcard/direct/random", &sd, "seq1m_q8_write"), sd);
     }
 }

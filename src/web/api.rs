@@ -21,7 +21,7 @@ pub async fn leaderboard(
     State(state): State<Shared>,
     Query(query): Query<BoardQuery>,
 ) -> Answer<views::Leaderboard> {
-    let (filter, _) = views::checked(
+    let (filter, offered) = views::checked(
         &state.store,
         &state.choices,
         &query,
@@ -29,7 +29,7 @@ pub async fn leaderboard(
     )
     .await?;
     let rows = state.store.leaderboard(&filter).await?;
-    Ok(Json(views::leaderboard(&filter, rows)))
+    Ok(Json(views::leaderboard(&filter, rows, &offered.figures)))
 }
 
 pub async fn device(

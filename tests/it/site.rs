@@ -152,6 +152,65 @@ fn suite(db: &str) {
         ]
     );
     assert_eq!(all["devices"][1]["results"], 1);
+    // Each line shows read beside write and sequential beside 4K, the sorted figure marked,
+    // and each column's best among the devices listed (what its bars are measured against).
+    let figures = |board: &Value| -> Vec<(String, bool)> {
+        board["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["figure"].as_str().unwrap().to_string(),
+                    c["sorted"] == true,
+                )
+            })
+            .collect()
+    };
+    let four = [
+        "seq1m_q8_read",
+        "seq1m_q8_write",
+        "rnd4k_q1_read",
+        "rnd4k_q1_write",
+    ];
+    let expected: Vec<(String, bool)> = four
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.to_string(), i == 0))
+        .collect();
+    assert_eq!(figures(&all), expected);
+    for column in all["columns"].as_array().unwrap() {
+        let name = column["figure"].as_str().unwrap();
+        let best = all["devices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|d| d["stats"][name]["median"].as_f64())
+            .fold(f64::MIN, f64::max);
+        assert_eq!(column["best"].as_f64(), Some(best), "{name}");
+    }
+    let by_q32 = get(&format!("{url}/api/v1/leaderboard?sort=rnd4k_q32_read")).json();
+    let mut expected: Vec<(String, bool)> = four.iter().map(|f| (f.to_string(), false)).collect();
+    expected.push(("rnd4k_q32_read".into(), true));
+    assert_eq!(figures(&by_q32), expected);
+    // The page: a column per figure, each heading ranking by its figure with the filters
+    // kept, a bar per figure a device has, the sorted column marked on every line.
+    let page = get(&format!("{url}/?kind=USB+flash&sort=rnd4k_q1_write")).body;
+    for figure in ["seq1m_q8_read", "seq1m_q8_write", "rnd4k_q1_read"] {
+        assert!(
+            page.contains(&format!("href=\"/?kind=USB+flash&#38;sort={figure}\"")),
+            "a heading ranks by {figure}: {page}"
+        );
+    }
+    let lines = page
+        .matches("<td class=\"device\"><a href=\"/devices/")
+        .count();
+    assert!(lines >= 1, "{page}");
+    assert_eq!(page.matches("<td class=\"n fig sorted\">").count(), lines);
+    assert!(
+        page.contains("class=\"bar b20\""),
+        "the best of a column fills it"
+    );
     // Sorted by another figure, filtered by board and by kind.
     let by_board = get(&format!(
         "{url}/api/v1/leaderboard?board=Raspberry%20Pi%205%20Model%20B&sort=rnd4k_q1_write"
@@ -757,6 +816,37 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
         browser.eval("document.querySelectorAll('#leaderboard tbody tr').length"),
         json!(3)
     );
+    // On a phone the newest results' headline starts on the screen (it was pushed off it by
+    // the profile column and a reason not to rank).
+    let left = browser.eval(
+        "Array.from(document.querySelectorAll('#recent th')).find(h => h.innerText === 'Headline').getBoundingClientRect().left",
+    );
+    assert!(left.as_f64().unwrap() < 340.0, "headline at {left} px");
+    // A figure's heading ranks by it; its column is then the marked one.
+    browser.eval(
+        "Array.from(document.querySelectorAll('#leaderboard th a')).find(a => a.innerText.startsWith('RND4K Q1T1 read')).click(); true",
+    );
+    browser.wait_for("location.search.includes('sort=rnd4k_q1_read')");
+    assert_eq!(
+        browser.eval("document.querySelector('#leaderboard th.sorted').innerText.split('\\n')[0]"),
+        json!("RND4K Q1T1 read")
+    );
+    let bars = browser.eval(
+        "Array.from(document.querySelectorAll('#leaderboard td.sorted .bar')).map(b => b.getBoundingClientRect().width)",
+    );
+    let bars: Vec<f64> = bars
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_f64().unwrap())
+        .collect();
+    assert!(
+        !bars.is_empty() && bars.iter().all(|w| *w > 0.0),
+        "{bars:?}"
+    );
+    // Ranked by it, the first line's bar is the longest.
+    assert!(bars.iter().all(|w| *w <= bars[0] + 0.5), "{bars:?}");
+    browser.goto(&format!("{url}/"));
     browser.eval(
         "document.querySelector('input[name=q]').value = 'extreme pro'; \
          document.querySelector('form.filters').submit(); true",

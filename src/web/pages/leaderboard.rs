@@ -14,11 +14,28 @@ pub struct BoardLine {
     pub name: String,
     pub kind: String,
     pub results: i64,
-    pub median: String,
+    /// A cell per column: the device's median of that figure and its bar.
+    pub cells: Vec<Cell>,
     pub range: String,
     pub price: String,
     pub per_gb: String,
     pub per_usd: String,
+}
+
+/// A figure's column heading, which sorts the board by it.
+pub struct Heading {
+    pub label: String,
+    pub unit: String,
+    pub href: String,
+    pub sorted: bool,
+}
+
+pub struct Cell {
+    pub text: String,
+    /// The bar's length in twentieths of the column's best (a class of site.css: the policy
+    /// allows no style attribute); None where the device has no such figure.
+    pub bar: Option<u8>,
+    pub sorted: bool,
 }
 
 #[derive(Template)]
@@ -37,6 +54,7 @@ pub struct LeaderboardPage {
     pub class: String,
     pub sort_label: String,
     pub unit: String,
+    pub columns: Vec<Heading>,
     pub lines: Vec<BoardLine>,
     pub recent: Vec<RecentLine>,
     /// The same leaderboard with more devices, when this one may have cut some.
@@ -75,7 +93,7 @@ pub async fn leaderboard(
     if !classes.iter().any(|(c, _)| *c == filter.class) {
         classes.push((filter.class.clone(), 0));
     }
-    let board = views::leaderboard(&filter, rows);
+    let board = views::leaderboard(&filter, rows, &offered.figures);
     let recent = state
         .store
         .recent(10, state.config.show_synthetic)
@@ -93,9 +111,11 @@ pub async fn leaderboard(
                     .map(|v| format!("{} MB/s read", figure(*v)))
                     .unwrap_or_else(|| "–".into())
             }),
+            // Why it is not ranked: the list says "not ranked", the reason is a tooltip here
+            // and said in full on its page (a phone showed the reason over half a screen).
             note: match (&e.flag, &e.device_key) {
-                (Some(flag), _) => format!("not ranked: {flag}"),
-                (None, None) => "not ranked: the result names no device model".into(),
+                (Some(flag), _) => flag.clone(),
+                (None, None) => "the result names no device model".into(),
                 _ => String::new(),
             },
             device: e.device_name,
@@ -114,7 +134,21 @@ pub async fn leaderboard(
             name: d.device.name.clone(),
             kind: d.device.kind.clone(),
             results: d.device.results,
-            median: figure(d.figure.median),
+            cells: board
+                .columns
+                .iter()
+                .map(|c| {
+                    let median = d.device.stats.get(c.figure).map(|s| s.median);
+                    Cell {
+                        text: median.map(figure).unwrap_or_else(|| "–".into()),
+                        bar: median.zip(c.best.filter(|b| *b > 0.0)).map(|(v, best)| {
+                            // Any figure above nothing shows at least a sliver.
+                            ((v / best * 20.0).round() as u8).clamp(u8::from(v > 0.0), 20)
+                        }),
+                        sorted: c.sorted,
+                    }
+                })
+                .collect(),
             range: range(&d.figure),
             price: money(d.device.price_usd, 2),
             per_gb: money(d.usd_per_gb, 3),
@@ -159,23 +193,43 @@ pub async fn leaderboard(
             encode(&board.class),
             board.sort
         ),
+        columns: board
+            .columns
+            .iter()
+            .map(|c| Heading {
+                label: c.label.into(),
+                unit: c.unit.into(),
+                href: with(&raw_query, &[("sort", c.figure)]),
+                sorted: c.sorted,
+            })
+            .collect(),
         class: board.class,
         sort_label: board.sort_label,
         unit: board.unit.into(),
         lines,
         recent,
         more: (board.devices.len() as u32 >= filter.limit && filter.limit < 500).then(|| {
-            let mut next: Vec<(String, String)> = form_urlencoded::parse(raw_query.as_bytes())
-                // Only what pages read: the page is cached under those alone.
-                .filter(|(k, _)| k != "limit" && super::super::cache::KNOWN.contains(&k.as_ref()))
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect();
-            next.push(("limit".into(), (filter.limit * 4).min(500).to_string()));
-            let query: String = form_urlencoded::Serializer::new(String::new())
-                .extend_pairs(next)
-                .finish();
-            format!("/?{query}")
+            with(
+                &raw_query,
+                &[("limit", &(filter.limit * 4).min(500).to_string())],
+            )
         }),
     };
     render(&page)
+}
+
+/// This leaderboard's address with `changes` made to its query: only what pages read is kept
+/// (the page is cached under those alone).
+fn with(raw_query: &str, changes: &[(&str, &str)]) -> String {
+    let next = form_urlencoded::parse(raw_query.as_bytes())
+        .filter(|(k, _)| {
+            !changes.iter().any(|(c, _)| c == k) && super::super::cache::KNOWN.contains(&k.as_ref())
+        })
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .chain(changes.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+        .collect::<Vec<_>>();
+    let query: String = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(next)
+        .finish();
+    format!("/?{query}")
 }

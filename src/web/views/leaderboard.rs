@@ -173,10 +173,25 @@ pub struct Leaderboard {
     pub sort: String,
     pub sort_label: String,
     pub unit: &'static str,
+    /// The figures each line shows side by side (`metric::side_by_side`).
+    pub columns: Vec<Column>,
     pub devices: Vec<Ranked>,
 }
 
-pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>) -> Leaderboard {
+/// A figure the leaderboard shows for every device.
+#[derive(Clone, Debug, Serialize)]
+pub struct Column {
+    /// Its name in `stats` and in `sort=`.
+    pub figure: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub sorted: bool,
+    /// The highest median of it among the devices listed: what its bars are measured against.
+    pub best: Option<f64>,
+}
+
+/// The devices ranked by `filter`'s figure, showing `present`'s (the figures the class has).
+pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>, present: &[&str]) -> Leaderboard {
     let devices = rows
         .into_iter()
         .enumerate()
@@ -195,12 +210,28 @@ pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>) -> Leaderboard {
                 device: row,
             })
         })
+        .collect::<Vec<Ranked>>();
+    let columns = metric::side_by_side(&filter.class, present, filter.sort)
+        .into_iter()
+        .map(|m| Column {
+            figure: m.column,
+            label: m.label,
+            unit: m.unit,
+            sorted: m == filter.sort,
+            best: devices
+                .iter()
+                .filter_map(|d| d.device.stats.get(m.column).map(|s| s.median))
+                .fold(None, |best: Option<f64>, v| {
+                    Some(best.map_or(v, |b| b.max(v)))
+                }),
+        })
         .collect();
     Leaderboard {
         class: filter.class.clone(),
         sort: filter.sort.column.to_string(),
         sort_label: filter.sort.label.to_string(),
         unit: filter.sort.unit,
+        columns,
         devices,
     }
 }
