@@ -37,9 +37,7 @@ pub async fn device(
     Path(key): Path<String>,
     Query(query): Query<DeviceQuery>,
 ) -> Answer<views::DeviceView> {
-    Ok(Json(
-        views::device_view(&state, &key, query.profile.as_deref()).await?,
-    ))
+    Ok(Json(views::device_view(&state, &key, &query).await?))
 }
 
 /// The link to a result on this site.

@@ -244,6 +244,55 @@ fn suite(db: &str) {
         400
     );
 
+    // A viewer's own result marked among its model's: the middle of 200, 240 and 280 MB/s
+    // beats one of the other two; on the page, a sentence, its row, and a line on the chart.
+    let sandisk = "sandisk-extreme-pro-128gb";
+    let mine = get(&format!("{url}/api/v1/devices/{sandisk}?mine={}", ulid(2))).json();
+    assert_eq!(mine["mine"]["found"], true, "{mine}");
+    assert_eq!(mine["mine"]["figure"], "seq1m_q8_read");
+    assert_eq!(mine["mine"]["beats"], 1.0);
+    assert_eq!(mine["mine"]["others"], 2);
+    let page = get(&format!("{url}/devices/{sandisk}?mine={}", ulid(2))).body;
+    assert!(
+        page.contains("beats 1 of the other 2 ranked results of SanDisk Extreme Pro 128 GB"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<tr class=\"mine\">").count(), 1);
+    assert!(
+        page.contains(">yours 240<") && page.contains(">median 240<"),
+        "{page}"
+    );
+    assert!(page.contains(">results</text>") && page.contains("SEQ1M Q8T1 read (MB/s)</text>"));
+    // Another device's result is not among these; a flagged one is marked and said unranked.
+    let page = get(&format!("{url}/devices/{sandisk}?mine={}", ulid(4))).body;
+    assert!(
+        page.contains("is not among SanDisk Extreme Pro 128 GB"),
+        "{page}"
+    );
+    assert!(!page.contains("class=\"mine\""));
+    let page = get(&format!(
+        "{url}/devices/kingston-datatraveler-exodia-128gb?mine={}",
+        ulid(5)
+    ))
+    .body;
+    assert!(
+        page.contains("Your result is marked, but not ranked: SEQ1M_Q8T1_read"),
+        "{page}"
+    );
+    assert_eq!(
+        get(&format!("{url}/devices/{sandisk}?mine=%01")).status,
+        400
+    );
+    // A result's page links to it.
+    let result = get(&format!("{url}/results/{}", ulid(2))).body;
+    assert!(
+        result.contains(&format!(
+            "?profile=standard%2Fdirect%2Frandom&#38;mine={}\" id=\"stands\"",
+            ulid(2)
+        )),
+        "{result}"
+    );
+
     // The device: per-board medians, every result (the flagged one with its reason).
     let device = get(&format!(
         "{url}/api/v1/devices/kingston-datatraveler-exodia-128gb"

@@ -1,6 +1,7 @@
 //! `/devices/KEY`: one device's figures by class and by board, every result, its distribution
 //! as an SVG histogram, and published figures beside them.
 
+use super::histogram::{distribution_svg, Mark};
 use super::*;
 
 pub struct Figure {
@@ -27,6 +28,8 @@ pub struct ResultLine {
     pub headline: String,
     pub cells: Vec<String>,
     pub flag: String,
+    /// The viewer's own result.
+    pub mine: bool,
 }
 
 pub struct Tab {
@@ -49,8 +52,11 @@ pub struct DevicePage {
     pub facts: String,
     pub tabs: Vec<Tab>,
     pub figures: Vec<Figure>,
-    pub chart: String,
+    /// None without a ranked result to draw.
+    pub chart: Option<String>,
     pub chart_label: String,
+    /// Where the viewer's own result (`?mine=ID`) stands, in a sentence.
+    pub mine: Option<String>,
     pub columns: Vec<String>,
     pub boards: Vec<BoardRow>,
     pub results: Vec<ResultLine>,
@@ -67,9 +73,8 @@ pub async fn device(
     Path(key): Path<String>,
     Query(query): Query<DeviceQuery>,
 ) -> Result<Html<String>, Page> {
-    let view = views::device_view(&state, &key, query.profile.as_deref()).await?;
-    let present = metric::present(|c| view.results.iter().any(|e| e.figures.contains_key(c)));
-    let metrics = metric::shown(&view.class, &present);
+    let view = views::device_view(&state, &key, &query).await?;
+    let metrics = view.figures();
     let medians = |stats: &BTreeMap<String, Spread>| {
         stats
             .iter()
@@ -84,6 +89,26 @@ pub async fn device(
         .filter_map(|e| e.figures.get(primary.column).copied())
         .collect();
     let (label, unit) = (primary.label, primary.unit);
+    let mut marks: Vec<Mark> = view
+        .summary
+        .get(primary.column)
+        .map(|s| Mark {
+            label: "median".into(),
+            value: s.median,
+            mine: false,
+        })
+        .into_iter()
+        .collect();
+    let mine = view.mine.as_ref().map(|m| {
+        if let Some(value) = m.value {
+            marks.push(Mark {
+                label: "yours".into(),
+                value,
+                mine: true,
+            });
+        }
+        standing_sentence(m, &view.name, primary)
+    });
     let mut facts = vec![view.kind.clone()];
     facts.extend(view.transport.clone());
     if let Some(price) = view.price_usd {
@@ -116,8 +141,12 @@ pub async fn device(
                 })
             })
             .collect(),
-        chart: distribution_svg(&values, &format!("{label} ({unit})")),
-        chart_label: format!("{label} ({unit}), one bar per range of results"),
+        chart: (!values.is_empty()).then(|| distribution_svg(&values, label, unit, &marks)),
+        chart_label: format!(
+            "{label} ({unit}) of its {} ranked results, one bar per range; the dashed line is their median",
+            values.len()
+        ),
+        mine,
         columns: metrics.iter().map(|m| m.label.to_string()).collect(),
         boards: view
             .boards
@@ -141,6 +170,7 @@ pub async fn device(
                 headline: e.headline.clone().unwrap_or_default(),
                 cells: cells(&e.figures, &metrics),
                 flag: e.flag.clone().unwrap_or_default(),
+                mine: view.mine.as_ref().is_some_and(|m| m.id == e.id),
             })
             .collect(),
         references: view
@@ -167,72 +197,38 @@ pub async fn device(
     render(&page)
 }
 
-/// A histogram of `values` as inline SVG, from `templates/histogram.svg` (presentation
-/// attributes only: the pages' policy allows no inline style).
-#[derive(Template)]
-#[template(path = "histogram.svg", escape = "html")]
-struct Histogram {
-    label: String,
-    /// x, y, width and height of each bar, formatted.
-    bars: Vec<(String, String, String, String)>,
-    lo: String,
-    hi: String,
-}
-
-pub fn distribution_svg(values: &[f64], label: &str) -> String {
-    const W: f64 = 600.0;
-    const H: f64 = 160.0;
-    const BINS: usize = 20;
-    let (lo, hi) = values
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(*v), hi.max(*v))
-        });
-    let mut bars = Vec::new();
-    if !values.is_empty() {
-        let width = (hi - lo).max(hi.abs() * 1e-9).max(1e-9);
-        let mut bins = [0usize; BINS];
-        for v in values {
-            let i = (((v - lo) / width) * BINS as f64) as usize;
-            bins[i.min(BINS - 1)] += 1;
+/// Where the viewer's result stands, in a sentence.
+fn standing_sentence(mine: &views::Mine, name: &str, figure_of: &Metric) -> String {
+    let what = format!("{} ({})", figure_of.label, figure_of.unit);
+    match (&mine.flag, mine.value, mine.beats) {
+        _ if !mine.found => format!(
+            "Result {} is not among {name}'s results of this profile.",
+            mine.id
+        ),
+        (Some(flag), _, _) => format!("Your result is marked, but not ranked: {flag}."),
+        (None, None, _) | (None, _, None) => {
+            format!("Your result has no {what}, the figure drawn here.")
         }
-        let most = *bins.iter().max().unwrap_or(&1) as f64;
-        let bar = W / BINS as f64;
-        for (i, n) in bins.iter().enumerate() {
-            let h = *n as f64 / most * (H - 10.0);
-            bars.push((
-                format!("{:.1}", i as f64 * bar + 1.0),
-                format!("{:.1}", H - h),
-                format!("{:.1}", bar - 2.0),
-                format!("{h:.1}"),
-            ));
-        }
-    }
-    Histogram {
-        label: label.to_string(),
-        bars,
-        lo: figure(lo),
-        hi: figure(hi),
-    }
-    .render()
-    .unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_histogram_draws_twenty_bars_and_escapes_its_label() {
-        let svg = distribution_svg(&[1.0, 2.0, 2.0, 3.0], "a <b> & \"c\"");
-        assert_eq!(svg.matches("<rect ").count(), 20);
-        assert!(!svg.contains("<b>"));
-        assert!(
-            svg.contains("aria-label=\"a &#60;b&#62; &#38; &#34;c&#34;\""),
-            "{svg}"
-        );
-        assert!(svg.ends_with("</svg>"), "{svg}");
-        let empty = distribution_svg(&[], "x");
-        assert!(empty.contains("no ranked results") && !empty.contains("<rect"));
+        (None, Some(value), Some(_)) if mine.others == 0 => format!(
+            "Yours, {} {}, is the only ranked result of {name} with {what} so far.",
+            figure(value),
+            figure_of.unit
+        ),
+        (None, Some(value), Some(beats)) => format!(
+            "Yours, {} {}, beats {} of the other {} ranked results of {name} on {what}{}.",
+            figure(value),
+            figure_of.unit,
+            if beats.fract() == 0.0 {
+                format!("{beats:.0}")
+            } else {
+                format!("{beats:.1}")
+            },
+            mine.others,
+            if beats.fract() == 0.0 {
+                ""
+            } else {
+                " (a tie counts half)"
+            }
+        ),
     }
 }

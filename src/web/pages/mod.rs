@@ -8,6 +8,7 @@
 
 mod compare;
 mod device;
+mod histogram;
 mod leaderboard;
 mod result;
 

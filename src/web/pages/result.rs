@@ -25,7 +25,12 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Resu
     let banner = ResultNav {
         device: entry.device_key.as_ref().map(|key| {
             (
-                format!("/devices/{}?profile={}", encode(key), encode(&entry.class)),
+                format!(
+                    "/devices/{}?profile={}&mine={}",
+                    encode(key),
+                    encode(&entry.class),
+                    encode(&entry.id)
+                ),
                 entry.device_name.clone(),
             )
         }),

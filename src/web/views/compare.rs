@@ -45,12 +45,15 @@ pub async fn comparison(state: &Shared, raw: Option<&str>) -> Result<Compared, F
     let ids = listed(raw, "ids")?;
     let devices = listed(raw, "devices")?;
     if !devices.is_empty() {
-        let profile = form_urlencoded::parse(raw.unwrap_or("").as_bytes())
-            .find(|(k, _)| k == "profile")
-            .map(|(_, v)| v.to_string());
+        let query = super::DeviceQuery {
+            profile: form_urlencoded::parse(raw.unwrap_or("").as_bytes())
+                .find(|(k, _)| k == "profile")
+                .map(|(_, v)| v.to_string()),
+            mine: None,
+        };
         let mut views = Vec::new();
         for key in &devices {
-            views.push(device_view(state, key, profile.as_deref()).await?);
+            views.push(device_view(state, key, &query).await?);
         }
         return Ok(Compared::Devices(views));
     }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::class_of;
+use crate::result::metric::{self, Metric};
 use crate::store::{DeviceRow, Entry, Spread};
 use crate::web::error::Failure;
 use crate::web::Shared;
@@ -13,20 +14,89 @@ use crate::web::Shared;
 #[derive(Debug, Default, serde::Deserialize)]
 pub struct DeviceQuery {
     pub profile: Option<String>,
+    /// A result of this device to mark among the others: the viewer's own.
+    pub mine: Option<String>,
 }
 
 pub async fn device_view(
     state: &Shared,
     key: &str,
-    profile: Option<&str>,
+    query: &DeviceQuery,
 ) -> Result<DeviceView, Failure> {
     let entries = state
         .store
         .device_entries(key, state.config.show_synthetic)
         .await?;
     let rows = state.store.device_rows(key).await?;
-    device(key, class_of(profile).as_deref(), entries, rows)
-        .ok_or_else(|| Failure::not_found(format!("no results for a device '{key}'")))
+    let mut view = device(
+        key,
+        class_of(query.profile.as_deref()).as_deref(),
+        entries,
+        rows,
+    )
+    .ok_or_else(|| Failure::not_found(format!("no results for a device '{key}'")))?;
+    if let Some(id) = query
+        .mine
+        .as_deref()
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+    {
+        if id.len() > 64 || id.chars().any(|c| c.is_control()) {
+            return Err(Failure::bad("mine: not a result id"));
+        }
+        view.mine = Some(mine(&view, id));
+    }
+    Ok(view)
+}
+
+/// Where the result `id` stands among the device's other ranked results of the class, by its
+/// first figure.
+fn mine(view: &DeviceView, id: &str) -> Mine {
+    let figure = view.figures()[0].column;
+    let own = view.results.iter().find(|e| e.id == id);
+    let value = own.and_then(|e| e.figures.get(figure).copied());
+    let others: Vec<f64> = view
+        .results
+        .iter()
+        .filter(|e| e.id != id && e.flag.is_none())
+        .filter_map(|e| e.figures.get(figure).copied())
+        .collect();
+    let beats = value.map(|v| {
+        others
+            .iter()
+            .map(|o| match o.partial_cmp(&v) {
+                Some(std::cmp::Ordering::Less) => 1.0,
+                Some(std::cmp::Ordering::Equal) => 0.5,
+                _ => 0.0,
+            })
+            .sum::<f64>()
+    });
+    Mine {
+        id: id.to_string(),
+        found: own.is_some(),
+        figure,
+        value,
+        flag: own.and_then(|e| e.flag.clone()),
+        beats,
+        others: others.len(),
+    }
+}
+
+/// The viewer's own result among a device's (`?mine=ID`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Mine {
+    pub id: String,
+    /// Whether it is one of the results shown (this device, this class).
+    pub found: bool,
+    /// The figure it is placed by: the first the page shows.
+    pub figure: &'static str,
+    pub value: Option<f64>,
+    /// Why it is not ranked, if it is not.
+    pub flag: Option<String>,
+    /// How many of the others it is faster than (a tie counts half), of `others`: the
+    /// device's other ranked results with that figure.
+    pub beats: Option<f64>,
+    pub others: usize,
 }
 
 /// One device's page.
@@ -52,6 +122,16 @@ pub struct DeviceView {
     pub classes_met: Vec<(String, usize)>,
     /// Published figures for devices of this make and kind (not iomark results).
     pub references: Vec<&'static crate::reference::DeviceFigures>,
+    /// The result asked to be marked, and where it stands.
+    pub mine: Option<Mine>,
+}
+
+impl DeviceView {
+    /// The figures its tables show, the one its distribution is drawn by first.
+    pub fn figures(&self) -> Vec<&'static Metric> {
+        let present = metric::present(|c| self.results.iter().any(|e| e.figures.contains_key(c)));
+        metric::shown(&self.class, &present)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -147,5 +227,6 @@ pub fn device(
         boards,
         results,
         classes_met,
+        mine: None,
     })
 }

@@ -10,7 +10,7 @@ mod leaderboard;
 mod standing;
 
 pub use compare::{comparison, Compared};
-pub use device::{device_view, DeviceQuery, DeviceView};
+pub use device::{device_view, DeviceQuery, DeviceView, Mine};
 pub use leaderboard::{checked, leaderboard, BoardQuery, Choices, Leaderboard};
 pub use standing::{standing, Standing};
 
