@@ -175,6 +175,41 @@ pub fn verdict(base: &TestResult, other: &TestResult) -> (f64, f64, Verdict) {
     (diff, band, verdict)
 }
 
+/// Fewer results than this and two devices cannot be told apart by them.
+pub const MIN_RESULTS: u64 = 3;
+
+/// A figure across one device's results: their median, quartiles and count.
+#[derive(Clone, Copy, Debug)]
+pub struct Results {
+    pub median: f64,
+    pub p25: f64,
+    pub p75: f64,
+    pub n: u64,
+}
+
+/// One device's figure against the baseline device's (higher is faster): the difference of the
+/// medians, and a verdict only where both have [`MIN_RESULTS`] results or more and the middle
+/// halves of their results do not overlap; within noise where they overlap, can't tell with
+/// fewer results. Results of one model vary with the board, the card's age and its fill more
+/// than one run's loops do, so the band is their spread, not a run's.
+pub fn between_devices(base: Results, other: Results) -> (f64, Verdict) {
+    let diff = if base.median > 0.0 {
+        other.median / base.median - 1.0
+    } else {
+        0.0
+    };
+    let verdict = if base.n < MIN_RESULTS || other.n < MIN_RESULTS {
+        Verdict::CantTell
+    } else if other.p25 > base.p75 {
+        Verdict::Faster
+    } else if other.p75 < base.p25 {
+        Verdict::Slower
+    } else {
+        Verdict::WithinNoise
+    };
+    (diff, verdict)
+}
+
 pub fn compare(docs: &[ResultDoc]) -> Comparison {
     let names = crate::result::test_names(docs);
     let base = docs.first();
@@ -390,6 +425,34 @@ mod tests {
                 "B ran with test file 64 MiB, the baseline with 1 GiB",
                 "B ran with I/O buffered, the baseline with direct"
             ]
+        );
+    }
+
+    #[test]
+    fn devices_differ_only_beyond_the_spread_of_their_results() {
+        let of = |median: f64, p25: f64, p75: f64, n: u64| Results {
+            median,
+            p25,
+            p75,
+            n,
+        };
+        let base = of(100.0, 90.0, 110.0, 5);
+        let (diff, v) = between_devices(base, of(130.0, 120.0, 140.0, 4));
+        assert!((diff - 0.3).abs() < 1e-12);
+        assert_eq!(v, Verdict::Faster);
+        assert_eq!(
+            between_devices(base, of(70.0, 60.0, 80.0, 4)).1,
+            Verdict::Slower
+        );
+        // Middle halves that overlap: no verdict, however far the medians.
+        assert_eq!(
+            between_devices(base, of(125.0, 105.0, 140.0, 9)).1,
+            Verdict::WithinNoise
+        );
+        // Two results are too few, however far apart.
+        assert_eq!(
+            between_devices(base, of(300.0, 290.0, 310.0, 2)).1,
+            Verdict::CantTell
         );
     }
 }

@@ -368,6 +368,29 @@ fn suite(db: &str) {
     ))
     .json();
     assert_eq!(devices.as_array().unwrap().len(), 2);
+    // The second device against the first: the medians' difference, and no verdict from one
+    // ranked result (the Kingston's other is too fast for its USB 2 link).
+    assert!(devices[0].get("versus").is_none(), "{devices}");
+    let versus = &devices[1]["versus"]["seq1m_q8_read"];
+    let median = |d: &Value| d["summary"]["seq1m_q8_read"]["median"].as_f64().unwrap();
+    let diff = (median(&devices[1]) / median(&devices[0]) - 1.0) * 100.0;
+    assert!(
+        (versus["diff_pct"].as_f64().unwrap() - diff).abs() < 1e-9,
+        "{versus}"
+    );
+    assert_eq!(versus["verdict"], "cant_tell");
+    let page = get(&format!(
+        "{url}/compare?devices=sandisk-extreme-pro-128gb,kingston-datatraveler-exodia-128gb"
+    ))
+    .body;
+    assert!(
+        page.contains(&format!("{diff:+.0}%, can&#39;t tell")),
+        "{page}"
+    );
+    assert!(
+        page.contains("Median price") && page.contains("$24.00"),
+        "{page}"
+    );
     assert_eq!(
         get(&format!("{url}/api/v1/compare?ids={}", ulid(1))).status,
         400

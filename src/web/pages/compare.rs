@@ -94,7 +94,12 @@ pub async fn compare(
                         letter: crate::compare::letter(i).to_string(),
                         href: format!("/devices/{}?profile={}", encode(&d.key), encode(&d.class)),
                         title: d.name.clone(),
-                        sub: format!("{} results, {}", d.results.len(), profile_label(&d.class)),
+                        sub: format!(
+                            "{} ranked of {} results, {}",
+                            d.summary.values().map(|s| s.n).max().unwrap_or(0),
+                            d.results.len(),
+                            profile_label(&d.class)
+                        ),
                     })
                     .collect(),
                 rows: metrics
@@ -104,18 +109,62 @@ pub async fn compare(
                         cells: devices
                             .iter()
                             .map(|d| {
-                                d.summary
-                                    .get(m.column)
-                                    .map(|s| format!("{} ({})", figure(s.median), range(s)))
-                                    .unwrap_or_else(|| "–".into())
+                                let Some(s) = d.summary.get(m.column) else {
+                                    return "–".into();
+                                };
+                                let versus = d.versus.as_ref().and_then(|v| v.get(m.column));
+                                match versus {
+                                    Some(v) => format!(
+                                        "{} ({}) {:+.0}%, {}",
+                                        figure(s.median),
+                                        range(s),
+                                        v.diff_pct,
+                                        v.verdict.as_str()
+                                    ),
+                                    None => format!("{} ({})", figure(s.median), range(s)),
+                                }
                             })
                             .collect(),
                     })
+                    .chain(devices.iter().any(|d| !d.classes_met.is_empty()).then(|| {
+                        CompareRow {
+                            label: "SD classes met (by most results)".into(),
+                            cells: devices
+                                .iter()
+                                .map(|d| {
+                                    d.classes_met
+                                        .first()
+                                        .map(|(v, n)| format!("{v} ({n} of them)"))
+                                        .unwrap_or_else(|| "–".into())
+                                })
+                                .collect(),
+                        }
+                    }))
+                    .chain([
+                        CompareRow {
+                            label: "Median price".into(),
+                            cells: devices.iter().map(|d| money(d.price_usd, 2)).collect(),
+                        },
+                        CompareRow {
+                            label: "Price per GB".into(),
+                            cells: devices
+                                .iter()
+                                .map(|d| money(views::usd_per_gb(d.price_usd, d.capacity_gb), 3))
+                                .collect(),
+                        },
+                    ])
                     .collect(),
                 notes: vec![
                     "Each figure is the median of the device's ranked results, with the middle \
-                     half of them in brackets."
+                     half of them in brackets; the first device is the baseline."
                         .into(),
+                    format!(
+                        "Faster or slower only where both devices have {} ranked results or \
+                         more and the middle halves of their results do not overlap; within \
+                         noise where they overlap (results of one model vary with the board, \
+                         the card's age and how full it is), can't tell with fewer results.",
+                        crate::compare::MIN_RESULTS
+                    ),
                 ],
                 api,
             }

@@ -2,8 +2,12 @@
 
 use serde::Serialize;
 
-use super::device::{device_view, DeviceView};
+use std::collections::BTreeMap;
+
+use super::device::{device_view, DeviceView, Versus};
 use super::visible_result;
+use crate::compare::{between_devices, Results};
+use crate::store::Spread;
 use crate::web::error::Failure;
 use crate::web::Shared;
 
@@ -34,6 +38,32 @@ pub fn listed(raw: Option<&str>, name: &str) -> Result<Vec<String>, Failure> {
     Ok(out)
 }
 
+/// Each figure both devices have, `other`'s against `base`'s (`compare::between_devices`).
+fn versus(
+    base: &BTreeMap<String, Spread>,
+    other: &BTreeMap<String, Spread>,
+) -> BTreeMap<String, Versus> {
+    let results = |s: &Spread| Results {
+        median: s.median,
+        p25: s.p25,
+        p75: s.p75,
+        n: s.n,
+    };
+    other
+        .iter()
+        .filter_map(|(figure, theirs)| {
+            let (diff, verdict) = between_devices(results(base.get(figure)?), results(theirs));
+            Some((
+                figure.clone(),
+                Versus {
+                    diff_pct: diff * 100.0,
+                    verdict,
+                },
+            ))
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 #[serde(untagged)]
 pub enum Compared {
@@ -54,6 +84,11 @@ pub async fn comparison(state: &Shared, raw: Option<&str>) -> Result<Compared, F
         let mut views = Vec::new();
         for key in &devices {
             views.push(device_view(state, key, &query).await?);
+        }
+        if let Some((base, others)) = views.split_first_mut() {
+            for other in others {
+                other.versus = Some(versus(&base.summary, &other.summary));
+            }
         }
         return Ok(Compared::Devices(views));
     }

@@ -124,6 +124,16 @@ pub struct DeviceView {
     pub references: Vec<&'static crate::reference::DeviceFigures>,
     /// The result asked to be marked, and where it stands.
     pub mine: Option<Mine>,
+    /// In a comparison of devices, each figure against the first device's (absent for it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub versus: Option<BTreeMap<String, Versus>>,
+}
+
+/// A figure's median against the baseline device's, and whether that is a difference.
+#[derive(Clone, Debug, Serialize)]
+pub struct Versus {
+    pub diff_pct: f64,
+    pub verdict: crate::compare::Verdict,
 }
 
 impl DeviceView {
@@ -228,5 +238,6 @@ pub fn device(
         results,
         classes_met,
         mine: None,
+        versus: None,
     })
 }

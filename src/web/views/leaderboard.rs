@@ -200,9 +200,7 @@ pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>, present: &[&str]) -> L
             let price = row.price_usd;
             Some(Ranked {
                 rank: i + 1,
-                usd_per_gb: price
-                    .zip(row.capacity_gb.filter(|g| *g > 0))
-                    .map(|(p, g)| p / g as f64),
+                usd_per_gb: super::usd_per_gb(price, row.capacity_gb),
                 mb_per_s_per_usd: price
                     .zip(row.stats.get(metric::HEADLINE.column))
                     .map(|(p, s)| s.median / p),

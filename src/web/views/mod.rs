@@ -42,3 +42,10 @@ pub fn class_of(profile: Option<&str>) -> Option<String> {
         format!("{profile}/direct/random")
     })
 }
+
+/// What a gigabyte costs: a price in US dollars over a capacity in GB.
+pub fn usd_per_gb(price_usd: Option<f64>, capacity_gb: Option<i64>) -> Option<f64> {
+    price_usd
+        .zip(capacity_gb.filter(|g| *g > 0))
+        .map(|(p, g)| p / g as f64)
+}
