@@ -193,6 +193,41 @@ impl Store {
         self.entries(&rows)
     }
 
+    /// Results in the order of their ids, from just after `after`: a walk that pages through
+    /// every result there was when it began. Of one class and one device when given.
+    pub async fn listing(
+        &self,
+        after: &str,
+        class: Option<&str>,
+        device: Option<&str>,
+        limit: u32,
+        synthetic: bool,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let mut conditions = vec!["synthetic <= $1".to_string(), "id > $2".to_string()];
+        let binds: Vec<&str> = class.into_iter().chain(device).collect();
+        if class.is_some() {
+            conditions.push("class = $3".into());
+        }
+        if device.is_some() {
+            conditions.push(format!("device_key = ${}", 2 + binds.len()));
+        }
+        let sql = format!(
+            "SELECT {} FROM entries WHERE {} ORDER BY id LIMIT {}",
+            SQL.entry_select(""),
+            conditions.join(" AND "),
+            limit.clamp(1, MAX_ROWS)
+        );
+        let mut query = sqlx::query(&sql).bind(synthetic as i64).bind(after);
+        for value in binds {
+            query = query.bind(value);
+        }
+        let rows = query
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.fail(e))?;
+        self.entries(&rows)
+    }
+
     /// One result's facts, by its full id.
     pub async fn entry(&self, id: &str) -> Result<Option<Entry>, StoreError> {
         let row = sqlx::query(&format!(

@@ -32,17 +32,20 @@ pub async fn leaderboard(
     Ok(Json(views::leaderboard(&filter, rows, &offered.figures)))
 }
 
+/// `GET /api/v1/results`: every result a page at a time (`views::listing`).
+pub async fn results(
+    State(state): State<Shared>,
+    Query(query): Query<views::ListQuery>,
+) -> Answer<views::Listing> {
+    Ok(Json(views::listing(&state, &query).await?))
+}
+
 pub async fn device(
     State(state): State<Shared>,
     Path(key): Path<String>,
     Query(query): Query<DeviceQuery>,
 ) -> Answer<views::DeviceView> {
     Ok(Json(views::device_view(&state, &key, &query).await?))
-}
-
-/// The link to a result on this site.
-pub fn result_url(state: &Shared, id: &str) -> String {
-    format!("{}/results/{id}", state.public_url)
 }
 
 #[derive(Serialize)]
@@ -85,7 +88,7 @@ pub async fn submit(State(state): State<Shared>, body: Bytes) -> Result<Response
         }
     };
     let receipt = Receipt {
-        url: result_url(&state, &doc.id),
+        url: views::result_url(&state, &doc.id),
         id: doc.id.clone(),
         token,
         flag: doc.rank_flag(),
@@ -102,7 +105,7 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Answ
     let (entry, doc) = views::visible_result(&state, &id).await?;
     Ok(Json(json!({
         "id": entry.id,
-        "url": result_url(&state, &entry.id),
+        "url": views::result_url(&state, &entry.id),
         "device_key": entry.device_key,
         "device_name": entry.device_name,
         "class": entry.class,

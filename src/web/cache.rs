@@ -100,7 +100,7 @@ impl Cache {
 /// The query parameters some page reads; any other is ignored by every page, and so by the
 /// cache's key too (a parameter made up for each request drew each page anew, and cut other
 /// clients' device pages from 1,202 to 42 a second, issue 22).
-pub const KNOWN: [&str; 11] = [
+pub const KNOWN: [&str; 14] = [
     "profile",
     "sort",
     "kind",
@@ -112,6 +112,9 @@ pub const KNOWN: [&str; 11] = [
     "ids",
     "devices",
     "mine",
+    "after",
+    "device",
+    "documents",
 ];
 
 /// A request's key: its path and the parameters pages read, in the order given.

@@ -80,7 +80,7 @@ pub fn router(state: Shared) -> Router {
         .route("/static/site.css", get(pages::stylesheet))
         .route("/api/v1/leaderboard", get(api::leaderboard))
         .route("/api/v1/devices/{key}", get(api::device))
-        .route("/api/v1/results", axum::routing::post(api::submit))
+        .route("/api/v1/results", get(api::results).post(api::submit))
         .route("/api/v1/results/{id}", get(api::result).delete(api::delete))
         .route("/api/v1/compare", get(api::compare))
         .route("/api/v1/health", get(api::health))

@@ -400,6 +400,61 @@ fn suite(db: &str) {
         400
     );
 
+    // The raw data: every result, a page at a time, by id; the same walked two at a time
+    // (each page its own, not a cached first page) as at once.
+    let walk = |first: String| -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut next = Some(first);
+        while let Some(page) = next {
+            let answer = get(&page).json();
+            out.extend(answer["results"].as_array().unwrap().iter().cloned());
+            next = answer["next"].as_str().map(str::to_string);
+            assert!(out.len() < 100, "the walk ends");
+        }
+        out
+    };
+    let ids = |results: &[Value]| -> Vec<String> {
+        results
+            .iter()
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let all = walk(format!("{url}/api/v1/results?limit=500"));
+    let by_two = walk(format!("{url}/api/v1/results?limit=2"));
+    assert_eq!(ids(&by_two), ids(&all));
+    let mut sorted = ids(&all);
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted, ids(&all), "in id order, each once");
+    for n in 1..=5 {
+        assert!(ids(&all).contains(&ulid(n)), "{n}: {all:?}");
+    }
+    assert_eq!(
+        all[0]["url"],
+        format!("{url}/results/{}", all[0]["id"].as_str().unwrap())
+    );
+    // Of one device; with each whole document.
+    let sandisk_results = walk(format!(
+        "{url}/api/v1/results?device=sandisk-extreme-pro-128gb&limit=1&documents=1"
+    ));
+    assert_eq!(ids(&sandisk_results), [ulid(1), ulid(2), ulid(3)]);
+    for r in &sandisk_results {
+        assert_eq!(r["document"]["id"], r["id"]);
+        assert!(r["document"]["tests"].is_array());
+    }
+    assert!(all[0].get("document").is_none());
+    assert_eq!(
+        get(&format!("{url}/api/v1/results?documents=2")).status,
+        400
+    );
+    assert_eq!(get(&format!("{url}/api/v1/results?after=%01")).status, 400);
+    assert!(
+        get(&format!("{url}/api/v1/results?profile=nope")).json()["results"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+
     // Every user string escaped on every page and in every answer; every answer carries the
     // policy that forbids scripts.
     for path in [

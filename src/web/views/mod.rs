@@ -7,11 +7,13 @@
 mod compare;
 mod device;
 mod leaderboard;
+mod listing;
 mod standing;
 
 pub use compare::{comparison, Compared};
 pub use device::{device_view, DeviceQuery, DeviceView, Mine};
 pub use leaderboard::{checked, leaderboard, BoardQuery, Choices, Leaderboard};
+pub use listing::{listing, ListQuery, Listing};
 pub use standing::{standing, Standing};
 
 use super::error::Failure;
@@ -48,4 +50,9 @@ pub fn usd_per_gb(price_usd: Option<f64>, capacity_gb: Option<i64>) -> Option<f6
     price_usd
         .zip(capacity_gb.filter(|g| *g > 0))
         .map(|(p, g)| p / g as f64)
+}
+
+/// The link to a result on this site.
+pub fn result_url(state: &State, id: &str) -> String {
+    format!("{}/results/{id}", state.public_url)
 }
