@@ -263,6 +263,11 @@ fn suite(db: &str) {
         "{page}"
     );
     assert!(page.contains(">results</text>") && page.contains("SEQ1M Q8T1 read (MB/s)</text>"));
+    // The card of a typical result (the one at the median) stands for the device.
+    let typical = format!("<img src=\"/results/{}/card.png\"", ulid(2));
+    assert!(page.contains(&typical), "{page}");
+    let card = get(&format!("{url}/results/{}/card.png", ulid(2)));
+    assert_eq!(card.status, 200);
     // Another device's result is not among these; a flagged one is marked and said unranked.
     let page = get(&format!("{url}/devices/{sandisk}?mine={}", ulid(4))).body;
     assert!(
@@ -471,7 +476,8 @@ fn suite(db: &str) {
         "/no/such/page?x=%3Cscript%3E".into(),
     ] {
         let answer = get(&format!("{url}{path}"));
-        for raw in ["<script", "<img"] {
+        // The pages' own images are cards from this site; the label's is never an element.
+        for raw in ["<script", "<img src=x"] {
             assert!(
                 !answer.body.contains(raw),
                 "{path}: '{raw}' unescaped in: {}",

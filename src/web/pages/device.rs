@@ -57,6 +57,8 @@ pub struct DevicePage {
     pub chart_label: String,
     /// Where the viewer's own result (`?mine=ID`) stands, in a sentence.
     pub mine: Option<String>,
+    /// A typical result's card and page.
+    pub card: Option<(String, String)>,
     pub columns: Vec<String>,
     pub boards: Vec<BoardRow>,
     pub results: Vec<ResultLine>,
@@ -147,6 +149,12 @@ pub async fn device(
             values.len()
         ),
         mine,
+        card: view.typical.as_ref().map(|id| {
+            (
+                format!("/results/{}/card.png", encode(id)),
+                format!("/results/{}", encode(id)),
+            )
+        }),
         columns: metrics.iter().map(|m| m.label.to_string()).collect(),
         boards: view
             .boards

@@ -124,6 +124,9 @@ pub struct DeviceView {
     pub references: Vec<&'static crate::reference::DeviceFigures>,
     /// The result asked to be marked, and where it stands.
     pub mine: Option<Mine>,
+    /// The ranked result nearest the median of the first figure shown: whose card stands for
+    /// the device.
+    pub typical: Option<String>,
     /// In a comparison of devices, each figure against the first device's (absent for it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub versus: Option<BTreeMap<String, Versus>>,
@@ -239,5 +242,22 @@ pub fn device(
         classes_met,
         mine: None,
         versus: None,
+        typical: None,
     })
+    .map(|mut view| {
+        view.typical = typical(&view);
+        view
+    })
+}
+
+/// The id of the ranked result nearest the median of the view's first figure.
+fn typical(view: &DeviceView) -> Option<String> {
+    let figure = view.figures()[0].column;
+    let median = view.summary.get(figure)?.median;
+    view.results
+        .iter()
+        .filter(|e| e.flag.is_none())
+        .filter_map(|e| Some((e, (e.figures.get(figure)? - median).abs())))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(e, _)| e.id.clone())
 }
