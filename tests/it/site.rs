@@ -928,9 +928,24 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
             );
         }
         assert_eq!(
-            browser.eval("document.querySelectorAll('script, img').length"),
+            browser.eval("document.querySelectorAll('script').length"),
             json!(0)
         );
+        // The only images are this site's cards, and each was drawn and shown.
+        let images = browser.eval(
+            "Array.from(document.images).map(i => [new URL(i.src).pathname, i.complete && i.naturalWidth])",
+        );
+        for image in images.as_array().unwrap() {
+            let path = image[0].as_str().unwrap();
+            assert!(
+                path.starts_with("/results/") && path.ends_with("/card.png"),
+                "{name}: {image}"
+            );
+            assert!(
+                image[1].as_u64().unwrap_or(0) > 0,
+                "{name}: not shown: {image}"
+            );
+        }
         let path = shots.path().join(format!("{name}.png"));
         browser.screenshot(&path);
         let (width, height, colours) = png_facts(&path);
@@ -1009,6 +1024,11 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
         "the label is shown as text"
     );
     check_page(&mut browser, "device");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#typical img').length"),
+        json!(1),
+        "the device page shows a typical result's card"
+    );
 
     // Two results ticked and compared.
     browser.eval(
