@@ -310,6 +310,12 @@ pub struct ServeArgs {
     #[arg(long)]
     pub trust_forwarded_for: bool,
 
+    /// Turn on the moderators' API (/api/v1/admin/: hide and restore results, the audit, the
+    /// results to review), for whoever presents the secret in this file (at least 32
+    /// characters; readable by its owner alone) as `Authorization: Bearer SECRET`
+    #[arg(long, value_name = "FILE")]
+    pub admin_token_file: Option<std::path::PathBuf>,
+
     /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides
     #[arg(long, hide = true)]
     pub show_synthetic: bool,

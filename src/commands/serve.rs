@@ -15,6 +15,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         Some(url) => anyhow::bail!("--public-url: '{url}' is not an http:// or https:// URL"),
         None => None,
     };
+    let admin_token = args
+        .admin_token_file
+        .as_deref()
+        .map(admin_token)
+        .transpose()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -29,6 +34,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             show_synthetic: args.show_synthetic,
             cache: std::time::Duration::from_secs(args.cache_seconds.min(3600)),
             trust_forwarded_for: args.trust_forwarded_for,
+            admin_token,
         };
         web::serve(store, config, |address| {
             // One line, flushed: scripts and tests read the address from it.
@@ -44,4 +50,29 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot serve on {}: {e}", args.listen))?;
         Ok(())
     })
+}
+
+/// The moderators' secret from `path`: refused where others could read it or guess it.
+fn admin_token(path: &std::path::Path) -> anyhow::Result<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let shown = path.display();
+    let meta =
+        std::fs::metadata(path).map_err(|e| anyhow::anyhow!("--admin-token-file: {shown}: {e}"))?;
+    if !meta.is_file() {
+        anyhow::bail!("--admin-token-file: {shown} is not a regular file");
+    }
+    if meta.permissions().mode() & 0o077 != 0 {
+        anyhow::bail!(
+            "--admin-token-file: {shown} can be read by others than its owner (chmod 600 it)"
+        );
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("--admin-token-file: {shown}: {e}"))?;
+    let token = text.trim();
+    if token.chars().count() < 32 || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        anyhow::bail!(
+            "--admin-token-file: {shown} must hold one secret of at least 32 characters, no spaces"
+        );
+    }
+    Ok(token.to_string())
 }

@@ -260,7 +260,8 @@ impl Store {
         // find none missing took seconds at 100,000 runs.
         let rows = sqlx::query(
             "SELECT r.id FROM results r WHERE NOT EXISTS \
-             (SELECT 1 FROM entries e WHERE e.id = r.id)",
+             (SELECT 1 FROM entries e WHERE e.id = r.id) \
+             AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = r.id)",
         )
         .fetch_all(&self.pool)
         .await
@@ -296,19 +297,26 @@ impl Store {
         token_hash: &str,
     ) -> Result<Deletion, StoreError> {
         self.write(Begin::Deferred, async |tx| {
-            let stored: Option<Option<String>> =
-                sqlx::query("SELECT token_hash FROM entries WHERE id = $1")
-                    .bind(id)
-                    .fetch_optional(&mut **tx)
-                    .await?
-                    .map(|row| row.try_get(0))
-                    .transpose()?;
+            // A result moderators hid is still its submitter's to delete.
+            let stored: Option<Option<String>> = sqlx::query(
+                "SELECT token_hash FROM entries WHERE id = $1 \
+                 UNION ALL SELECT token_hash FROM hidden WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_optional(&mut **tx)
+            .await?
+            .map(|row| row.try_get(0))
+            .transpose()?;
             Ok(match stored {
                 None => Deletion::NoSuchResult,
                 Some(Some(stored))
                     if constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) =>
                 {
                     self.remove(tx, id).await?;
+                    sqlx::query("DELETE FROM hidden WHERE id = $1")
+                        .bind(id)
+                        .execute(&mut **tx)
+                        .await?;
                     Deletion::Deleted
                 }
                 Some(_) => Deletion::WrongToken,
@@ -324,12 +332,23 @@ impl Store {
         tx: &mut Transaction<'_, Any>,
         id: &str,
     ) -> Result<(), sqlx::Error> {
+        self.remove_from(tx, id, &["entries", "results"]).await
+    }
+
+    /// Removes one result's rows from `tables` (its facts always among them), and refreshes
+    /// its device's aggregates, in `tx`.
+    pub(super) async fn remove_from(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        id: &str,
+        tables: &[&str],
+    ) -> Result<(), sqlx::Error> {
         let facts =
             sqlx::query("SELECT class, device_key, board, filesystem FROM entries WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&mut **tx)
                 .await?;
-        for table in ["entries", "results"] {
+        for table in tables {
             sqlx::query(&format!("DELETE FROM {table} WHERE id = $1"))
                 .bind(id)
                 .execute(&mut **tx)

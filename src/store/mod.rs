@@ -20,6 +20,7 @@ mod error;
 mod history;
 mod location;
 mod model;
+mod moderation;
 mod open;
 pub mod receipts;
 mod site;
@@ -33,6 +34,7 @@ pub use derive::{constant_time_eq, RULES};
 pub use error::{Problem, StoreError};
 pub use location::{data_dir, Location};
 pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};
+pub use moderation::{AuditLine, Moderated};
 pub use open::Pooling;
 pub use standing::{Among, FigureStanding, Whose};
 

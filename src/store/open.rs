@@ -150,6 +150,11 @@ fn migrator() -> Migrator {
             include_str!("migrations/0003_site_rules.sql"),
         ),
         (4, "headline", include_str!("migrations/0004_headline.sql")),
+        (
+            5,
+            "moderation",
+            include_str!("migrations/0005_moderation.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -114,12 +114,9 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Answ
     })))
 }
 
-pub async fn delete(
-    State(state): State<Shared>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Response, Api> {
-    let token = headers
+/// The token of an `Authorization: Bearer TOKEN` header.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         // The scheme's name is case-insensitive (RFC 9110, 11.1).
@@ -127,12 +124,19 @@ pub async fn delete(
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, token)| token.trim())
         .filter(|t| !t.is_empty())
-        .ok_or_else(|| {
-            Failure::new(
-                StatusCode::UNAUTHORIZED,
-                "deleting a result needs its token: Authorization: Bearer TOKEN",
-            )
-        })?;
+}
+
+pub async fn delete(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Api> {
+    let token = bearer(&headers).ok_or_else(|| {
+        Failure::new(
+            StatusCode::UNAUTHORIZED,
+            "deleting a result needs its token: Authorization: Bearer TOKEN",
+        )
+    })?;
     match state
         .store
         .delete_submitted(&id, &token_hash(token))

@@ -139,7 +139,10 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
     let path = request.uri().path();
     // HEAD is answered as GET (the server sends the head alone), from and into the cache.
     let head = request.method() == Method::HEAD;
-    let cacheable = (head || request.method() == Method::GET) && path != "/api/v1/health";
+    // The moderators' answers depend on who asks: never kept, never served from the cache.
+    let cacheable = (head || request.method() == Method::GET)
+        && path != "/api/v1/health"
+        && !path.starts_with("/api/v1/admin/");
     if head {
         *request.method_mut() = Method::GET;
     }

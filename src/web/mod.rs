@@ -15,6 +15,7 @@
 //! and lets the requests in flight finish; a submission answered 201 is committed before the
 //! answer is sent.
 
+mod admin;
 mod api;
 mod cache;
 mod card;
@@ -53,6 +54,8 @@ pub struct Config {
     pub cache: Duration,
     /// Take the client's address from X-Forwarded-For (behind a proxy that sets it).
     pub trust_forwarded_for: bool,
+    /// The moderators' secret; without it the admin API answers 404.
+    pub admin_token: Option<String>,
 }
 
 pub struct State {
@@ -84,6 +87,16 @@ pub fn router(state: Shared) -> Router {
         .route("/api/v1/results/{id}", get(api::result).delete(api::delete))
         .route("/api/v1/compare", get(api::compare))
         .route("/api/v1/health", get(api::health))
+        .route(
+            "/api/v1/admin/results/{id}/hide",
+            axum::routing::post(admin::hide),
+        )
+        .route(
+            "/api/v1/admin/results/{id}/restore",
+            axum::routing::post(admin::restore),
+        )
+        .route("/api/v1/admin/audit", get(admin::audit))
+        .route("/api/v1/admin/review", get(admin::review))
         .fallback(pages::not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

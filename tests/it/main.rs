@@ -14,6 +14,7 @@ mod house;
 mod info;
 mod install;
 mod langs;
+mod moderation;
 mod probe_fixtures;
 mod scripting;
 mod shell;

@@ -114,7 +114,13 @@ pub fn http(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -
         .into();
     let bearer = token.map(|t| format!("Bearer {t}"));
     let response = match method {
-        "GET" => agent.get(url).call(),
+        "GET" => {
+            let mut request = agent.get(url);
+            if let Some(bearer) = &bearer {
+                request = request.header("authorization", bearer);
+            }
+            request.call()
+        }
         "DELETE" => {
             let mut request = agent.delete(url);
             if let Some(bearer) = &bearer {
@@ -122,10 +128,13 @@ pub fn http(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -
             }
             request.call()
         }
-        "POST" => agent
-            .post(url)
-            .header("content-type", "application/json")
-            .send(body.unwrap_or_default()),
+        "POST" => {
+            let mut request = agent.post(url).header("content-type", "application/json");
+            if let Some(bearer) = &bearer {
+                request = request.header("authorization", bearer);
+            }
+            request.send(body.unwrap_or_default())
+        }
         other => panic!("{other}"),
     };
     match response {

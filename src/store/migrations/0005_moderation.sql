@@ -1,0 +1,16 @@
+-- Moderation: a hidden result keeps its document in `results` but has no `entries` row, so no
+-- page, list, aggregate or ranking sees it; `hidden` keeps why, and the deletion token's hash
+-- its entry held, for a restore. `audit` records every moderator's action.
+CREATE TABLE IF NOT EXISTS hidden (
+    id          TEXT PRIMARY KEY,
+    reason      TEXT NOT NULL,
+    token_hash  TEXT,
+    hidden_at   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS audit (
+    id      TEXT PRIMARY KEY,
+    at      TEXT NOT NULL,
+    action  TEXT NOT NULL,
+    target  TEXT NOT NULL,
+    reason  TEXT NOT NULL
+);

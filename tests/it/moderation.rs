@@ -1,0 +1,238 @@
+//! The moderators' API on a real `iomark serve`, on SQLite and a private PostgreSQL: hiding and
+//! restoring a result changes every page, list and aggregate at once and lasts across a
+//! restart; nothing happens without the secret; every action is in the audit.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::common::site::{device_doc, get, http, post, ulid, Site};
+use crate::common::{iomark, Postgres};
+
+const SECRET: &str = "moderators-secret-0123456789abcdef-xyz";
+
+fn secret_file(dir: &Path, mode: u32) -> String {
+    let file = dir.join("admin-token");
+    std::fs::write(&file, format!("{SECRET}\n")).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+    file.display().to_string()
+}
+
+fn act(url: &str, action: &str, id: &str, reason: &str, token: Option<&str>) -> (u16, Value) {
+    let body = serde_json::to_vec(&json!({ "reason": reason })).unwrap();
+    let answer = http(
+        "POST",
+        &format!("{url}/api/v1/admin/results/{id}/{action}"),
+        Some(&body),
+        token,
+    );
+    let value = serde_json::from_str(&answer.body).unwrap_or(Value::Null);
+    (answer.status, value)
+}
+
+/// The leaderboard's count and median for the one device, and whether the listing has `id`.
+fn seen(url: &str, id: &str) -> (u64, f64, bool) {
+    let board = get(&format!("{url}/api/v1/leaderboard?q=moderated")).json();
+    let device = &board["devices"][0];
+    let listed = get(&format!("{url}/api/v1/results?limit=500")).json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["id"] == id);
+    (
+        device["results"].as_u64().unwrap_or(0),
+        device["figure"]["median"].as_f64().unwrap_or(0.0),
+        listed,
+    )
+}
+
+fn moderation(db: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let token_file = secret_file(home, 0o600);
+    let args = [
+        "--submissions-per-minute",
+        "0",
+        "--admin-token-file",
+        &token_file,
+    ];
+    let mut site = Site::start(db, home, &args);
+    let url = site.url.clone();
+    let mut tokens = Vec::new();
+    for (n, scale) in [(71, 0.10), (72, 0.12), (73, 0.14)] {
+        let doc = device_doc(n, "Moderated", "Card", scale, "Raspberry Pi 4 Model B");
+        let receipt = post(&format!("{url}/api/v1/results"), &doc);
+        assert_eq!(receipt.status, 201, "{}", receipt.body);
+        tokens.push(receipt.json()["token"].as_str().unwrap().to_string());
+    }
+    let (hidden_id, before) = (ulid(73), seen(&url, &ulid(73)));
+    assert_eq!(before, (3, 240.0, true));
+
+    // Without the secret, or with another, nothing happens.
+    for token in [None, Some("wrong"), Some(&tokens[2][..])] {
+        assert_eq!(act(&url, "hide", &hidden_id, "spam", token).0, 401);
+        assert_eq!(
+            http("GET", &format!("{url}/api/v1/admin/audit"), None, token).status,
+            401
+        );
+    }
+    assert_eq!(seen(&url, &hidden_id), before);
+    // A reason is required.
+    assert_eq!(act(&url, "hide", &hidden_id, " ", Some(SECRET)).0, 400);
+
+    // Hidden: gone from its page, the API, the listing and the device's aggregates.
+    let (status, answer) = act(&url, "hide", &hidden_id, "an abusive label", Some(SECRET));
+    assert_eq!((status, &answer["hidden"]), (200, &json!(hidden_id)));
+    assert_eq!(seen(&url, &hidden_id), (2, 220.0, false));
+    assert_eq!(get(&format!("{url}/results/{hidden_id}")).status, 404);
+    assert_eq!(
+        get(&format!("{url}/api/v1/results/{hidden_id}")).status,
+        404
+    );
+    assert_eq!(act(&url, "hide", &hidden_id, "again", Some(SECRET)).0, 409);
+    assert_eq!(
+        act(&url, "hide", "01JNOSUCHRESULT0000000000", "x", Some(SECRET)).0,
+        404
+    );
+    // The audit, read by a moderator, is never served from the cache to anyone else.
+    let audit = http(
+        "GET",
+        &format!("{url}/api/v1/admin/audit"),
+        None,
+        Some(SECRET),
+    )
+    .json();
+    assert_eq!(audit["audit"][0]["action"], "hide");
+    assert_eq!(audit["audit"][0]["target"], json!(hidden_id));
+    assert_eq!(audit["audit"][0]["reason"], "an abusive label");
+    assert_eq!(
+        http("GET", &format!("{url}/api/v1/admin/audit"), None, None).status,
+        401
+    );
+
+    // Still hidden after the site is started again (the store backfills missing facts).
+    site.stop();
+    let mut site = Site::start(db, home, &args);
+    let url = site.url.clone();
+    assert_eq!(seen(&url, &hidden_id), (2, 220.0, false));
+
+    // Restored: back everywhere, and still its submitter's to delete.
+    let (status, _) = act(&url, "restore", &hidden_id, "label reviewed", Some(SECRET));
+    assert_eq!(status, 200);
+    assert_eq!(seen(&url, &hidden_id), before);
+    assert_eq!(
+        act(&url, "restore", &hidden_id, "again", Some(SECRET)).0,
+        409
+    );
+    let audit = http(
+        "GET",
+        &format!("{url}/api/v1/admin/audit"),
+        None,
+        Some(SECRET),
+    )
+    .json();
+    let actions: Vec<&str> = audit["audit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["restore", "hide"]);
+    // A hidden result's submitter can still delete it with the token.
+    assert_eq!(
+        act(&url, "hide", &ulid(71), "checking", Some(SECRET)).0,
+        200
+    );
+    let deleted = http(
+        "DELETE",
+        &format!("{url}/api/v1/results/{}", ulid(71)),
+        None,
+        Some(&tokens[0]),
+    );
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+    assert_eq!(act(&url, "restore", &ulid(71), "gone", Some(SECRET)).0, 404);
+    assert_eq!(seen(&url, &ulid(71)).0, 2);
+
+    // The results to review: those kept out of rankings.
+    let mut fast = device_doc(74, "Moderated", "Card", 0.15, "Raspberry Pi 3 Model B");
+    fast["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
+    assert_eq!(post(&format!("{url}/api/v1/results"), &fast).status, 201);
+    let review = http(
+        "GET",
+        &format!("{url}/api/v1/admin/review"),
+        None,
+        Some(SECRET),
+    )
+    .json();
+    let ids: Vec<&str> = review["review"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&ulid(74).as_str()), "{review}");
+    site.stop();
+}
+
+#[test]
+fn moderators_hide_and_restore_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    moderation(&dir.path().join("site.db").display().to_string());
+}
+
+#[test]
+fn moderators_hide_and_restore_on_postgres() {
+    let pg = Postgres::start();
+    moderation(&pg.database());
+}
+
+#[test]
+fn without_a_secret_there_is_no_admin_api_and_a_loose_secret_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let db = home.join("site.db").display().to_string();
+    let site = Site::start(&db, home, &[]);
+    let answer = http(
+        "GET",
+        &format!("{}/api/v1/admin/review", site.url),
+        None,
+        Some(SECRET),
+    );
+    assert_eq!(answer.status, 404);
+    drop(site);
+    // A secret others can read, a short one, a missing file: one line, no site.
+    let loose = secret_file(home, 0o644);
+    let line = crate::common::refused(iomark(home).args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--db",
+        &db,
+        "--admin-token-file",
+        &loose,
+    ]));
+    assert!(line.contains("can be read by others"), "{line}");
+    std::fs::write(&loose, "short").unwrap();
+    std::fs::set_permissions(&loose, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let line = crate::common::refused(iomark(home).args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--db",
+        &db,
+        "--admin-token-file",
+        &loose,
+    ]));
+    assert!(line.contains("at least 32 characters"), "{line}");
+    let line = crate::common::refused(iomark(home).args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--db",
+        &db,
+        "--admin-token-file",
+        "/no/such/file",
+    ]));
+    assert!(line.contains("--admin-token-file"), "{line}");
+}
