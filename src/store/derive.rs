@@ -27,7 +27,11 @@ impl Store {
         doc: &ResultDoc,
         token_hash: Option<&str>,
     ) -> Result<(), sqlx::Error> {
-        let id = doc.identity();
+        let mut id = doc.identity();
+        // A key merged into another, or renamed by new rules, is filed under where it leads.
+        if let Some(key) = &id.device_key {
+            id.device_key = Some(super::moderation::resolve(tx, key).await?);
+        }
         // Prepared afresh each time: see `Store::insert` on NULL figures and PostgreSQL. The
         // binds follow `columns::ENTRY_FACTS`, then the figures.
         let mut query = sqlx::query(&SQL.insert_entry)
@@ -141,13 +145,14 @@ impl Store {
             if done.is_some() {
                 return Ok(());
             }
-            let ids: Vec<String> = sqlx::query("SELECT id FROM entries")
-                .fetch_all(&mut **tx)
-                .await?
-                .iter()
-                .map(|row| row.try_get(0))
-                .collect::<Result<_, _>>()?;
-            for id in ids {
+            let ids: Vec<(String, Option<String>)> =
+                sqlx::query("SELECT id, device_key FROM entries")
+                    .fetch_all(&mut **tx)
+                    .await?
+                    .iter()
+                    .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+                    .collect::<Result<_, sqlx::Error>>()?;
+            for (id, old_key) in ids {
                 let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
                     .bind(&id)
                     .fetch_one(&mut **tx)
@@ -156,7 +161,16 @@ impl Store {
                 let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
                     continue;
                 };
-                let facts = doc.identity();
+                let mut facts = doc.identity();
+                if let Some(key) = &facts.device_key {
+                    facts.device_key = Some(super::moderation::resolve(tx, key).await?);
+                }
+                // A key the new rules no longer give leads to the one they give.
+                if let (Some(old), Some(new)) = (&old_key, &facts.device_key) {
+                    if old != new {
+                        super::moderation::alias(tx, old, new).await?;
+                    }
+                }
                 sqlx::query(
                     "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
                      transport = $4, class = $5, capacity_gb = $6, flag = $7, synthetic = $8, \
@@ -176,6 +190,13 @@ impl Store {
                 .execute(&mut **tx)
                 .await?;
             }
+            // A key some result still has is a device, not an alias (new rules split it).
+            sqlx::query(
+                "DELETE FROM aliases WHERE key IN \
+                 (SELECT device_key FROM entries WHERE device_key IS NOT NULL)",
+            )
+            .execute(&mut **tx)
+            .await?;
             sqlx::query("DELETE FROM devices")
                 .execute(&mut **tx)
                 .await?;

@@ -5,6 +5,7 @@
 use serde::Serialize;
 use sqlx::{Any, Row, Transaction};
 
+use super::aggregate::scopes;
 use super::columns::{entry, SQL};
 use super::model::Entry;
 use super::{Begin, Store, StoreError};
@@ -17,6 +18,54 @@ pub enum Moderated {
     NoSuchResult,
     /// Already hidden, or already shown.
     Already,
+    /// A merge of a device into itself (or into a key that leads back to it).
+    Circular,
+}
+
+/// Where device `key` leads through the aliases, in `tx`: itself when it is no alias.
+pub(super) async fn resolve(
+    tx: &mut Transaction<'_, Any>,
+    key: &str,
+) -> Result<String, sqlx::Error> {
+    let mut key = key.to_string();
+    // Merges re-point the aliases that led to a merged key, so a chain is one step; the bound
+    // only guards against a store edited by hand.
+    for _ in 0..8 {
+        let next: Option<String> = sqlx::query("SELECT target FROM aliases WHERE key = $1")
+            .bind(&key)
+            .fetch_optional(&mut **tx)
+            .await?
+            .map(|row| row.try_get(0))
+            .transpose()?;
+        match next {
+            Some(next) if next != key => key = next,
+            _ => break,
+        }
+    }
+    Ok(key)
+}
+
+/// Records that device `key` now means `target` (and re-points what led to `key`).
+pub(super) async fn alias(
+    tx: &mut Transaction<'_, Any>,
+    key: &str,
+    target: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO aliases (key, target, at) VALUES ($1, $2, $3) \
+         ON CONFLICT (key) DO UPDATE SET target = excluded.target, at = excluded.at",
+    )
+    .bind(key)
+    .bind(target)
+    .bind(now())
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("UPDATE aliases SET target = $1 WHERE target = $2")
+        .bind(target)
+        .bind(key)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// One line of the audit.
@@ -122,6 +171,85 @@ impl Store {
                 .execute(&mut **tx)
                 .await?;
             audit(tx, "restore", id, reason).await?;
+            Ok(Moderated::Done)
+        })
+        .await
+        .map_err(|e| self.fail(e))
+    }
+
+    /// Where device `key` went, if it was merged into another or renamed by new rules.
+    pub async fn moved(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let target: Option<String> = sqlx::query("SELECT target FROM aliases WHERE key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await
+            .and_then(|row| row.map(|r| r.try_get(0)).transpose())
+            .map_err(|e| self.fail(e))?;
+        Ok(target)
+    }
+
+    /// Merges device `from` into device `into` (one card listed under two names): its results
+    /// move, both aggregates are made anew, new results under `from` go to `into`, and
+    /// `from`'s pages lead there.
+    pub async fn merge(
+        &self,
+        from: &str,
+        into: &str,
+        reason: &str,
+    ) -> Result<Moderated, StoreError> {
+        self.write(Begin::Immediate, async |tx| {
+            let target = resolve(tx, into).await?;
+            if target == from {
+                return Ok(Moderated::Circular);
+            }
+            let has = async |tx: &mut Transaction<'_, Any>, key: &str| {
+                sqlx::query("SELECT 1 FROM entries WHERE device_key = $1 LIMIT 1")
+                    .bind(key.to_string())
+                    .fetch_optional(&mut **tx)
+                    .await
+                    .map(|row| row.is_some())
+            };
+            if !has(tx, from).await? || !has(tx, &target).await? {
+                return Ok(Moderated::NoSuchResult);
+            }
+            sqlx::query("UPDATE entries SET device_key = $1 WHERE device_key = $2")
+                .bind(&target)
+                .bind(from)
+                .execute(&mut **tx)
+                .await?;
+            sqlx::query("DELETE FROM devices WHERE device_key = $1")
+                .bind(from)
+                .execute(&mut **tx)
+                .await?;
+            alias(tx, from, &target).await?;
+            let rows = sqlx::query(
+                "SELECT DISTINCT class, board, filesystem FROM entries WHERE device_key = $1",
+            )
+            .bind(&target)
+            .fetch_all(&mut **tx)
+            .await?;
+            let mut classes: Vec<(String, Vec<String>)> = Vec::new();
+            for row in &rows {
+                let class: String = row.try_get(0)?;
+                let board: Option<String> = row.try_get(1)?;
+                let fs: Option<String> = row.try_get(2)?;
+                let at = match classes.iter().position(|(c, _)| *c == class) {
+                    Some(at) => at,
+                    None => {
+                        classes.push((class, Vec::new()));
+                        classes.len() - 1
+                    }
+                };
+                for scope in scopes(board.as_deref(), fs.as_deref()) {
+                    if !classes[at].1.contains(&scope) {
+                        classes[at].1.push(scope);
+                    }
+                }
+            }
+            for (class, wanted) in classes {
+                self.refresh_device(tx, &class, &target, &wanted).await?;
+            }
+            audit(tx, "merge", &format!("{from} into {target}"), reason).await?;
             Ok(Moderated::Done)
         })
         .await

@@ -1,5 +1,6 @@
 //! The moderators' API (`/api/v1/admin/`), on only with `--admin-token-file`: hide a result
-//! with a reason and restore it (its device's aggregates and every page follow at once), read
+//! with a reason and restore it (its device's aggregates and every page follow at once), merge
+//! one device's key into another's (its pages then redirect there), read
 //! the audit of every such action, and list the results to review. Without the feature every
 //! route answers 404; without the secret, 401, and nothing changes.
 
@@ -51,6 +52,7 @@ fn answer(id: &str, done: Moderated, what: &str) -> Result<Response, Api> {
         Moderated::NoSuchResult => {
             Err(Failure::not_found(format!("no result has the id '{id}'")).into())
         }
+        Moderated::Circular => Err(Failure::bad("a device cannot be merged into itself").into()),
     }
 }
 
@@ -74,6 +76,29 @@ pub async fn restore(
     allowed(&state, &headers)?;
     let reason = reason(&body)?;
     answer(&id, state.store.restore(&id, &reason).await?, "restored")
+}
+
+/// `{"into": KEY, "reason": …}`: device KEY's results are filed under `into` from now on.
+pub async fn merge(
+    State(state): State<Shared>,
+    Path(key): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Api> {
+    allowed(&state, &headers)?;
+    let reason = reason(&body)?;
+    let value: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+    let into = value["into"].as_str().map(str::trim).unwrap_or("");
+    if into.is_empty() || into.len() > 200 || into.chars().any(char::is_control) {
+        return Err(Failure::bad("into: the device key to merge into").into());
+    }
+    match state.store.merge(&key, into, &reason).await? {
+        Moderated::NoSuchResult => Err(Failure::not_found(format!(
+            "both devices need results here: '{key}' and '{into}'"
+        ))
+        .into()),
+        done => answer(&key, done, "merged"),
+    }
 }
 
 pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {

@@ -15,6 +15,8 @@ use crate::store::{Problem, StoreError};
 pub struct Failure {
     pub status: StatusCode,
     pub reason: String,
+    /// Where what was asked for is now (a redirect).
+    pub location: Option<String>,
 }
 
 impl Failure {
@@ -22,6 +24,16 @@ impl Failure {
         Failure {
             status,
             reason: reason.into(),
+            location: None,
+        }
+    }
+
+    /// What was asked for is for good at `location` (a merged or renamed device).
+    pub fn moved(location: String) -> Failure {
+        Failure {
+            status: StatusCode::MOVED_PERMANENTLY,
+            reason: format!("moved to {location}"),
+            location: Some(location),
         }
     }
 
@@ -35,6 +47,15 @@ impl Failure {
 
     /// As JSON (`{"error": …}`) for the API, as a small page otherwise.
     pub fn respond(self, api: bool) -> Response {
+        let location = self.location.clone();
+        let mut response = self.answer(api);
+        if let Some(value) = location.and_then(|l| header::HeaderValue::from_str(&l).ok()) {
+            response.headers_mut().insert(header::LOCATION, value);
+        }
+        response
+    }
+
+    fn answer(self, api: bool) -> Response {
         if api {
             let mut response = Json(serde_json::json!({ "error": self.reason })).into_response();
             *response.status_mut() = self.status;

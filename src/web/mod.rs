@@ -95,6 +95,10 @@ pub fn router(state: Shared) -> Router {
             "/api/v1/admin/results/{id}/restore",
             axum::routing::post(admin::restore),
         )
+        .route(
+            "/api/v1/admin/devices/{key}/merge",
+            axum::routing::post(admin::merge),
+        )
         .route("/api/v1/admin/audit", get(admin::audit))
         .route("/api/v1/admin/review", get(admin::review))
         .fallback(pages::not_found)

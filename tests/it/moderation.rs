@@ -172,6 +172,83 @@ fn moderation(db: &str) {
         .map(|r| r["id"].as_str().unwrap())
         .collect();
     assert!(ids.contains(&ulid(74).as_str()), "{review}");
+
+    // One card listed under two names, merged: its results are filed under the other, new ones
+    // too, and its old address leads there.
+    for n in [75, 76] {
+        let doc = device_doc(n, "Moderated", "Card Twin", 0.2, "Raspberry Pi 4 Model B");
+        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    }
+    let (twin, card) = ("moderated-card-twin-128gb", "moderated-card-128gb");
+    let merge = |from: &str, into: &str, token: Option<&str>| {
+        let body = serde_json::to_vec(&json!({ "into": into, "reason": "one card" })).unwrap();
+        http(
+            "POST",
+            &format!("{url}/api/v1/admin/devices/{from}/merge"),
+            Some(&body),
+            token,
+        )
+        .status
+    };
+    let devices = || -> Vec<(String, u64)> {
+        get(&format!("{url}/api/v1/leaderboard?q=moderated")).json()["devices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["key"].as_str().unwrap().to_string(),
+                    d["results"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(devices().len(), 2, "{:?}", devices());
+    assert_eq!(merge(twin, card, None), 401);
+    assert_eq!(merge(card, card, Some(SECRET)), 400);
+    assert_eq!(merge(twin, "no-such-device", Some(SECRET)), 404);
+    assert_eq!(devices().len(), 2, "nothing changed");
+    assert_eq!(merge(twin, card, Some(SECRET)), 200);
+    assert_eq!(devices(), [(card.to_string(), 4)]);
+    // Its old addresses lead to the card's, for the page and the API alike.
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .build()
+        .into();
+    for path in ["/devices", "/api/v1/devices"] {
+        let answer = agent
+            .get(&format!("{url}{path}/{twin}?profile=standard"))
+            .call()
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), 301, "{path}");
+        let location = answer.headers().get("location").unwrap().to_str().unwrap();
+        assert_eq!(location, format!("{card}?profile=standard"), "{path}");
+    }
+    assert_eq!(
+        get(&format!("{url}/devices/{twin}")).status,
+        200,
+        "followed"
+    );
+    assert_eq!(merge(card, twin, Some(SECRET)), 400, "back into itself");
+    // A new result of the merged name is filed under the card, also after a restart.
+    site.stop();
+    let mut site = Site::start(db, home, &args);
+    let url = site.url.clone();
+    let doc = device_doc(77, "Moderated", "Card Twin", 0.2, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    let board = get(&format!("{url}/api/v1/leaderboard?q=moderated")).json();
+    assert_eq!(board["devices"].as_array().unwrap().len(), 1, "{board}");
+    assert_eq!(board["devices"][0]["results"], 5);
+    let audit = http(
+        "GET",
+        &format!("{url}/api/v1/admin/audit"),
+        None,
+        Some(SECRET),
+    )
+    .json();
+    assert_eq!(audit["audit"][0]["action"], "merge");
+    assert_eq!(audit["audit"][0]["target"], format!("{twin} into {card}"));
     site.stop();
 }
 
@@ -235,4 +312,53 @@ fn without_a_secret_there_is_no_admin_api_and_a_loose_secret_is_refused() {
         "/no/such/file",
     ]));
     assert!(line.contains("--admin-token-file"), "{line}");
+}
+
+/// A device's key changed by new rules (here: the store edited as if older rules had filed its
+/// results under another key) is remembered: the old address leads to the new one.
+#[test]
+fn a_key_new_rules_change_leads_to_the_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let db = home.join("site.db");
+    let db_text = db.display().to_string();
+    let mut site = Site::start(&db_text, home, &["--submissions-per-minute", "0"]);
+    let doc = device_doc(81, "Moderated", "Card", 0.1, "Raspberry Pi 4 Model B");
+    assert_eq!(
+        post(&format!("{}/api/v1/results", site.url), &doc).status,
+        201
+    );
+    site.stop();
+    let script = "import sqlite3, sys\n\
+                  c = sqlite3.connect(sys.argv[1])\n\
+                  c.execute(\"UPDATE entries SET device_key = 'old-rules-card'\")\n\
+                  c.execute(\"UPDATE devices SET device_key = 'old-rules-card'\")\n\
+                  c.execute(\"UPDATE meta SET value = '0' WHERE name = 'rules'\")\n\
+                  c.commit()\n";
+    let status = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&db)
+        .status()
+        .expect("python3 (with its sqlite3 module) edits the store as older rules left it");
+    assert!(status.success());
+    let site = Site::start(&db_text, home, &["--submissions-per-minute", "0"]);
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let answer = agent
+        .get(&format!("{}/devices/old-rules-card", site.url))
+        .call()
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 301);
+    assert_eq!(
+        answer.headers().get("location").unwrap().to_str().unwrap(),
+        "moderated-card-128gb"
+    );
+    assert_eq!(
+        get(&format!("{}/devices/old-rules-card", site.url)).status,
+        200
+    );
+    assert_eq!(get(&format!("{}/devices/never-was", site.url)).status, 404);
 }

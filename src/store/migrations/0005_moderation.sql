@@ -14,3 +14,10 @@ CREATE TABLE IF NOT EXISTS audit (
     target  TEXT NOT NULL,
     reason  TEXT NOT NULL
 );
+-- A device key that now means another (`key` merged into `target` by a moderator, or renamed
+-- by new rules): new results under it go to the target, and its pages redirect there.
+CREATE TABLE IF NOT EXISTS aliases (
+    key     TEXT PRIMARY KEY,
+    target  TEXT NOT NULL,
+    at      TEXT NOT NULL
+);

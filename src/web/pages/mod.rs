@@ -77,9 +77,7 @@ fn money(value: Option<f64>, places: usize) -> String {
         .unwrap_or_else(|| "–".into())
 }
 
-fn encode(text: &str) -> String {
-    form_urlencoded::byte_serialize(text.as_bytes()).collect()
-}
+use views::encode;
 
 fn profile_label(class: &str) -> String {
     let mut parts = class.split('/');

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::class_of;
+use super::{class_of, encode};
 use crate::result::metric::{self, Metric};
 use crate::store::{DeviceRow, Entry, Spread};
 use crate::web::error::Failure;
@@ -28,13 +28,24 @@ pub async fn device_view(
         .device_entries(key, state.config.show_synthetic)
         .await?;
     let rows = state.store.device_rows(key).await?;
-    let mut view = device(
-        key,
-        class_of(query.profile.as_deref()).as_deref(),
-        entries,
-        rows,
-    )
-    .ok_or_else(|| Failure::not_found(format!("no results for a device '{key}'")))?;
+    let class = class_of(query.profile.as_deref());
+    let Some(mut view) = device(key, class.as_deref(), entries, rows) else {
+        // A device merged into another, or renamed by new rules: its address leads there.
+        return Err(match state.store.moved(key).await? {
+            // Relative, so the page and the API each lead to their own address for it.
+            Some(target) => Failure::moved(match &query.profile {
+                Some(profile) => format!(
+                    "{}?{}",
+                    encode(&target),
+                    form_urlencoded::Serializer::new(String::new())
+                        .append_pair("profile", profile)
+                        .finish()
+                ),
+                None => encode(&target),
+            }),
+            None => Failure::not_found(format!("no results for a device '{key}'")),
+        });
+    };
     if let Some(id) = query
         .mine
         .as_deref()

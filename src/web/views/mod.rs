@@ -56,3 +56,8 @@ pub fn usd_per_gb(price_usd: Option<f64>, capacity_gb: Option<i64>) -> Option<f6
 pub fn result_url(state: &State, id: &str) -> String {
     format!("{}/results/{id}", state.public_url)
 }
+
+/// Text as one segment of a path or one value of a query.
+pub fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
