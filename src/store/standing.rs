@@ -45,9 +45,14 @@ impl Store {
     /// Where a saved result stands, figure by figure.
     pub async fn standing(&self, whose: &Whose<'_>) -> Result<Vec<FigureStanding>, StoreError> {
         let mut out = Vec::new();
+        // A merged key's results are filed under the key it leads to.
+        let key = match whose.device_key {
+            Some(key) => Some(self.moved(key).await?.unwrap_or_else(|| key.to_string())),
+            None => None,
+        };
         for (metric, value) in &whose.figures {
             debug_assert!(METRICS.iter().any(|m| m.column == metric.column));
-            let model = match whose.device_key {
+            let model = match &key {
                 Some(key) => self.among(whose, metric, *value, "device_key", key).await?,
                 None => Among {
                     results: 0,

@@ -236,7 +236,10 @@ fn moderation(db: &str) {
     let mut site = Site::start(db, home, &args);
     let url = site.url.clone();
     let doc = device_doc(77, "Moderated", "Card Twin", 0.2, "Raspberry Pi 4 Model B");
-    assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    let receipt = post(&format!("{url}/api/v1/results"), &doc).json();
+    // Its standing is among the card's results, where it was filed.
+    let model = &receipt["standing"]["figures"][0]["model"];
+    assert_eq!(model["results"], 4, "{receipt}");
     let board = get(&format!("{url}/api/v1/leaderboard?q=moderated")).json();
     assert_eq!(board["devices"].as_array().unwrap().len(), 1, "{board}");
     assert_eq!(board["devices"][0]["results"], 5);
