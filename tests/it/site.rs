@@ -1041,6 +1041,13 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
     let body = browser.eval("document.querySelector('#compare').innerText");
     assert!(body.as_str().unwrap().contains("slower"), "{body}");
     check_page(&mut browser, "compare");
+    // Two devices side by side, each figure's verdict under it: no sideways scroll at 375 px.
+    browser.goto(&format!(
+        "{url}/compare?devices=sandisk-extreme-pro-128gb,samsung-bar-plus-128gb"
+    ));
+    let verdicts = browser.eval("document.querySelectorAll('#compare .verdict').length");
+    assert!(verdicts.as_u64().unwrap() >= 8, "{verdicts}");
+    check_page(&mut browser, "compare-devices");
 
     // A result's full report.
     browser.goto(&format!("{url}/devices/sandisk-extreme-pro-128gb"));

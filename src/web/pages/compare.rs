@@ -11,7 +11,22 @@ pub struct CompareColumn {
 
 pub struct CompareRow {
     pub label: String,
-    pub cells: Vec<String>,
+    pub cells: Vec<CompareCell>,
+}
+
+/// A figure, and under it how it compares with the baseline's (empty for the baseline).
+pub struct CompareCell {
+    pub text: String,
+    pub verdict: String,
+}
+
+impl From<String> for CompareCell {
+    fn from(text: String) -> CompareCell {
+        CompareCell {
+            text,
+            verdict: String::new(),
+        }
+    }
 }
 
 #[derive(Template)]
@@ -60,12 +75,13 @@ pub async fn compare(
                         .cells
                         .iter()
                         .map(|cell| match cell {
-                            None => "–".into(),
-                            Some(cell) => match (cell.diff_pct, cell.verdict) {
-                                (Some(d), Some(v)) => {
-                                    format!("{} ({d:+.1}%, {})", figure(cell.value), v.as_str())
-                                }
-                                _ => figure(cell.value),
+                            None => String::from("–").into(),
+                            Some(cell) => CompareCell {
+                                text: figure(cell.value),
+                                verdict: match (cell.diff_pct, cell.verdict) {
+                                    (Some(d), Some(v)) => format!("{d:+.1}%, {}", v.as_str()),
+                                    _ => String::new(),
+                                },
                             },
                         })
                         .collect(),
@@ -110,18 +126,20 @@ pub async fn compare(
                             .iter()
                             .map(|d| {
                                 let Some(s) = d.summary.get(m.column) else {
-                                    return "–".into();
+                                    return String::from("–").into();
                                 };
                                 let versus = d.versus.as_ref().and_then(|v| v.get(m.column));
-                                match versus {
-                                    Some(v) => format!(
-                                        "{} ({}) {:+.0}%, {}",
-                                        figure(s.median),
-                                        range(s),
-                                        v.diff_pct,
-                                        v.verdict.as_str()
-                                    ),
-                                    None => format!("{} ({})", figure(s.median), range(s)),
+                                CompareCell {
+                                    text: figure(s.median),
+                                    verdict: match versus {
+                                        Some(v) => format!(
+                                            "({}) {:+.0}%, {}",
+                                            range(s),
+                                            v.diff_pct,
+                                            v.verdict.as_str()
+                                        ),
+                                        None => format!("({})", range(s)),
+                                    },
                                 }
                             })
                             .collect(),
@@ -136,6 +154,7 @@ pub async fn compare(
                                         .first()
                                         .map(|(v, n)| format!("{v} ({n} of them)"))
                                         .unwrap_or_else(|| "–".into())
+                                        .into()
                                 })
                                 .collect(),
                         }
@@ -143,13 +162,18 @@ pub async fn compare(
                     .chain([
                         CompareRow {
                             label: "Median price".into(),
-                            cells: devices.iter().map(|d| money(d.price_usd, 2)).collect(),
+                            cells: devices
+                                .iter()
+                                .map(|d| money(d.price_usd, 2).into())
+                                .collect(),
                         },
                         CompareRow {
                             label: "Price per GB".into(),
                             cells: devices
                                 .iter()
-                                .map(|d| money(views::usd_per_gb(d.price_usd, d.capacity_gb), 3))
+                                .map(|d| {
+                                    money(views::usd_per_gb(d.price_usd, d.capacity_gb), 3).into()
+                                })
                                 .collect(),
                         },
                     ])
