@@ -98,6 +98,20 @@ async fn audit(
     Ok(())
 }
 
+async fn ids(
+    tx: &mut Transaction<'_, Any>,
+    sql: &str,
+    key: &str,
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query(sql)
+        .bind(key)
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|row| row.try_get(0))
+        .collect()
+}
+
 async fn exists(tx: &mut Transaction<'_, Any>, table: &str, id: &str) -> Result<bool, sqlx::Error> {
     Ok(sqlx::query(&format!("SELECT 1 FROM {table} WHERE id = $1"))
         .bind(id)
@@ -111,31 +125,11 @@ impl Store {
     /// aggregates; its document, the reason and its deletion token's hash stay for a restore.
     pub async fn hide(&self, id: &str, reason: &str) -> Result<Moderated, StoreError> {
         self.write(Begin::Immediate, async |tx| {
-            let token: Option<Option<String>> =
-                sqlx::query("SELECT token_hash FROM entries WHERE id = $1")
-                    .bind(id)
-                    .fetch_optional(&mut **tx)
-                    .await?
-                    .map(|row| row.try_get(0))
-                    .transpose()?;
-            let Some(token) = token else {
-                return Ok(match exists(tx, "hidden", id).await? {
-                    true => Moderated::Already,
-                    false => Moderated::NoSuchResult,
-                });
-            };
-            sqlx::query(
-                "INSERT INTO hidden (id, reason, token_hash, hidden_at) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(id)
-            .bind(reason)
-            .bind(token)
-            .bind(now())
-            .execute(&mut **tx)
-            .await?;
-            self.remove_from(tx, id, &["entries"]).await?;
-            audit(tx, "hide", id, reason).await?;
-            Ok(Moderated::Done)
+            let done = self.hide_in(tx, id, reason).await?;
+            if done == Moderated::Done {
+                audit(tx, "hide", id, reason).await?;
+            }
+            Ok(done)
         })
         .await
         .map_err(|e| self.fail(e))
@@ -145,36 +139,114 @@ impl Store {
     /// aggregates with it.
     pub async fn restore(&self, id: &str, reason: &str) -> Result<Moderated, StoreError> {
         self.write(Begin::Immediate, async |tx| {
-            let token: Option<Option<String>> =
-                sqlx::query("SELECT token_hash FROM hidden WHERE id = $1")
-                    .bind(id)
-                    .fetch_optional(&mut **tx)
-                    .await?
-                    .map(|row| row.try_get(0))
-                    .transpose()?;
-            let Some(token) = token else {
-                return Ok(match exists(tx, "entries", id).await? {
-                    true => Moderated::Already,
-                    false => Moderated::NoSuchResult,
-                });
-            };
-            let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
-                .bind(id)
-                .fetch_one(&mut **tx)
-                .await?
-                .try_get(0)?;
-            let doc: ResultDoc =
-                serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
-            self.add_entry(tx, &doc, token.as_deref()).await?;
-            sqlx::query("DELETE FROM hidden WHERE id = $1")
-                .bind(id)
-                .execute(&mut **tx)
-                .await?;
-            audit(tx, "restore", id, reason).await?;
-            Ok(Moderated::Done)
+            let done = self.restore_in(tx, id).await?;
+            if done == Moderated::Done {
+                audit(tx, "restore", id, reason).await?;
+            }
+            Ok(done)
         })
         .await
         .map_err(|e| self.fail(e))
+    }
+
+    /// Hides every result of device `key` (an abusive or fake device); how many.
+    pub async fn hide_device(&self, key: &str, reason: &str) -> Result<usize, StoreError> {
+        self.write(Begin::Immediate, async |tx| {
+            let ids = ids(tx, "SELECT id FROM entries WHERE device_key = $1", key).await?;
+            for id in &ids {
+                self.hide_in(tx, id, reason).await?;
+            }
+            if !ids.is_empty() {
+                let what = format!("device {key} ({} results)", ids.len());
+                audit(tx, "hide", &what, reason).await?;
+            }
+            Ok(ids.len())
+        })
+        .await
+        .map_err(|e| self.fail(e))
+    }
+
+    /// Shows every hidden result of device `key` again; how many.
+    pub async fn restore_device(&self, key: &str, reason: &str) -> Result<usize, StoreError> {
+        self.write(Begin::Immediate, async |tx| {
+            let ids = ids(tx, "SELECT id FROM hidden WHERE device_key = $1", key).await?;
+            for id in &ids {
+                self.restore_in(tx, id).await?;
+            }
+            if !ids.is_empty() {
+                let what = format!("device {key} ({} results)", ids.len());
+                audit(tx, "restore", &what, reason).await?;
+            }
+            Ok(ids.len())
+        })
+        .await
+        .map_err(|e| self.fail(e))
+    }
+
+    async fn hide_in(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        id: &str,
+        reason: &str,
+    ) -> Result<Moderated, sqlx::Error> {
+        let facts = sqlx::query("SELECT token_hash, device_key FROM entries WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut **tx)
+            .await?;
+        let Some(facts) = facts else {
+            return Ok(match exists(tx, "hidden", id).await? {
+                true => Moderated::Already,
+                false => Moderated::NoSuchResult,
+            });
+        };
+        let token: Option<String> = facts.try_get(0)?;
+        let key: Option<String> = facts.try_get(1)?;
+        sqlx::query(
+            "INSERT INTO hidden (id, reason, token_hash, device_key, hidden_at) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(reason)
+        .bind(token)
+        .bind(key)
+        .bind(now())
+        .execute(&mut **tx)
+        .await?;
+        self.remove_from(tx, id, &["entries"]).await?;
+        Ok(Moderated::Done)
+    }
+
+    async fn restore_in(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        id: &str,
+    ) -> Result<Moderated, sqlx::Error> {
+        let token: Option<Option<String>> =
+            sqlx::query("SELECT token_hash FROM hidden WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut **tx)
+                .await?
+                .map(|row| row.try_get(0))
+                .transpose()?;
+        let Some(token) = token else {
+            return Ok(match exists(tx, "entries", id).await? {
+                true => Moderated::Already,
+                false => Moderated::NoSuchResult,
+            });
+        };
+        let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
+            .bind(id)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get(0)?;
+        let doc: ResultDoc =
+            serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+        self.add_entry(tx, &doc, token.as_deref()).await?;
+        sqlx::query("DELETE FROM hidden WHERE id = $1")
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+        Ok(Moderated::Done)
     }
 
     /// Where device `key` went, if it was merged into another or renamed by new rules.
@@ -212,11 +284,15 @@ impl Store {
             if !has(tx, from).await? || !has(tx, &target).await? {
                 return Ok(Moderated::NoSuchResult);
             }
-            sqlx::query("UPDATE entries SET device_key = $1 WHERE device_key = $2")
+            for table in ["entries", "hidden"] {
+                sqlx::query(&format!(
+                    "UPDATE {table} SET device_key = $1 WHERE device_key = $2"
+                ))
                 .bind(&target)
                 .bind(from)
                 .execute(&mut **tx)
                 .await?;
+            }
             sqlx::query("DELETE FROM devices WHERE device_key = $1")
                 .bind(from)
                 .execute(&mut **tx)

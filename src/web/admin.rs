@@ -1,8 +1,8 @@
 //! The moderators' API (`/api/v1/admin/`), on only with `--admin-token-file`: hide a result
-//! with a reason and restore it (its device's aggregates and every page follow at once), merge
-//! one device's key into another's (its pages then redirect there), read
-//! the audit of every such action, and list the results to review. Without the feature every
-//! route answers 404; without the secret, 401, and nothing changes.
+//! or a whole device with a reason and restore it (aggregates and every page follow at once),
+//! merge one device's key into another's (its pages then redirect there), read the audit of
+//! every such action, and list the results to review. Without the feature every route answers
+//! 404; without the secret, 401, and nothing changes.
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -99,6 +99,46 @@ pub async fn merge(
         .into()),
         done => answer(&key, done, "merged"),
     }
+}
+
+/// Hides or restores every result of device `key`: `{"reason": …}`.
+async fn device_action(
+    state: Shared,
+    key: String,
+    headers: HeaderMap,
+    body: Bytes,
+    hide: bool,
+) -> Result<Response, Api> {
+    allowed(&state, &headers)?;
+    let reason = reason(&body)?;
+    let (count, what) = match hide {
+        true => (state.store.hide_device(&key, &reason).await?, "hidden"),
+        false => (state.store.restore_device(&key, &reason).await?, "restored"),
+    };
+    if count == 0 {
+        return Err(
+            Failure::not_found(format!("device '{key}' has no results to be {what}")).into(),
+        );
+    }
+    Ok(Json(json!({ "device": key, what: count })).into_response())
+}
+
+pub async fn hide_device(
+    State(state): State<Shared>,
+    Path(key): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Api> {
+    device_action(state, key, headers, body, true).await
+}
+
+pub async fn restore_device(
+    State(state): State<Shared>,
+    Path(key): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Api> {
+    device_action(state, key, headers, body, false).await
 }
 
 pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {

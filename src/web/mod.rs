@@ -99,6 +99,14 @@ pub fn router(state: Shared) -> Router {
             "/api/v1/admin/devices/{key}/merge",
             axum::routing::post(admin::merge),
         )
+        .route(
+            "/api/v1/admin/devices/{key}/hide",
+            axum::routing::post(admin::hide_device),
+        )
+        .route(
+            "/api/v1/admin/devices/{key}/restore",
+            axum::routing::post(admin::restore_device),
+        )
         .route("/api/v1/admin/audit", get(admin::audit))
         .route("/api/v1/admin/review", get(admin::review))
         .fallback(pages::not_found)

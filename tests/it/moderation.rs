@@ -252,6 +252,47 @@ fn moderation(db: &str) {
     .json();
     assert_eq!(audit["audit"][0]["action"], "merge");
     assert_eq!(audit["audit"][0]["target"], format!("{twin} into {card}"));
+
+    // A whole device hidden (its flagged result too), and brought back with every result.
+    let device = |action: &str, token: Option<&str>| {
+        let body = serde_json::to_vec(&json!({ "reason": "a fake card" })).unwrap();
+        http(
+            "POST",
+            &format!("{url}/api/v1/admin/devices/{card}/{action}"),
+            Some(&body),
+            token,
+        )
+    };
+    assert_eq!(device("hide", None).status, 401);
+    let hidden = device("hide", Some(SECRET));
+    assert_eq!(hidden.status, 200, "{}", hidden.body);
+    assert_eq!(hidden.json()["hidden"], 6, "five ranked and one flagged");
+    assert_eq!(
+        get(&format!("{url}/api/v1/leaderboard?q=moderated")).json()["devices"],
+        json!([])
+    );
+    assert_eq!(get(&format!("{url}/devices/{card}")).status, 404);
+    assert_eq!(get(&format!("{url}/results/{}", ulid(72))).status, 404);
+    assert_eq!(
+        device("hide", Some(SECRET)).status,
+        404,
+        "nothing left to hide"
+    );
+    let restored = device("restore", Some(SECRET));
+    assert_eq!(restored.json()["restored"], 6);
+    let board = get(&format!("{url}/api/v1/leaderboard?q=moderated")).json();
+    assert_eq!(board["devices"][0]["results"], 5, "{board}");
+    let audit = http(
+        "GET",
+        &format!("{url}/api/v1/admin/audit"),
+        None,
+        Some(SECRET),
+    )
+    .json();
+    assert_eq!(
+        audit["audit"][0]["target"],
+        format!("device {card} (6 results)")
+    );
     site.stop();
 }
 

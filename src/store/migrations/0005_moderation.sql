@@ -5,6 +5,7 @@ CREATE TABLE IF NOT EXISTS hidden (
     id          TEXT PRIMARY KEY,
     reason      TEXT NOT NULL,
     token_hash  TEXT,
+    device_key  TEXT,
     hidden_at   TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS audit (
