@@ -62,9 +62,7 @@ pub async fn hide(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Api> {
-    allowed(&state, &headers)?;
-    let reason = reason(&body)?;
-    answer(&id, state.store.hide(&id, &reason).await?, "hidden")
+    result_action(state, id, headers, body, true).await
 }
 
 pub async fn restore(
@@ -73,9 +71,23 @@ pub async fn restore(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Api> {
+    result_action(state, id, headers, body, false).await
+}
+
+/// Hides or restores result `id`: `{"reason": …}`.
+async fn result_action(
+    state: Shared,
+    id: String,
+    headers: HeaderMap,
+    body: Bytes,
+    hide: bool,
+) -> Result<Response, Api> {
     allowed(&state, &headers)?;
     let reason = reason(&body)?;
-    answer(&id, state.store.restore(&id, &reason).await?, "restored")
+    match hide {
+        true => answer(&id, state.store.hide(&id, &reason).await?, "hidden"),
+        false => answer(&id, state.store.restore(&id, &reason).await?, "restored"),
+    }
 }
 
 /// `{"into": KEY, "reason": …}`: device KEY's results are filed under `into` from now on.

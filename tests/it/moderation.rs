@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::common::site::{device_doc, get, http, post, ulid, Site};
+use crate::common::site::{device_doc, get, http, post, redirect, ulid, Site};
 use crate::common::{iomark, Postgres};
 
 const SECRET: &str = "moderators-secret-0123456789abcdef-xyz";
@@ -211,19 +211,13 @@ fn moderation(db: &str) {
     assert_eq!(merge(twin, card, Some(SECRET)), 200);
     assert_eq!(devices(), [(card.to_string(), 4)]);
     // Its old addresses lead to the card's, for the page and the API alike.
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .max_redirects(0)
-        .http_status_as_error(false)
-        .build()
-        .into();
     for path in ["/devices", "/api/v1/devices"] {
-        let answer = agent
-            .get(&format!("{url}{path}/{twin}?profile=standard"))
-            .call()
-            .unwrap();
-        assert_eq!(answer.status().as_u16(), 301, "{path}");
-        let location = answer.headers().get("location").unwrap().to_str().unwrap();
-        assert_eq!(location, format!("{card}?profile=standard"), "{path}");
+        let moved = redirect(&format!("{url}{path}/{twin}?profile=standard"));
+        assert_eq!(
+            moved,
+            (301, Some(format!("{card}?profile=standard"))),
+            "{path}"
+        );
     }
     assert_eq!(
         get(&format!("{url}/devices/{twin}")).status,
@@ -386,19 +380,9 @@ fn a_key_new_rules_change_leads_to_the_new_one() {
         .expect("python3 (with its sqlite3 module) edits the store as older rules left it");
     assert!(status.success());
     let site = Site::start(&db_text, home, &["--submissions-per-minute", "0"]);
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .max_redirects(0)
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let answer = agent
-        .get(&format!("{}/devices/old-rules-card", site.url))
-        .call()
-        .unwrap();
-    assert_eq!(answer.status().as_u16(), 301);
     assert_eq!(
-        answer.headers().get("location").unwrap().to_str().unwrap(),
-        "moderated-card-128gb"
+        redirect(&format!("{}/devices/old-rules-card", site.url)),
+        (301, Some("moderated-card-128gb".to_string()))
     );
     assert_eq!(
         get(&format!("{}/devices/old-rules-card", site.url)).status,

@@ -166,6 +166,22 @@ pub fn http(method: &str, url: &str, body: Option<&[u8]>, token: Option<&str>) -
     }
 }
 
+/// A GET that does not follow a redirect: its status and `Location`.
+pub fn redirect(url: &str) -> (u16, Option<String>) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let answer = agent.get(url).call().unwrap();
+    let location = answer
+        .headers()
+        .get("location")
+        .and_then(|l| l.to_str().ok())
+        .map(str::to_string);
+    (answer.status().as_u16(), location)
+}
+
 /// A GET whose answer is bytes (an image): its status, content type and body.
 pub fn get_bytes(url: &str) -> (u16, String, Vec<u8>) {
     let agent: ureq::Agent = ureq::Agent::config_builder()
