@@ -13,7 +13,7 @@ pub const MIN_BAND: f64 = 0.02;
 /// (issue 11). Within it, the verdict is "can't tell".
 pub const UNKNOWN_SPREAD_BAND: f64 = 0.5;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     Faster,
@@ -38,7 +38,7 @@ impl Verdict {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Run {
     pub id: String,
     pub started_at: String,
@@ -50,7 +50,7 @@ pub struct Run {
 }
 
 /// One test across the runs.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Row {
     pub test: String,
     /// `MB/s` for blocks of 64 KiB and more, `IOPS` below.
@@ -59,7 +59,7 @@ pub struct Row {
     pub cells: Vec<Option<Cell>>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Cell {
     pub value: f64,
     pub cv: f64,
@@ -71,7 +71,7 @@ pub struct Cell {
     pub verdict: Option<Verdict>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Comparison {
     pub runs: Vec<Run>,
     pub rows: Vec<Row>,

@@ -276,8 +276,9 @@ pub struct DeleteArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 The site ranks devices by the median of their results, among results of the same profile, I/O
-mode and data only. Pages work without JavaScript; the JSON API is under /api/v1/ (see the
-README). There is no admin route: a result is deleted with the token its submitter was given.
+mode and data only. Pages work without JavaScript; the JSON API is under /api/v1/, described
+at /api/v1/openapi.json (OpenAPI 3.1). A submitter deletes a result with the token they were
+given; moderators hide, restore and merge with --admin-token-file.
 
 Examples:
   iomark serve                                   your own history, at http://127.0.0.1:8080

@@ -12,7 +12,7 @@ use crate::result::metric::Metric;
 pub const MAX_ROWS: u32 = 500;
 
 /// How one figure spreads over a device's results.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Spread {
     pub median: f64,
     pub p25: f64,
@@ -21,7 +21,7 @@ pub struct Spread {
 }
 
 /// One line of a leaderboard.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct DeviceRow {
     pub key: String,
     pub name: String,
@@ -35,7 +35,7 @@ pub struct DeviceRow {
 }
 
 /// One result as a site lists it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Entry {
     pub id: String,
     pub class: String,

@@ -69,7 +69,7 @@ pub(super) async fn alias(
 }
 
 /// One line of the audit.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct AuditLine {
     pub at: String,
     pub action: String,

@@ -10,9 +10,14 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
 use super::api::bearer;
-use super::error::{Api, Failure};
+use super::error::{Api, Failure, Refusal};
+use super::guard::WholeBody;
+use super::views::params;
 use super::Shared;
 use crate::store::{constant_time_eq, Moderated};
 
@@ -30,17 +35,67 @@ fn allowed(state: &Shared, headers: &HeaderMap) -> Result<(), Failure> {
     }
 }
 
-/// The reason a moderator gives: `{"reason": "…"}`, 1 to 500 characters.
+/// The most characters of a moderator's reason, and of a device key merged into.
+const REASON_MAX: usize = 500;
+const KEY_MAX: usize = 200;
+
+/// `{"reason": …}`: what a moderator's action is sent with (read by [`reason`]).
+pub struct Reason;
+
+/// `{"into": KEY, "reason": …}`: what a merge is sent with (read by [`merge`]).
+pub struct Merge;
+
+/// An object of `fields`, each some words of at most so many characters.
+fn words_object(fields: &[(&str, usize, &str)]) -> RefOr<Schema> {
+    let mut object = ObjectBuilder::new().schema_type(Type::Object);
+    for (name, most, what) in fields {
+        object = object.required(*name).property(
+            *name,
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(*most))
+                .pattern(Some(params::WORDS))
+                .description(Some(*what)),
+        );
+    }
+    object.into()
+}
+
+impl PartialSchema for Reason {
+    fn schema() -> RefOr<Schema> {
+        words_object(&[("reason", REASON_MAX, "Why, kept in the audit")])
+    }
+}
+
+impl PartialSchema for Merge {
+    fn schema() -> RefOr<Schema> {
+        words_object(&[
+            ("into", KEY_MAX, "The device key this device's results join"),
+            ("reason", REASON_MAX, "Why, kept in the audit"),
+        ])
+    }
+}
+
+impl ToSchema for Reason {}
+impl ToSchema for Merge {}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Audit {
+    pub audit: Vec<crate::store::AuditLine>,
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Review {
+    pub review: Vec<crate::store::Entry>,
+}
+
+/// The reason a moderator gives: `{"reason": "…"}` ([`Reason`]).
 fn reason(body: &Bytes) -> Result<String, Failure> {
     let value: serde_json::Value = serde_json::from_slice(body)
         .map_err(|_| Failure::bad("send {\"reason\": \"why\"} as JSON"))?;
-    let reason = value["reason"].as_str().map(str::trim).unwrap_or("");
-    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
-        return Err(Failure::bad(
-            "reason: say why in 1 to 500 characters, no control characters",
-        ));
-    }
-    Ok(reason.to_string())
+    let reason = params::words("reason", value["reason"].as_str(), REASON_MAX)?;
+    Ok(reason.trim().to_string())
 }
 
 fn answer(id: &str, done: Moderated, what: &str) -> Result<Response, Api> {
@@ -52,24 +107,46 @@ fn answer(id: &str, done: Moderated, what: &str) -> Result<Response, Api> {
         Moderated::NoSuchResult => {
             Err(Failure::not_found(format!("no result has the id '{id}'")).into())
         }
-        Moderated::Circular => Err(Failure::bad("a device cannot be merged into itself").into()),
+        Moderated::Circular => Err(Failure::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "a device cannot be merged into itself, nor into one merged into it",
+        )
+        .into()),
     }
 }
 
+#[utoipa::path(post, path = "/api/v1/admin/results/{id}/hide", tag = "moderation",
+    params(("id" = inline(params::Text), Path, description = "The result's id")),
+    request_body(content = Reason, content_type = "application/json"),
+    security(("moderator" = [])),
+    responses(
+        (status = OK, description = "Hidden: `{\"hidden\": ID}`", body = Object),
+        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
+        (status = NOT_FOUND, description = "No result has that id, or the site has no moderators' API", body = Refusal),
+        (status = CONFLICT, description = "Already so", body = Refusal)))]
 pub async fn hide(
     State(state): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    WholeBody(body): WholeBody,
 ) -> Result<Response, Api> {
     result_action(state, id, headers, body, true).await
 }
 
+#[utoipa::path(post, path = "/api/v1/admin/results/{id}/restore", tag = "moderation",
+    params(("id" = inline(params::Text), Path, description = "The result's id")),
+    request_body(content = Reason, content_type = "application/json"),
+    security(("moderator" = [])),
+    responses(
+        (status = OK, description = "Restored: `{\"restored\": ID}`", body = Object),
+        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
+        (status = NOT_FOUND, description = "No result has that id, or the site has no moderators' API", body = Refusal),
+        (status = CONFLICT, description = "Already so", body = Refusal)))]
 pub async fn restore(
     State(state): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    WholeBody(body): WholeBody,
 ) -> Result<Response, Api> {
     result_action(state, id, headers, body, false).await
 }
@@ -91,19 +168,27 @@ async fn result_action(
 }
 
 /// `{"into": KEY, "reason": …}`: device KEY's results are filed under `into` from now on.
+#[utoipa::path(post, path = "/api/v1/admin/devices/{key}/merge", tag = "moderation",
+    params(("key" = inline(params::Text), Path, description = "The device's key")),
+    request_body(content = Merge, content_type = "application/json"),
+    security(("moderator" = [])),
+    responses(
+        (status = OK, description = "Merged: `{\"merged\": KEY}`", body = Object),
+        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
+        (status = NOT_FOUND, description = "Either device has no results here, or the site has no moderators' API", body = Refusal),
+        (status = CONFLICT, description = "Already so", body = Refusal),
+        (status = UNPROCESSABLE_ENTITY, description = "Into itself, or into a device merged into \
+            it", body = Refusal)))]
 pub async fn merge(
     State(state): State<Shared>,
     Path(key): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    WholeBody(body): WholeBody,
 ) -> Result<Response, Api> {
     allowed(&state, &headers)?;
     let reason = reason(&body)?;
     let value: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-    let into = value["into"].as_str().map(str::trim).unwrap_or("");
-    if into.is_empty() || into.len() > 200 || into.chars().any(char::is_control) {
-        return Err(Failure::bad("into: the device key to merge into").into());
-    }
+    let into = params::words("into", value["into"].as_str(), KEY_MAX)?.trim();
     match state.store.merge(&key, into, &reason).await? {
         Moderated::NoSuchResult => Err(Failure::not_found(format!(
             "both devices need results here: '{key}' and '{into}'"
@@ -135,30 +220,69 @@ async fn device_action(
     Ok(Json(json!({ "device": key, what: count })).into_response())
 }
 
+/// Hides every result of a device (a fake or abusive one).
+#[utoipa::path(post, path = "/api/v1/admin/devices/{key}/hide", tag = "moderation",
+    params(("key" = inline(params::Text), Path, description = "The device's key")),
+    request_body(content = Reason, content_type = "application/json"),
+    security(("moderator" = [])),
+    responses(
+        (status = OK, description = "Hidden: `{\"device\": KEY, \"hidden\": COUNT}`", body = Object),
+        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
+        (status = NOT_FOUND, description = "The device has no results to hide, or the site has no moderators' API", body = Refusal)))]
 pub async fn hide_device(
     State(state): State<Shared>,
     Path(key): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    WholeBody(body): WholeBody,
 ) -> Result<Response, Api> {
     device_action(state, key, headers, body, true).await
 }
 
+/// Restores every hidden result of a device.
+#[utoipa::path(post, path = "/api/v1/admin/devices/{key}/restore", tag = "moderation",
+    params(("key" = inline(params::Text), Path, description = "The device's key")),
+    request_body(content = Reason, content_type = "application/json"),
+    security(("moderator" = [])),
+    responses(
+        (status = OK, description = "Restored: `{\"device\": KEY, \"restored\": COUNT}`", body = Object),
+        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
+        (status = NOT_FOUND, description = "The device has no results to restore, or the site has no moderators' API", body = Refusal)))]
 pub async fn restore_device(
     State(state): State<Shared>,
     Path(key): Path<String>,
     headers: HeaderMap,
-    body: Bytes,
+    WholeBody(body): WholeBody,
 ) -> Result<Response, Api> {
     device_action(state, key, headers, body, false).await
 }
 
+/// Every moderator's action, newest first (up to 500).
+#[utoipa::path(get, path = "/api/v1/admin/audit", tag = "moderation",
+    security(("moderator" = [])),
+    responses(
+        (status = OK, description = "The audit", body = Audit),
+        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
+        (status = NOT_FOUND, description = "The site has no moderators' API", body = Refusal)))]
 pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {
     allowed(&state, &headers)?;
-    Ok(Json(json!({ "audit": state.store.audit(500).await? })).into_response())
+    Ok(Json(Audit {
+        audit: state.store.audit(500).await?,
+    })
+    .into_response())
 }
 
+/// Results to look at, newest first (up to 500): those kept out of rankings, and those whose
+/// device could not be named.
+#[utoipa::path(get, path = "/api/v1/admin/review", tag = "moderation",
+    security(("moderator" = [])),
+    responses(
+        (status = OK, description = "The results to review", body = Review),
+        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
+        (status = NOT_FOUND, description = "The site has no moderators' API", body = Refusal)))]
 pub async fn review(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {
     allowed(&state, &headers)?;
-    Ok(Json(json!({ "review": state.store.review(500).await? })).into_response())
+    Ok(Json(Review {
+        review: state.store.review(500).await?,
+    })
+    .into_response())
 }

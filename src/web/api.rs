@@ -1,22 +1,26 @@
 //! The JSON API under `/api/v1/`: what the pages show, as data, plus submitting a result and
 //! deleting it with its token. Every failure is `{"error": "…"}` with a 4xx or 5xx status.
 
-use axum::body::Bytes;
 use axum::extract::{Path, Query, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
 
-use super::error::{Api, Failure, Json};
-use super::views::{self, BoardQuery, Compared, DeviceQuery};
+use super::error::{Api, Failure, Json, Refusal};
+use super::guard::WholeBody;
+use super::views::{self, params, BoardQuery, Compared, DeviceQuery};
 use super::Shared;
 use crate::result::ResultDoc;
 use crate::store::Deletion;
 
 type Answer<T> = Result<Json<T>, Api>;
 
+/// Devices ranked by the median of a figure over their results, among results of one profile,
+/// I/O mode and data.
+#[utoipa::path(get, path = "/api/v1/leaderboard", tag = "results", params(BoardQuery),
+    responses((status = OK, description = "The ranked devices", body = views::Leaderboard)))]
 pub async fn leaderboard(
     State(state): State<Shared>,
     Query(query): Query<BoardQuery>,
@@ -32,7 +36,10 @@ pub async fn leaderboard(
     Ok(Json(views::leaderboard(&filter, rows, &offered.figures)))
 }
 
-/// `GET /api/v1/results`: every result a page at a time (`views::listing`).
+/// Every result a page at a time, in id order (`views::listing`): the raw data. Each page has
+/// the next one's address while there may be more.
+#[utoipa::path(get, path = "/api/v1/results", tag = "results", params(views::ListQuery),
+    responses((status = OK, description = "A page of results", body = views::Listing)))]
 pub async fn results(
     State(state): State<Shared>,
     Query(query): Query<views::ListQuery>,
@@ -40,6 +47,16 @@ pub async fn results(
     Ok(Json(views::listing(&state, &query).await?))
 }
 
+/// One device: its figures across its results (per board too), its results newest first, the
+/// SD classes they meet, and where a result of the viewer's stands among them.
+#[utoipa::path(get, path = "/api/v1/devices/{key}", tag = "results",
+    params(("key" = inline(params::Text), Path, description = "The device's key, as the leaderboard lists it"),
+        DeviceQuery),
+    responses(
+        (status = OK, description = "The device", body = views::DeviceView),
+        (status = MOVED_PERMANENTLY, description = "The device was merged into another or renamed: \
+            Location says where it is now", headers(("Location" = String))),
+        (status = NOT_FOUND, description = "No device has that key", body = Refusal)))]
 pub async fn device(
     State(state): State<Shared>,
     Path(key): Path<String>,
@@ -48,7 +65,8 @@ pub async fn device(
     Ok(Json(views::device_view(&state, &key, &query).await?))
 }
 
-#[derive(Serialize)]
+/// What a submission is answered with.
+#[derive(Serialize, ToSchema)]
 pub struct Receipt {
     pub id: String,
     pub url: String,
@@ -62,7 +80,21 @@ pub struct Receipt {
     pub standing: Option<views::Standing>,
 }
 
-pub async fn submit(State(state): State<Shared>, body: Bytes) -> Result<Response, Api> {
+/// Submits a result document as `iomark run --json` writes it (`iomark submit` sends it so).
+/// The answer's token deletes it again.
+#[utoipa::path(post, path = "/api/v1/results", tag = "results",
+    request_body(content = Object, content_type = "application/json",
+        description = "A result document (iomark.result/1)"),
+    responses(
+        (status = CREATED, description = "Saved: where it is, its deletion token, and where it \
+            stands", body = Receipt, headers(("Location" = String))),
+        (status = CONFLICT, description = "A result with that id is here already", body = Refusal),
+        (status = UNPROCESSABLE_ENTITY, description = "Not a result document this site takes",
+            body = Refusal)))]
+pub async fn submit(
+    State(state): State<Shared>,
+    WholeBody(body): WholeBody,
+) -> Result<Response, Api> {
     let text = std::str::from_utf8(&body)
         .map_err(|_| Failure::bad("the body is not UTF-8 text: send a result document (JSON)"))?;
     let doc = ResultDoc::from_json(text)
@@ -101,17 +133,40 @@ pub async fn submit(State(state): State<Shared>, body: Bytes) -> Result<Response
     Ok(response)
 }
 
-pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Answer<Value> {
-    let (entry, doc) = views::visible_result(&state, &id).await?;
-    Ok(Json(json!({
-        "id": entry.id,
-        "url": views::result_url(&state, &entry.id),
-        "device_key": entry.device_key,
-        "device_name": entry.device_name,
-        "class": entry.class,
-        "flag": entry.flag,
-        "document": doc,
-    })))
+/// One result as the site keeps it.
+#[derive(Serialize, ToSchema)]
+pub struct Stored {
+    pub id: String,
+    pub url: String,
+    /// The device it ranks under; null where the device could not be named.
+    pub device_key: Option<String>,
+    pub device_name: String,
+    /// Its profile, I/O mode and data (`standard/direct/random`).
+    pub class: String,
+    /// Why it is kept out of rankings, if it is.
+    pub flag: Option<String>,
+    /// The whole result document (iomark.result/1).
+    #[schema(value_type = Object)]
+    pub document: ResultDoc,
+}
+
+/// One result, with its whole document.
+#[utoipa::path(get, path = "/api/v1/results/{id}", tag = "results",
+    params(("id" = inline(params::Text), Path, description = "The result's id")),
+    responses(
+        (status = OK, description = "The result", body = Stored),
+        (status = NOT_FOUND, description = "No result has that id", body = Refusal)))]
+pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Answer<Stored> {
+    let (entry, document) = views::visible_result(&state, &id).await?;
+    Ok(Json(Stored {
+        url: views::result_url(&state, &entry.id),
+        id: entry.id,
+        device_key: entry.device_key,
+        device_name: entry.device_name,
+        class: entry.class,
+        flag: entry.flag,
+        document,
+    }))
 }
 
 /// The token of an `Authorization: Bearer TOKEN` header.
@@ -126,6 +181,22 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
+/// A deletion done.
+#[derive(Serialize, ToSchema)]
+pub struct Deleted {
+    /// The id of the result deleted.
+    pub deleted: String,
+}
+
+/// Deletes a result, with the token its submission was answered with.
+#[utoipa::path(delete, path = "/api/v1/results/{id}", tag = "results",
+    params(("id" = inline(params::Text), Path, description = "The result's id")),
+    security(("token" = [])),
+    responses(
+        (status = OK, description = "Deleted", body = Deleted),
+        (status = UNAUTHORIZED, description = "No token: Authorization: Bearer TOKEN", body = Refusal),
+        (status = FORBIDDEN, description = "That token does not delete this result", body = Refusal),
+        (status = NOT_FOUND, description = "No result has that id", body = Refusal)))]
 pub async fn delete(
     State(state): State<Shared>,
     Path(id): Path<String>,
@@ -142,7 +213,7 @@ pub async fn delete(
         .delete_submitted(&id, &token_hash(token))
         .await?
     {
-        Deletion::Deleted => Ok((StatusCode::OK, Json(json!({ "deleted": id }))).into_response()),
+        Deletion::Deleted => Ok((StatusCode::OK, Json(Deleted { deleted: id })).into_response()),
         Deletion::NoSuchResult => {
             Err(Failure::not_found(format!("no result has the id '{id}'")).into())
         }
@@ -154,13 +225,35 @@ pub async fn delete(
     }
 }
 
+/// Two to four results side by side, test by test, with verdicts; or two to four devices, each
+/// figure's median against the first device's.
+#[utoipa::path(get, path = "/api/v1/compare", tag = "results",
+    params(
+        ("ids" = inline(Option<params::Text>), Query,
+            description = "Two to four result ids, comma-separated"),
+        ("devices" = inline(Option<params::Text>), Query,
+            description = "One to four device keys, comma-separated"),
+        ("profile" = inline(Option<params::Text>), Query,
+            description = "With devices: the profile compared")),
+    responses(
+        (status = OK, description = "The comparison", body = Compared),
+        (status = NOT_FOUND, description = "A result or device is not here", body = Refusal)))]
 pub async fn compare(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Answer<Compared> {
     Ok(Json(views::comparison(&state, raw.as_deref()).await?))
 }
 
-pub async fn health(State(state): State<Shared>) -> Answer<Value> {
+/// The site is up and its store answers.
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    pub ok: bool,
+}
+
+/// Whether the site and its store answer.
+#[utoipa::path(get, path = "/api/v1/health", tag = "results",
+    responses((status = OK, description = "Up", body = Health)))]
+pub async fn health(State(state): State<Shared>) -> Answer<Health> {
     state.store.ping().await?;
-    Ok(Json(json!({ "ok": true })))
+    Ok(Json(Health { ok: true }))
 }
 
 /// 32 random bytes from the kernel, in hex.

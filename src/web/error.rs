@@ -57,7 +57,7 @@ impl Failure {
 
     fn answer(self, api: bool) -> Response {
         if api {
-            let mut response = Json(serde_json::json!({ "error": self.reason })).into_response();
+            let mut response = Json(Refusal { error: self.reason }).into_response();
             *response.status_mut() = self.status;
             response
         } else {
@@ -75,6 +75,13 @@ impl Failure {
             (self.status, Html(body)).into_response()
         }
     }
+}
+
+/// How the API says no: `{"error": "…"}`, the reason in words.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Refusal {
+    /// Why, in a sentence a person can act on.
+    pub error: String,
 }
 
 /// A failure answered as JSON (`API = true`, [`Api`]) or as a page ([`Page`]).

@@ -140,17 +140,8 @@ pub async fn guard(State(state): State<Shared>, request: Request, next: Next) ->
     if let Err(failure) = plain_address(request.uri()) {
         return secured(failure.respond(api));
     }
-    let started = tokio::time::Instant::now();
-    let request = if request.method() == Method::POST {
-        match whole_body(request).await {
-            Ok(request) => request,
-            Err(failure) => return secured(failure.respond(api)),
-        }
-    } else {
-        request
-    };
-    let left = REQUEST_TIMEOUT.saturating_sub(started.elapsed());
-    let response = match tokio::time::timeout(left, next.run(request)).await {
+    // The body (`WholeBody`, for the handlers that take one) and the handler, together.
+    let response = match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
         Ok(response) => response,
         Err(_) => Failure::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -184,10 +175,22 @@ fn plain_address(uri: &axum::http::Uri) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A submission's body, read whole before the handler runs: JSON only (415 otherwise), at
-/// most [`BODY_LIMIT`](super::BODY_LIMIT) bytes (413), all of it within [`BODY_TIME`] (408: a
-/// client that sends slowly ties up a connection, not the store).
-async fn whole_body(request: Request) -> Result<Request, Failure> {
+/// A POST's body, read whole before its handler runs: an extractor, so that a method a route
+/// does not take is answered 405 before any body is read.
+pub struct WholeBody(pub axum::body::Bytes);
+
+impl<S: Send + Sync> axum::extract::FromRequest<S> for WholeBody {
+    type Rejection = super::error::Api;
+
+    async fn from_request(request: Request, _: &S) -> Result<WholeBody, Self::Rejection> {
+        Ok(WholeBody(whole_body(request).await?))
+    }
+}
+
+/// A body, read whole: JSON only (415 otherwise), at most [`BODY_LIMIT`](super::BODY_LIMIT)
+/// bytes (413), all of it within [`BODY_TIME`] (408: a client that sends slowly ties up a
+/// connection, not the store).
+async fn whole_body(request: Request) -> Result<axum::body::Bytes, Failure> {
     let json = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -197,11 +200,10 @@ async fn whole_body(request: Request) -> Result<Request, Failure> {
     if !json {
         return Err(Failure::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "send a result document as Content-Type: application/json",
+            "the body must be JSON, sent as Content-Type: application/json",
         ));
     }
-    let (parts, body) = request.into_parts();
-    let read = axum::body::to_bytes(body, super::BODY_LIMIT);
+    let read = axum::body::to_bytes(request.into_body(), super::BODY_LIMIT);
     let bytes = match tokio::time::timeout(BODY_TIME, read).await {
         Err(_) => {
             return Err(Failure::new(
@@ -230,7 +232,7 @@ async fn whole_body(request: Request) -> Result<Request, Failure> {
         }
         Ok(Ok(bytes)) => bytes,
     };
-    Ok(Request::from_parts(parts, axum::body::Body::from(bytes)))
+    Ok(bytes)
 }
 
 /// How long a submission's body may take to arrive.

@@ -6,6 +6,7 @@
 //!   once from the store's rows (so a page and its API answer always agree); `pages/` draws
 //!   them as HTML, a file per resource, and `api.rs` answers them as JSON; `error.rs`: how a
 //!   request fails, as JSON or as a page;
+//! - `openapi.rs`: the API described (OpenAPI 3.1, from the handlers' own annotations);
 //! - `card.rs`: a result's card as a PNG to post;
 //! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);
 //! - `guard.rs`: what every request passes through: the per-client rate limit, the time
@@ -22,6 +23,7 @@ mod card;
 mod error;
 mod guard;
 mod listener;
+mod openapi;
 mod pages;
 mod views;
 
@@ -30,8 +32,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
+use axum::http::header;
 use axum::routing::get;
 use axum::Router;
+use utoipa::OpenApi;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::store::Store;
 
@@ -71,8 +76,24 @@ pub struct State {
 
 pub type Shared = Arc<State>;
 
-/// The site's routes over a shared state.
+/// The site's routes over a shared state: the pages, and the API with its description.
 pub fn router(state: Shared) -> Router {
+    let (api, doc) = OpenApiRouter::with_openapi(openapi::Doc::openapi())
+        .routes(routes!(api::leaderboard))
+        .routes(routes!(api::device))
+        .routes(routes!(api::results, api::submit))
+        .routes(routes!(api::result, api::delete))
+        .routes(routes!(api::compare))
+        .routes(routes!(api::health))
+        .routes(routes!(admin::hide))
+        .routes(routes!(admin::restore))
+        .routes(routes!(admin::merge))
+        .routes(routes!(admin::hide_device))
+        .routes(routes!(admin::restore_device))
+        .routes(routes!(admin::audit))
+        .routes(routes!(admin::review))
+        .split_for_parts();
+    let described: Arc<str> = openapi::document(doc).into();
     Router::new()
         .route("/", get(pages::leaderboard))
         .route("/devices/{key}", get(pages::device))
@@ -81,34 +102,16 @@ pub fn router(state: Shared) -> Router {
         .route("/compare", get(pages::compare))
         .route("/about", get(pages::about))
         .route("/static/site.css", get(pages::stylesheet))
-        .route("/api/v1/leaderboard", get(api::leaderboard))
-        .route("/api/v1/devices/{key}", get(api::device))
-        .route("/api/v1/results", get(api::results).post(api::submit))
-        .route("/api/v1/results/{id}", get(api::result).delete(api::delete))
-        .route("/api/v1/compare", get(api::compare))
-        .route("/api/v1/health", get(api::health))
         .route(
-            "/api/v1/admin/results/{id}/hide",
-            axum::routing::post(admin::hide),
+            "/api/v1/openapi.json",
+            get(move || async move {
+                (
+                    [(header::CONTENT_TYPE, "application/json")],
+                    described.to_string(),
+                )
+            }),
         )
-        .route(
-            "/api/v1/admin/results/{id}/restore",
-            axum::routing::post(admin::restore),
-        )
-        .route(
-            "/api/v1/admin/devices/{key}/merge",
-            axum::routing::post(admin::merge),
-        )
-        .route(
-            "/api/v1/admin/devices/{key}/hide",
-            axum::routing::post(admin::hide_device),
-        )
-        .route(
-            "/api/v1/admin/devices/{key}/restore",
-            axum::routing::post(admin::restore_device),
-        )
-        .route("/api/v1/admin/audit", get(admin::audit))
-        .route("/api/v1/admin/review", get(admin::review))
+        .merge(api)
         .fallback(pages::not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

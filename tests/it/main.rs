@@ -15,6 +15,7 @@ mod info;
 mod install;
 mod langs;
 mod moderation;
+mod openapi;
 mod probe_fixtures;
 mod scripting;
 mod shell;

@@ -205,7 +205,7 @@ fn moderation(db: &str) {
     };
     assert_eq!(devices().len(), 2, "{:?}", devices());
     assert_eq!(merge(twin, card, None), 401);
-    assert_eq!(merge(card, card, Some(SECRET)), 400);
+    assert_eq!(merge(card, card, Some(SECRET)), 422);
     assert_eq!(merge(twin, "no-such-device", Some(SECRET)), 404);
     assert_eq!(devices().len(), 2, "nothing changed");
     assert_eq!(merge(twin, card, Some(SECRET)), 200);
@@ -224,7 +224,7 @@ fn moderation(db: &str) {
         200,
         "followed"
     );
-    assert_eq!(merge(card, twin, Some(SECRET)), 400, "back into itself");
+    assert_eq!(merge(card, twin, Some(SECRET)), 422, "back into itself");
     // A new result of the merged name is filed under the card, also after a restart.
     site.stop();
     let mut site = Site::start(db, home, &args);

@@ -5,16 +5,21 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{class_of, encode};
+use super::{class_of, encode, params};
 use crate::result::metric::{self, Metric};
 use crate::store::{DeviceRow, Entry, Spread};
 use crate::web::error::Failure;
 use crate::web::Shared;
 
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DeviceQuery {
+    /// The profile whose results are shown (`standard`, `pi`, `sdcard`…, or a whole class);
+    /// by default the standard one where the device has such results.
+    #[param(value_type = Option<params::Text>, inline)]
     pub profile: Option<String>,
     /// A result of this device to mark among the others: the viewer's own.
+    #[param(value_type = Option<params::Text>, inline)]
     pub mine: Option<String>,
 }
 
@@ -28,6 +33,8 @@ pub async fn device_view(
         .device_entries(key, state.config.show_synthetic)
         .await?;
     let rows = state.store.device_rows(key).await?;
+    params::plain("profile", query.profile.as_deref())?;
+    params::plain("mine", query.mine.as_deref())?;
     let class = class_of(query.profile.as_deref());
     let Some(mut view) = device(key, class.as_deref(), entries, rows) else {
         // A device merged into another, or renamed by new rules: its address leads there.
@@ -52,9 +59,6 @@ pub async fn device_view(
         .map(str::trim)
         .filter(|id| !id.is_empty())
     {
-        if id.len() > 64 || id.chars().any(|c| c.is_control()) {
-            return Err(Failure::bad("mine: not a result id"));
-        }
         view.mine = Some(mine(&view, id));
     }
     Ok(view)
@@ -94,7 +98,7 @@ fn mine(view: &DeviceView, id: &str) -> Mine {
 }
 
 /// The viewer's own result among a device's (`?mine=ID`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Mine {
     pub id: String,
     /// Whether it is one of the results shown (this device, this class).
@@ -111,7 +115,7 @@ pub struct Mine {
 }
 
 /// One device's page.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct DeviceView {
     pub key: String,
     pub name: String,
@@ -144,7 +148,7 @@ pub struct DeviceView {
 }
 
 /// A figure's median against the baseline device's, and whether that is a difference.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Versus {
     pub diff_pct: f64,
     pub verdict: crate::compare::Verdict,
@@ -158,7 +162,7 @@ impl DeviceView {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct BoardSummary {
     pub board: String,
     pub results: usize,

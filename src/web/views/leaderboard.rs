@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::class_of;
+use super::{class_of, params};
 use crate::result::identity::{slug, KINDS};
 use crate::result::metric::{self, METRICS};
 use crate::store::{DeviceRow, Filter, Spread, Store, StoreError, MAX_ROWS};
@@ -63,15 +63,34 @@ impl Choices {
 }
 
 /// The query string of a leaderboard (page or API).
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct BoardQuery {
+    /// The profile ranked (`standard`, `pi`, `sdcard`…), or a whole class
+    /// (`standard/direct/random`); by default `standard`.
+    #[param(value_type = Option<params::Text>, inline)]
     pub profile: Option<String>,
+    /// The figure to rank by (`seq1m_q8_read`, `rnd4k_q1_read`, `score`…); by default the
+    /// profile's headline.
+    #[param(value_type = Option<params::Figure>, inline)]
     pub sort: Option<String>,
+    /// Devices of one kind only (`microSD`, `USB flash`, `NVMe`, `SATA SSD`…).
+    #[param(value_type = Option<params::Kind>, inline)]
     pub kind: Option<String>,
+    /// Devices on one transport only (`usb`, `sata`, `nvme`, `mmc`…).
+    #[param(value_type = Option<params::Text>, inline)]
     pub transport: Option<String>,
+    /// Results measured on one board only (`Raspberry Pi 4 Model B`…).
+    #[param(value_type = Option<params::Text>, inline)]
     pub board: Option<String>,
+    /// Results on one filesystem only (`ext4`…).
+    #[param(value_type = Option<params::Text>, inline)]
     pub fs: Option<String>,
+    /// Words of the device's name, all of which it must have.
+    #[param(value_type = Option<params::Text>, inline)]
     pub q: Option<String>,
+    /// How many devices, 1 to 500; by default 100.
+    #[param(value_type = Option<RowLimit>, inline)]
     pub limit: Option<u32>,
 }
 
@@ -83,15 +102,13 @@ fn present(value: &Option<String>) -> Option<String> {
         .map(str::to_string)
 }
 
+type RowLimit = params::Limit<MAX_ROWS>;
+
 impl BoardQuery {
     /// The profile class asked for (`standard` means `standard/direct/random`, the default).
     pub fn class(&self) -> Result<String, Failure> {
-        let class =
-            class_of(self.profile.as_deref()).unwrap_or_else(|| "standard/direct/random".into());
-        if class.len() > 100 || class.chars().any(|c| c.is_control()) {
-            return Err(Failure::bad("profile: not a profile"));
-        }
-        Ok(class)
+        params::plain("profile", self.profile.as_deref())?;
+        Ok(class_of(self.profile.as_deref()).unwrap_or_else(|| "standard/direct/random".into()))
     }
 
     /// Checked into a store filter: the class, a known figure to sort by (by default the pi
@@ -124,9 +141,7 @@ impl BoardQuery {
             ("fs", &self.fs),
             ("q", &self.q),
         ] {
-            if value.as_ref().is_some_and(|v| v.chars().count() > 200) {
-                return Err(Failure::bad(format!("{name}: at most 200 characters")));
-            }
+            params::plain(name, value.as_deref())?;
         }
         Ok(Filter {
             class,
@@ -136,7 +151,7 @@ impl BoardQuery {
             board: present(&self.board),
             filesystem: present(&self.fs),
             text: present(&self.q).filter(|q| !slug(q).is_empty()),
-            limit: self.limit.unwrap_or(100).clamp(1, MAX_ROWS),
+            limit: params::limit(self.limit, 100, MAX_ROWS)?,
             synthetic,
         })
     }
@@ -154,7 +169,7 @@ pub async fn checked(
 }
 
 /// One ranked device, with the figure sorted by and what it costs.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Ranked {
     pub rank: usize,
     /// The device's aggregate, its fields at this level of the JSON.
@@ -167,7 +182,7 @@ pub struct Ranked {
     pub mb_per_s_per_usd: Option<f64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Leaderboard {
     pub class: String,
     pub sort: String,
@@ -179,7 +194,7 @@ pub struct Leaderboard {
 }
 
 /// A figure the leaderboard shows for every device.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Column {
     /// Its name in `stats` and in `sort=`.
     pub figure: &'static str,

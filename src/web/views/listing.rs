@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::class_of;
+use super::{class_of, params};
 use crate::result::ResultDoc;
 use crate::store::Entry;
 use crate::web::error::Failure;
@@ -14,27 +14,41 @@ use crate::web::Shared;
 pub const MAX_PAGE: u32 = 500;
 pub const MAX_WITH_DOCUMENTS: u32 = 50;
 
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// The id after which this page begins (the previous page's last).
+    #[param(value_type = Option<params::Text>, inline)]
     pub after: Option<String>,
+    /// Results of one profile only (`standard`, `pi`…, or a whole class).
+    #[param(value_type = Option<params::Text>, inline)]
     pub profile: Option<String>,
+    /// Results of one device only, by its key.
+    #[param(value_type = Option<params::Text>, inline)]
     pub device: Option<String>,
+    /// How many results a page, 1 to 500 (1 to 50 with documents); by default 100.
+    #[param(value_type = Option<PageLimit>, inline)]
     pub limit: Option<u32>,
     /// `1` or `true`: each result's whole document too.
+    #[param(value_type = Option<params::Switch>, inline)]
     pub documents: Option<String>,
 }
 
-#[derive(Serialize)]
+type PageLimit = params::Limit<MAX_PAGE>;
+
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct Listed {
+    /// The result's facts, at this level of the JSON.
     #[serde(flatten)]
     pub entry: Entry,
     pub url: String,
+    /// The whole result document (iomark.result/1), with `documents=1`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
     pub document: Option<ResultDoc>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct Listing {
     pub results: Vec<Listed>,
     /// The next page's address; absent on the last.
@@ -52,25 +66,21 @@ pub async fn listing(state: &Shared, query: &ListQuery) -> Result<Listing, Failu
     } else {
         MAX_PAGE
     };
-    let limit = query.limit.unwrap_or(100).clamp(1, most);
+    let limit = params::limit(query.limit, 100, MAX_PAGE)?.min(most);
     let after = query.after.as_deref().unwrap_or("").trim();
     let device = query
         .device
         .as_deref()
         .map(str::trim)
         .filter(|d| !d.is_empty());
-    for (name, value) in [("after", Some(after)), ("device", device)] {
-        if value.is_some_and(|v| v.len() > 100 || v.chars().any(|c| c.is_control())) {
-            return Err(Failure::bad(format!("{name}: not an id")));
-        }
+    for (name, value) in [
+        ("after", Some(after)),
+        ("device", device),
+        ("profile", query.profile.as_deref()),
+    ] {
+        params::plain(name, value)?;
     }
     let class = class_of(query.profile.as_deref());
-    if class
-        .as_ref()
-        .is_some_and(|c| c.len() > 100 || c.chars().any(|c| c.is_control()))
-    {
-        return Err(Failure::bad("profile: not a profile"));
-    }
     let entries = state
         .store
         .listing(

@@ -8,6 +8,7 @@ mod compare;
 mod device;
 mod leaderboard;
 mod listing;
+pub mod params;
 mod standing;
 
 pub use compare::{comparison, Compared};

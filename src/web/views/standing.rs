@@ -12,7 +12,7 @@ use crate::store::{Among, FigureStanding, Whose};
 /// Fewer other results than this, and no percentile is given.
 pub const ENOUGH: i64 = 5;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Group {
     /// What the group is, in words: `SanDisk Extreme 64 GB results`, `USB flash results on
     /// Raspberry Pi 4 Model B`.
@@ -26,7 +26,7 @@ pub struct Group {
     pub median: Option<f64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Figure {
     pub metric: &'static str,
     pub label: &'static str,
@@ -37,7 +37,7 @@ pub struct Figure {
     pub sentence: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Standing {
     pub figures: Vec<Figure>,
     /// The headline figure's sentence.
