@@ -105,6 +105,15 @@ fn fuzz(db: &str) {
         assert!(submit.get(status).is_some(), "POST results lacks {status}");
     }
 
+    // /about tells people where the data and its description are, and how to get iomark.
+    let about = get(&format!("{url}/about")).body;
+    assert!(about.contains(r#"href="/api/v1/openapi.json""#), "{about}");
+    let install = format!(
+        "curl -fsSL {}/releases/latest/download/install.sh | sh",
+        env!("CARGO_PKG_REPOSITORY")
+    );
+    assert!(about.contains(&install), "{about}");
+
     std::fs::write(home.join("schemathesis.toml"), CONFIG).unwrap();
     let output = Command::new("schemathesis")
         .current_dir(home)

@@ -108,11 +108,14 @@ pub struct AboutPage {
     pub title: String,
     /// This site's address, for the command that submits to it.
     pub site: String,
+    /// iomark's home (Cargo.toml's repository), whose releases the install line fetches.
+    pub repository: &'static str,
 }
 
 pub async fn about(State(state): State<Shared>) -> Result<Html<String>, Page> {
     render(&AboutPage {
         title: "How iomark measures".into(),
+        repository: env!("CARGO_PKG_REPOSITORY"),
         site: state.public_url.clone(),
     })
 }
