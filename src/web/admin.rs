@@ -121,7 +121,6 @@ fn answer(id: &str, done: Moderated, what: &str) -> Result<Response, Api> {
     security(("moderator" = [])),
     responses(
         (status = OK, description = "Hidden: `{\"hidden\": ID}`", body = Object),
-        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
         (status = NOT_FOUND, description = "No result has that id, or the site has no moderators' API", body = Refusal),
         (status = CONFLICT, description = "Already so", body = Refusal)))]
 pub async fn hide(
@@ -139,7 +138,6 @@ pub async fn hide(
     security(("moderator" = [])),
     responses(
         (status = OK, description = "Restored: `{\"restored\": ID}`", body = Object),
-        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
         (status = NOT_FOUND, description = "No result has that id, or the site has no moderators' API", body = Refusal),
         (status = CONFLICT, description = "Already so", body = Refusal)))]
 pub async fn restore(
@@ -174,7 +172,6 @@ async fn result_action(
     security(("moderator" = [])),
     responses(
         (status = OK, description = "Merged: `{\"merged\": KEY}`", body = Object),
-        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
         (status = NOT_FOUND, description = "Either device has no results here, or the site has no moderators' API", body = Refusal),
         (status = CONFLICT, description = "Already so", body = Refusal),
         (status = UNPROCESSABLE_ENTITY, description = "Into itself, or into a device merged into \
@@ -227,7 +224,6 @@ async fn device_action(
     security(("moderator" = [])),
     responses(
         (status = OK, description = "Hidden: `{\"device\": KEY, \"hidden\": COUNT}`", body = Object),
-        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
         (status = NOT_FOUND, description = "The device has no results to hide, or the site has no moderators' API", body = Refusal)))]
 pub async fn hide_device(
     State(state): State<Shared>,
@@ -245,7 +241,6 @@ pub async fn hide_device(
     security(("moderator" = [])),
     responses(
         (status = OK, description = "Restored: `{\"device\": KEY, \"restored\": COUNT}`", body = Object),
-        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
         (status = NOT_FOUND, description = "The device has no results to restore, or the site has no moderators' API", body = Refusal)))]
 pub async fn restore_device(
     State(state): State<Shared>,
@@ -261,7 +256,6 @@ pub async fn restore_device(
     security(("moderator" = [])),
     responses(
         (status = OK, description = "The audit", body = Audit),
-        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
         (status = NOT_FOUND, description = "The site has no moderators' API", body = Refusal)))]
 pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {
     allowed(&state, &headers)?;
@@ -277,7 +271,6 @@ pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Re
     security(("moderator" = [])),
     responses(
         (status = OK, description = "The results to review", body = Review),
-        (status = UNAUTHORIZED, description = "Without the site's secret", body = Refusal),
         (status = NOT_FOUND, description = "The site has no moderators' API", body = Refusal)))]
 pub async fn review(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {
     allowed(&state, &headers)?;

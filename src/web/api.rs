@@ -133,39 +133,19 @@ pub async fn submit(
     Ok(response)
 }
 
-/// One result as the site keeps it.
-#[derive(Serialize, ToSchema)]
-pub struct Stored {
-    pub id: String,
-    pub url: String,
-    /// The device it ranks under; null where the device could not be named.
-    pub device_key: Option<String>,
-    pub device_name: String,
-    /// Its profile, I/O mode and data (`standard/direct/random`).
-    pub class: String,
-    /// Why it is kept out of rankings, if it is.
-    pub flag: Option<String>,
-    /// The whole result document (iomark.result/1).
-    #[schema(value_type = Object)]
-    pub document: ResultDoc,
-}
-
 /// One result, with its whole document.
 #[utoipa::path(get, path = "/api/v1/results/{id}", tag = "results",
     params(("id" = inline(params::Text), Path, description = "The result's id")),
     responses(
-        (status = OK, description = "The result", body = Stored),
+        (status = OK, description = "The result: its facts, as a listing gives them, and its \
+            document", body = views::Listed),
         (status = NOT_FOUND, description = "No result has that id", body = Refusal)))]
-pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Answer<Stored> {
+pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Answer<views::Listed> {
     let (entry, document) = views::visible_result(&state, &id).await?;
-    Ok(Json(Stored {
+    Ok(Json(views::Listed {
         url: views::result_url(&state, &entry.id),
-        id: entry.id,
-        device_key: entry.device_key,
-        device_name: entry.device_name,
-        class: entry.class,
-        flag: entry.flag,
-        document,
+        entry,
+        document: Some(document),
     }))
 }
 

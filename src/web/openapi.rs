@@ -1,8 +1,8 @@
 //! The API described: an OpenAPI 3.1 document made from the handlers' own annotations and the
 //! types they answer with (utoipa), served at `/api/v1/openapi.json`. What any route may
 //! answer besides its own (an address refused, too many requests, the store away, a body
-//! refused before it is read) is added to every operation here, once, from the same list the
-//! guard answers by.
+//! refused before it is read) is added to every operation here, once, as is the 401 of every
+//! moderators' operation.
 
 use utoipa::openapi::header::Header;
 use utoipa::openapi::path::Operation;
@@ -82,6 +82,13 @@ impl Modify for Common {
                     "503",
                     "The results store is unavailable or slow: try again shortly",
                 );
+                let moderating = operation
+                    .tags
+                    .as_ref()
+                    .is_some_and(|tags| tags.iter().any(|t| t == "moderation"));
+                if moderating {
+                    refused(operation, "401", "Without the site's secret");
+                }
                 if write && operation.request_body.is_some() {
                     refused(operation, "408", "The body did not arrive in time");
                     refused(operation, "413", "The body is too large");

@@ -104,6 +104,8 @@ fn fuzz(db: &str) {
     for status in ["201", "413", "415", "422", "429", "503"] {
         assert!(submit.get(status).is_some(), "POST results lacks {status}");
     }
+    let review = &paths["/api/v1/admin/review"]["get"]["responses"];
+    assert!(review.get("401").is_some(), "the review lacks its 401");
 
     // /about tells people where the data and its description are, and how to get iomark.
     let about = get(&format!("{url}/about")).body;

@@ -36,13 +36,15 @@ pub struct ListQuery {
 
 type PageLimit = params::Limit<MAX_PAGE>;
 
+/// A result as the API gives it: in a listing, and alone (`GET /api/v1/results/{id}`, always
+/// with its document).
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Listed {
     /// The result's facts, at this level of the JSON.
     #[serde(flatten)]
     pub entry: Entry,
     pub url: String,
-    /// The whole result document (iomark.result/1), with `documents=1`.
+    /// The whole result document (iomark.result/1): alone, or in a listing with `documents=1`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub document: Option<ResultDoc>,
