@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use values::LoopsArg;
-use values::{one_line, parse_lang, parse_size_arg};
+use values::{one_line, parse_lang, parse_size_arg, parse_sold_as};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -332,9 +332,13 @@ records one), your home folder written as ~, serial numbers only as a salted has
 prints it. The site answers with the result's address and a deletion token, which are kept in
 your store, so that `iomark submit --delete ID --server URL` works later.
 
+A card names itself only by a code in its registers (a SanDisk says SN64G): --model says what it
+is sold as, so that people find it by that name; asked for, where a card's code is all it says.
+
 Examples:
   iomark submit --server https://example.org --dry-run    what would be sent
   iomark submit latest --server https://example.org --yes
+  iomark submit --server https://example.org --model \"SanDisk Extreme 64GB A2\"
   iomark submit --delete 01J9ZQ --server https://example.org")]
 pub struct SubmitArgs {
     /// The run (any unique beginning of its id, or latest, latest~N)
@@ -356,6 +360,11 @@ pub struct SubmitArgs {
     /// Delete the run from the site, with the token kept when it was submitted
     #[arg(long)]
     pub delete: bool,
+
+    /// What the device is sold as, e.g. "SanDisk Extreme 64GB A2" (at most 80 characters):
+    /// the site finds the device by it, and names the device so once several results agree
+    #[arg(long, value_name = "NAME", value_parser = parse_sold_as, conflicts_with = "delete")]
+    pub model: Option<String>,
 
     #[command(flatten)]
     pub store: StoreArgs,

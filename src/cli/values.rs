@@ -71,6 +71,11 @@ pub(super) fn parse_label(text: &str) -> Result<String, String> {
     Ok(text.to_string())
 }
 
+pub(super) fn parse_sold_as(text: &str) -> Result<String, String> {
+    crate::result::check_sold_as(text.trim())?;
+    Ok(text.trim().to_string())
+}
+
 pub(super) fn parse_positive_duration(text: &str) -> Result<Duration, String> {
     let duration = crate::units::parse_duration(text)?;
     if duration < Duration::from_millis(10) {

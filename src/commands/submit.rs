@@ -26,7 +26,20 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
         Ok((doc, short))
     })?;
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let public = doc.for_submission(home.as_deref());
+    let mut public = doc.for_submission(home.as_deref());
+    if args.model.is_some() {
+        public.sold_as = args.model.clone();
+    }
+    let code_only = public.sold_as.is_none() && public.named_by_code();
+    if code_only && !args.yes && !args.dry_run && std::io::stdin().is_terminal() {
+        public.sold_as = ask_sold_as(&public)?;
+    } else if code_only {
+        eprintln!(
+            "Note: the card names itself only '{}' (a code in its registers), which nobody \
+             searches for: --model \"…\" says what it is sold as.",
+            printable(&public.identity().device_name)
+        );
+    }
     let body = serde_json::to_string_pretty(&public)?;
     if args.dry_run {
         println!("{body}");
@@ -146,6 +159,31 @@ fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
     }
 }
 
+/// What the card is sold as, asked of the person at the terminal; None if they leave it out.
+fn ask_sold_as(doc: &ResultDoc) -> anyhow::Result<Option<String>> {
+    println!(
+        "The card names itself only '{}' (a code in its registers), which nobody searches for.",
+        printable(&doc.identity().device_name)
+    );
+    loop {
+        print!("What is it sold as? e.g. SanDisk Extreme 64GB A2 (Enter to leave it out): ");
+        std::io::stdout().flush()?;
+        let mut answer = String::new();
+        if std::io::stdin().read_line(&mut answer)? == 0 {
+            println!();
+            return Ok(None);
+        }
+        let answer = answer.trim();
+        if answer.is_empty() {
+            return Ok(None);
+        }
+        match crate::result::check_sold_as(answer) {
+            Ok(()) => return Ok(Some(answer.to_string())),
+            Err(e) => println!("{e}."),
+        }
+    }
+}
+
 /// The site's address, without a trailing slash; http(s) only.
 fn server_url(text: &str) -> anyhow::Result<String> {
     let url = text.trim().trim_end_matches('/');
@@ -231,6 +269,9 @@ fn describe(doc: &ResultDoc, server: &str, bytes: usize) -> String {
     ];
     if let Some(label) = &doc.label {
         lines.push(format!("  label:    {label}"));
+    }
+    if let Some(name) = &doc.sold_as {
+        lines.push(format!("  sold as:  {name}"));
     }
     if let Some(price) = doc.price_usd {
         lines.push(format!("  price:    ${price:.2}"));

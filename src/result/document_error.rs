@@ -9,6 +9,8 @@ pub const MAX_DOCUMENT_BYTES: usize = 16 << 20;
 pub const MAX_TEXT_CHARS: usize = 4096;
 /// A label, as `--label` takes it.
 pub const MAX_LABEL_CHARS: usize = 200;
+/// What a device is sold as (`iomark submit --model`): a product's name, not a sentence.
+pub const MAX_SOLD_AS_CHARS: usize = 80;
 pub const MAX_TESTS: usize = 1000;
 pub const MAX_WARNINGS: usize = 1000;
 /// No storage a benchmark can reach moves a terabyte a second; the null engine, which does no

@@ -44,6 +44,9 @@ pub struct Identity {
     pub flag: Option<String>,
     /// Marked by the synthetic generator: never shown on a real site.
     pub synthetic: bool,
+    /// What its owner says the device is sold as (`sold_as`), normalised; none where that
+    /// imitates another name with letters of another script.
+    pub sold_as: Option<String>,
 }
 
 impl ResultDoc {
@@ -90,7 +93,40 @@ impl ResultDoc {
             capacity_gb,
             flag: self.rank_flag(),
             synthetic: self.is_synthetic(),
+            sold_as: self
+                .sold_as
+                .as_deref()
+                .map(normalise)
+                .filter(|n| !slug(n).is_empty() && look_alike_word(n).is_none()),
         }
+    }
+
+    /// What was measured, in a few words: the device as a buyer names it, with its capacity
+    /// (`Samsung SSD 860 EVO 500 GB`, never its USB bridge), else what stands in front of it,
+    /// else its kernel name, else the filesystem and path.
+    pub fn device_label(&self) -> String {
+        self.identity().device_name
+    }
+
+    /// [`ResultDoc::device_label`] where the document names no model: the kernel's name, else
+    /// the filesystem and path.
+    pub(crate) fn unnamed_label(&self) -> String {
+        let device = self.target.device.as_ref();
+        device
+            .and_then(|d| d.model.clone().or_else(|| d.name.clone()))
+            .or_else(|| {
+                self.target
+                    .filesystem
+                    .as_ref()
+                    .map(|fs| format!("{fs} at {}", self.target.path))
+            })
+            .unwrap_or_else(|| self.target.path.clone())
+    }
+
+    /// Whether the device names itself only by a code no buyer sees (an SD card's or eMMC's
+    /// register name, `SN64G`): what it is sold as is then worth asking its owner.
+    pub fn named_by_code(&self) -> bool {
+        self.target.device.as_ref().is_some_and(|d| d.sd.is_some())
     }
 
     /// Whether the synthetic generator made this document (`"synthetic": true`).

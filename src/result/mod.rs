@@ -33,7 +33,7 @@ pub use identity::Identity;
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
 pub use timeline::{per_second, sample_lengths};
-pub use validate::{check_label, DocumentError};
+pub use validate::{check_label, check_sold_as, DocumentError};
 pub use warning::{Warning, WarningKind};
 
 pub const SCHEMA: &str = "iomark.result/1";
@@ -52,6 +52,12 @@ pub struct ResultDoc {
     pub finished_at: String,
     pub label: Option<String>,
     pub price_usd: Option<f64>,
+    /// What the device is sold as, in its owner's words (`iomark submit --model`), e.g.
+    /// `SanDisk Extreme 64GB A2`, where the device names itself only by a code (an SD card's
+    /// register name): a site finds the device by it, and names the device so once several
+    /// results agree (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sold_as: Option<String>,
     pub host: Host,
     pub target: Target,
     pub settings: Settings,
@@ -411,6 +417,7 @@ impl ResultDoc {
             finished_at: now_rfc3339(),
             label: None,
             price_usd: None,
+            sold_as: None,
             host,
             target,
             settings,
@@ -436,28 +443,6 @@ impl ResultDoc {
             rnd_read_iops: self.test("RND4K_Q1T1_read").map(|t| t.iops),
             rnd_write_iops: self.test("RND4K_Q1T1_write").map(|t| t.iops),
         }
-    }
-
-    /// What was measured, in a few words: the device as a buyer names it, with its capacity
-    /// (`Samsung SSD 860 EVO 500 GB`, never its USB bridge), else what stands in front of it,
-    /// else its kernel name, else the filesystem and path.
-    pub fn device_label(&self) -> String {
-        self.identity().device_name
-    }
-
-    /// [`ResultDoc::device_label`] where the document names no model: the kernel's name, else
-    /// the filesystem and path.
-    pub(crate) fn unnamed_label(&self) -> String {
-        let device = self.target.device.as_ref();
-        device
-            .and_then(|d| d.model.clone().or_else(|| d.name.clone()))
-            .or_else(|| {
-                self.target
-                    .filesystem
-                    .as_ref()
-                    .map(|fs| format!("{fs} at {}", self.target.path))
-            })
-            .unwrap_or_else(|| self.target.path.clone())
     }
 
     /// The score's `total`, for profiles that have one (pi).

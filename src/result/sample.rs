@@ -73,6 +73,7 @@ pub fn doc() -> ResultDoc {
         finished_at: "2026-11-21T07:01:00Z".into(),
         label: Some("sample <card> & \"reader\"".into()),
         price_usd: None,
+        sold_as: None,
         host: Host {
             arch: "x86_64".into(),
             ..Host::default()

@@ -22,6 +22,23 @@ pub fn check_label(text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// What a device may be said to be sold as: a label's rules, at most
+/// [`MAX_SOLD_AS_CHARS`] characters, and some letter or digit.
+pub fn check_sold_as(text: &str) -> Result<(), String> {
+    if text.chars().count() > MAX_SOLD_AS_CHARS {
+        return Err(format!(
+            "what a device is sold as has at most {MAX_SOLD_AS_CHARS} characters"
+        ));
+    }
+    if text.chars().any(char::is_control) {
+        return Err("what a device is sold as cannot hold control characters".into());
+    }
+    if !text.chars().any(char::is_alphanumeric) {
+        return Err("what a device is sold as needs a letter or a digit".into());
+    }
+    Ok(())
+}
+
 impl ResultDoc {
     /// Parses and checks a result document from elsewhere.
     pub fn from_json(text: &str) -> Result<ResultDoc, DocumentError> {
@@ -48,6 +65,9 @@ impl ResultDoc {
         }
         if let Some(label) = &self.label {
             check_label(label).map_err(|e| DocumentError::BadText(format!("label: {e}")))?;
+        }
+        if let Some(name) = &self.sold_as {
+            check_sold_as(name).map_err(|e| DocumentError::BadText(format!("sold_as: {e}")))?;
         }
         if let Some(price) = self.price_usd {
             if !(price.is_finite() && price > 0.0 && price < 1e6) {

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{DeviceRow, Entry, Spread};
+use crate::result::identity::slug;
 use crate::result::metric::METRICS;
 
 /// The aggregates a result of this board and filesystem counts in: all of its device's, its
@@ -47,6 +48,11 @@ pub(super) fn in_scope(e: &Entry, scope: &str) -> bool {
 /// The value most of `items` have; of values as common, the one seen first. One result cannot
 /// rename a device that others have named, however it spells its own.
 fn most_common<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Option<T> {
+    most_common_counted(items).map(|(v, _)| v)
+}
+
+/// [`most_common`], with how many have it.
+fn most_common_counted<T: PartialEq>(items: impl Iterator<Item = T>) -> Option<(T, usize)> {
     let mut counts: Vec<(T, usize)> = Vec::new();
     for item in items {
         match counts.iter_mut().find(|(v, _)| *v == item) {
@@ -55,11 +61,7 @@ fn most_common<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Option<T
         }
     }
     // max_by_key keeps the last of equals: reversed, the first seen wins.
-    counts
-        .into_iter()
-        .rev()
-        .max_by_key(|(_, n)| *n)
-        .map(|(v, _)| v)
+    counts.into_iter().rev().max_by_key(|(_, n)| *n)
 }
 
 /// Groups entries by device (in the order each device first appears) and summarises each:
@@ -101,6 +103,8 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
             }
             let prices: Vec<f64> = group.iter().filter_map(|e| e.price_usd).collect();
             DeviceRow {
+                sold_as: sold_as(group),
+                names: names(key, group),
                 key: key.to_string(),
                 name: name.cloned().unwrap_or_default(),
                 kind: kind.cloned().unwrap_or_default(),
@@ -112,6 +116,61 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
             }
         })
         .collect()
+}
+
+/// Results that must give one name before a device is shown as sold under it: what one
+/// submission says makes the device findable by it, never names it.
+pub const SOLD_AS_AGREEING: usize = 2;
+
+/// What the device is sold as: the name most of its results that give one give (compared as
+/// slugs, spelt as first given), once [`SOLD_AS_AGREEING`] of them give it.
+fn sold_as(group: &[&Entry]) -> Option<String> {
+    let given = group
+        .iter()
+        .filter_map(|e| e.sold_as.as_deref())
+        .map(|name| (slug(name), name));
+    let (wanted, count) = most_common_counted(given.clone().map(|(key, _)| key))?;
+    (count >= SOLD_AS_AGREEING)
+        .then(|| given.into_iter().find(|(key, _)| *key == wanted))
+        .flatten()
+        .map(|(_, name)| name.to_string())
+}
+
+/// The most a device's search text holds, in bytes: its names and what it is sold as come
+/// first, then its results' labels, most common first, while they fit.
+const NAMES_BYTES: usize = 4096;
+
+/// Every name the device's results gave it, as slugs a search can match word by word: its
+/// key, its names (a merged device's results keep theirs), what it is sold as, its labels.
+fn names(key: &str, group: &[&Entry]) -> String {
+    let mut slugs: Vec<String> = vec![key.to_string()];
+    let mut labels: Vec<(String, usize)> = Vec::new();
+    for e in group {
+        slugs.push(slug(&e.device_name));
+        slugs.extend(e.sold_as.as_deref().map(slug));
+        if let Some(label) = e.label.as_deref().map(slug) {
+            match labels.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, n)) => *n += 1,
+                None => labels.push((label, 1)),
+            }
+        }
+    }
+    labels.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut out = String::new();
+    let mut taken = std::collections::HashSet::new();
+    for name in slugs.into_iter().chain(labels.into_iter().map(|(l, _)| l)) {
+        if name.is_empty()
+            || out.len() + name.len() + 1 > NAMES_BYTES
+            || !taken.insert(name.clone())
+        {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&name);
+    }
+    out
 }
 
 /// Median and quartiles (linear interpolation between closest ranks), or none of nothing.
@@ -147,6 +206,80 @@ mod tests {
             Some("b")
         );
         assert_eq!(most_common(std::iter::empty::<&str>()), None);
+    }
+
+    fn entry(name: &str, sold_as: Option<&str>, label: Option<&str>) -> Entry {
+        Entry {
+            id: String::new(),
+            class: "standard/direct/random".into(),
+            device_key: Some("sandisk-sn64g-64gb".into()),
+            device_name: name.into(),
+            kind: "microSD".into(),
+            transport: None,
+            capacity_gb: Some(64),
+            started_at: String::new(),
+            label: label.map(str::to_string),
+            headline: None,
+            sold_as: sold_as.map(str::to_string),
+            board: None,
+            filesystem: None,
+            price_usd: None,
+            flag: None,
+            synthetic: false,
+            figures: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn one_result_cannot_say_what_a_device_is_sold_as() {
+        let extreme = Some("SanDisk Extreme 64GB A2");
+        let one = [
+            entry("SanDisk SN64G 64 GB", extreme, None),
+            entry("SanDisk SN64G 64 GB", None, None),
+        ];
+        let row = &aggregate(&one)[0];
+        assert_eq!(row.sold_as, None);
+        // Searchable all the same.
+        assert!(row.names.contains("sandisk-extreme-64gb-a2"));
+        let two = [
+            entry("SanDisk SN64G 64 GB", Some("Fake Pro"), None),
+            entry("SanDisk SN64G 64 GB", extreme, None),
+            entry(
+                "SanDisk SN64G 64 GB",
+                Some("sandisk  EXTREME 64gb a2"),
+                None,
+            ),
+        ];
+        assert_eq!(aggregate(&two)[0].sold_as.as_deref(), extreme);
+    }
+
+    #[test]
+    fn names_hold_every_name_and_label_once_and_stay_bounded() {
+        let mut group = vec![
+            entry("SanDisk SN64G 64 GB", None, Some("Pi 4 boot card")),
+            entry(
+                "SanDisk SN64G 64 GB",
+                Some("SanDisk Extreme"),
+                Some("pi 4 boot card"),
+            ),
+        ];
+        let first = names("sandisk-sn64g-64gb", &group.iter().collect::<Vec<_>>());
+        assert_eq!(
+            first,
+            "sandisk-sn64g-64gb sandisk-sn64g-64-gb sandisk-extreme pi-4-boot-card"
+        );
+        for n in 0..2000 {
+            group.push(entry(
+                "SanDisk SN64G 64 GB",
+                None,
+                Some(&format!("label {n}")),
+            ));
+        }
+        // The model's own names come first, whatever the labels.
+        group.push(entry("Other Name", None, None));
+        let bounded = names("sandisk-sn64g-64gb", &group.iter().collect::<Vec<_>>());
+        assert!(bounded.len() <= NAMES_BYTES);
+        assert!(bounded.contains("other-name") && bounded.contains("pi-4-boot-card"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::model::{DeviceRow, Entry};
 use crate::result::metric::{Metric, METRICS};
 
 /// A result's facts in `entries`, before its figures, in the order they are bound.
-pub const ENTRY_FACTS: [&str; 16] = [
+pub const ENTRY_FACTS: [&str; 17] = [
     "id",
     "device_key",
     "device_name",
@@ -30,11 +30,12 @@ pub const ENTRY_FACTS: [&str; 16] = [
     "started_at",
     "label",
     "headline",
+    "sold_as",
 ];
 
 /// A device's aggregate in `devices`, before its figures' medians, in the order they are
 /// bound; the first three are its key.
-pub const DEVICE_FACTS: [&str; 11] = [
+pub const DEVICE_FACTS: [&str; 13] = [
     "class",
     "scope",
     "device_key",
@@ -46,6 +47,8 @@ pub const DEVICE_FACTS: [&str; 11] = [
     "synthetic",
     "price_usd",
     "stats",
+    "sold_as",
+    "names",
 ];
 
 /// The statements, for one list of figures.
@@ -117,6 +120,9 @@ pub fn device_row(row: &AnyRow) -> Result<DeviceRow, sqlx::Error> {
         results: row.try_get("results")?,
         price_usd: row.try_get("price_usd")?,
         stats: serde_json::from_str(&stats).unwrap_or_default(),
+        sold_as: row.try_get("sold_as")?,
+        // Written for searches, read by none: a leaderboard does not fetch it.
+        names: String::new(),
     })
 }
 
@@ -139,6 +145,7 @@ pub fn entry_of(row: &AnyRow, metrics: &[Metric]) -> Result<Entry, sqlx::Error> 
         started_at: row.try_get("started_at")?,
         label: row.try_get("label")?,
         headline: row.try_get("headline")?,
+        sold_as: row.try_get("sold_as")?,
         board: row.try_get("board")?,
         filesystem: row.try_get("filesystem")?,
         price_usd: row.try_get("price_usd")?,
@@ -231,7 +238,8 @@ mod tests {
                 .bind(None::<String>)
                 .bind("2026-11-23T00:00:00Z")
                 .bind(None::<String>)
-                .bind(Some("score 12"));
+                .bind(Some("score 12"))
+                .bind(Some("SanDisk Extreme"));
             for (i, _) in metrics.iter().enumerate() {
                 insert = insert.bind(Some(i as f64 + 0.5));
             }
@@ -247,6 +255,7 @@ mod tests {
             assert_eq!(entry.figures["seq128k_q32_read"], 9.5);
             assert_eq!(entry.figures["seq1m_q8_read"], 0.5);
             assert_eq!(entry.headline.as_deref(), Some("score 12"));
+            assert_eq!(entry.sold_as.as_deref(), Some("SanDisk Extreme"));
             store.close().await;
         });
     }

@@ -16,7 +16,7 @@ use crate::result::ResultDoc;
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Store::rederive`]); change this with them.
-pub const RULES: &str = "4";
+pub const RULES: &str = "5";
 
 impl Store {
     /// Writes a result's facts and refreshes its device's aggregate, inside the transaction
@@ -51,7 +51,8 @@ impl Store {
             .bind(token_hash)
             .bind(&doc.started_at)
             .bind(&doc.label)
-            .bind(doc.headline().map(|h| h.short));
+            .bind(doc.headline().map(|h| h.short))
+            .bind(&id.sold_as);
         for metric in &METRICS {
             query = query.bind(metric.of(doc));
         }
@@ -174,7 +175,7 @@ impl Store {
                 sqlx::query(
                     "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
                      transport = $4, class = $5, capacity_gb = $6, flag = $7, synthetic = $8, \
-                     headline = $9 WHERE id = $10",
+                     headline = $9, sold_as = $10 WHERE id = $11",
                 )
                 .persistent(false)
                 .bind(&facts.device_key)
@@ -186,6 +187,7 @@ impl Store {
                 .bind(&facts.flag)
                 .bind(facts.synthetic as i64)
                 .bind(doc.headline().map(|h| h.short))
+                .bind(&facts.sold_as)
                 .bind(&id)
                 .execute(&mut **tx)
                 .await?;
@@ -267,7 +269,9 @@ impl Store {
             .bind(row.results)
             .bind(synthetic as i64)
             .bind(row.price_usd)
-            .bind(stats);
+            .bind(stats)
+            .bind(&row.sold_as)
+            .bind(&row.names);
         for metric in &METRICS {
             query = query.bind(row.stats.get(metric.column).map(|s| s.median));
         }

@@ -32,6 +32,19 @@ pub struct DeviceRow {
     /// The median of the prices people gave, in US dollars.
     pub price_usd: Option<f64>,
     pub stats: BTreeMap<String, Spread>,
+    /// What the device is sold as, where several of its results agree (`aggregate`).
+    pub sold_as: Option<String>,
+    /// Every name its results gave it, as slugs (a search reads them; not shown).
+    #[serde(skip)]
+    pub names: String,
+}
+
+impl DeviceRow {
+    /// The name a buyer knows it by: what it is sold as where its results agree on that, else
+    /// its own name.
+    pub fn shown_name(&self) -> &str {
+        self.sold_as.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// One result as a site lists it.
@@ -48,6 +61,8 @@ pub struct Entry {
     pub label: Option<String>,
     /// The profile's headline in a few words (`ResultDoc::headline`), where it has one.
     pub headline: Option<String>,
+    /// What its owner says the device is sold as (`iomark submit --model`).
+    pub sold_as: Option<String>,
     pub board: Option<String>,
     pub filesystem: Option<String>,
     pub price_usd: Option<f64>,
@@ -66,8 +81,8 @@ pub struct Filter {
     pub transport: Option<String>,
     pub board: Option<String>,
     pub filesystem: Option<String>,
-    /// Words of the model: matched against the device key, so case and punctuation do not
-    /// matter.
+    /// Words of the model: each matched against every name the device's results gave it
+    /// (its names, what it is sold as, labels) as slugs, so case and punctuation do not matter.
     pub text: Option<String>,
     pub limit: u32,
     pub synthetic: bool,

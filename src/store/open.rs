@@ -155,6 +155,7 @@ fn migrator() -> Migrator {
             "moderation",
             include_str!("migrations/0005_moderation.sql"),
         ),
+        (6, "names", include_str!("migrations/0006_names.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -22,7 +22,8 @@ impl Store {
     ) -> Result<Vec<(String, String, DeviceRow)>, StoreError> {
         let rows = sqlx::query(
             "SELECT class, scope, device_key, device_name, kind, transport, capacity_gb, \
-             results, price_usd, stats FROM devices WHERE device_key = $1 ORDER BY class, scope",
+             results, price_usd, stats, sold_as FROM devices WHERE device_key = $1 \
+             ORDER BY class, scope",
         )
         .bind(key)
         .fetch_all(&self.pool)
@@ -66,17 +67,17 @@ impl Store {
         };
         add("kind", filter.kind.clone(), false);
         add("transport", filter.transport.clone(), false);
-        // Every word of the search in the key, in any order: "samsung 860" finds
-        // samsung-ssd-860-evo-500gb.
+        // Every word of the search in some name of the device, in any order: "samsung 860"
+        // finds samsung-ssd-860-evo-500gb, "extreme" a card sold as a SanDisk Extreme.
         for word in text.iter().flat_map(|t| t.split('-')) {
-            add("device_key", Some(word.to_string()), true);
+            add("names", Some(word.to_string()), true);
         }
         // Each of board, filesystem and the two together reads its own scope's aggregates.
         let scope = scope(filter.board.as_deref(), filter.filesystem.as_deref());
         add("scope", Some(scope), false);
         let sql = format!(
             "SELECT device_key, device_name, kind, transport, capacity_gb, results, price_usd, \
-             stats FROM devices WHERE {} AND {sort} IS NOT NULL \
+             stats, sold_as FROM devices WHERE {} AND {sort} IS NOT NULL \
              ORDER BY {sort} DESC, device_key LIMIT {limit}",
             conditions.join(" AND ")
         );

@@ -22,6 +22,7 @@ mod shell;
 mod site;
 mod site_attack;
 mod slow;
+mod sold_as;
 mod store;
 mod surface;
 mod trust;

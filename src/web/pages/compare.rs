@@ -109,7 +109,7 @@ pub async fn compare(
                     .map(|(i, d)| CompareColumn {
                         letter: crate::compare::letter(i).to_string(),
                         href: format!("/devices/{}?profile={}", encode(&d.key), encode(&d.class)),
-                        title: d.name.clone(),
+                        title: d.shown_name().to_string(),
                         sub: format!(
                             "{} ranked of {} results, {}",
                             d.summary.values().map(|s| s.n).max().unwrap_or(0),

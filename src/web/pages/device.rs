@@ -109,9 +109,13 @@ pub async fn device(
                 mine: true,
             });
         }
-        standing_sentence(m, &view.name, primary)
+        standing_sentence(m, view.shown_name(), primary)
     });
     let mut facts = vec![view.kind.clone()];
+    // What it calls itself, where its owners' name for it is the title.
+    if view.sold_as.is_some() {
+        facts.insert(0, format!("named {} by the device itself", view.name));
+    }
     facts.extend(view.transport.clone());
     if let Some(price) = view.price_usd {
         facts.push(format!("median price ${price:.2}"));
@@ -119,7 +123,7 @@ pub async fn device(
     let page = DevicePage {
         headlines: view.results.iter().any(|e| e.headline.is_some()),
         verdicts: view.classes_met.clone(),
-        title: view.name.clone(),
+        title: view.shown_name().to_string(),
         facts: facts.join(" · "),
         tabs: view
             .classes

@@ -12,6 +12,8 @@ pub struct BoardLine {
     pub rank: usize,
     pub href: String,
     pub name: String,
+    /// The device's own name, where the line is named by what it is sold as.
+    pub own_name: String,
     pub kind: String,
     pub results: i64,
     /// A cell per column: the device's median of that figure and its bar.
@@ -131,7 +133,11 @@ pub async fn leaderboard(
                 encode(&d.device.key),
                 encode(&board.class)
             ),
-            name: d.device.name.clone(),
+            name: d.device.shown_name().to_string(),
+            own_name: match d.device.sold_as {
+                Some(_) => d.device.name.clone(),
+                None => String::new(),
+            },
             kind: d.device.kind.clone(),
             results: d.device.results,
             cells: board

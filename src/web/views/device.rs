@@ -119,6 +119,9 @@ pub struct Mine {
 pub struct DeviceView {
     pub key: String,
     pub name: String,
+    /// What it is sold as, where several of its results agree on that (`iomark submit
+    /// --model`): what its pages call it, its own name beside.
+    pub sold_as: Option<String>,
     pub kind: String,
     pub transport: Option<String>,
     pub capacity_gb: Option<i64>,
@@ -155,6 +158,11 @@ pub struct Versus {
 }
 
 impl DeviceView {
+    /// The name a buyer knows it by: what it is sold as, else its own.
+    pub fn shown_name(&self) -> &str {
+        self.sold_as.as_deref().unwrap_or(&self.name)
+    }
+
     /// The figures its tables show, the one its distribution is drawn by first.
     pub fn figures(&self) -> Vec<&'static Metric> {
         let present = metric::present(|c| self.results.iter().any(|e| e.figures.contains_key(c)));
@@ -227,6 +235,7 @@ pub fn device(
             })
         })
         .collect();
+    let sold_as = named.and_then(|(_, _, row)| row.sold_as.clone());
     let (name, kind, transport, capacity_gb) = match named {
         Some((_, _, row)) => (
             row.name.clone(),
@@ -245,6 +254,7 @@ pub fn device(
         key: key.to_string(),
         references: crate::reference::device_figures(&name, &kind),
         name,
+        sold_as,
         kind,
         transport,
         capacity_gb,
