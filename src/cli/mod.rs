@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use values::LoopsArg;
-use values::{one_line, parse_lang, parse_size_arg, parse_sold_as};
+use values::{one_line, parse_every, parse_label, parse_lang, parse_size_arg, parse_sold_as};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -316,6 +316,21 @@ pub struct ServeArgs {
     /// characters; readable by its owner alone) as `Authorization: Bearer SECRET`
     #[arg(long, value_name = "FILE")]
     pub admin_token_file: Option<std::path::PathBuf>,
+
+    /// The licence the site's results are published under, shown on /about and in every dump
+    /// (an SPDX name, or a short sentence)
+    #[arg(long, value_name = "TEXT", default_value = "CC-BY-4.0", value_parser = parse_label)]
+    pub data_licence: String,
+
+    /// Make a dump of every public result (gzip JSON lines and CSV, at /api/v1/dump) this
+    /// often, in the background, e.g. 24h, 1h; 0 for none
+    #[arg(long, value_name = "DURATION", default_value = "24h", value_parser = parse_every)]
+    pub dump_every: std::time::Duration,
+
+    /// The folder the dumps are made in [default: $XDG_DATA_HOME/iomark/dump, else
+    /// ~/.local/share/iomark/dump]
+    #[arg(long, value_name = "DIR")]
+    pub dump_dir: Option<PathBuf>,
 
     /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides
     #[arg(long, hide = true)]

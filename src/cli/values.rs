@@ -76,6 +76,18 @@ pub(super) fn parse_sold_as(text: &str) -> Result<String, String> {
     Ok(text.trim().to_string())
 }
 
+/// How often something is done: a duration of at least a second, or 0 for never.
+pub(super) fn parse_every(text: &str) -> Result<Duration, String> {
+    if text.trim() == "0" {
+        return Ok(Duration::ZERO);
+    }
+    let every = crate::units::parse_duration(text)?;
+    if every < Duration::from_secs(1) {
+        return Err("at least 1s, or 0 for never".into());
+    }
+    Ok(every)
+}
+
 pub(super) fn parse_positive_duration(text: &str) -> Result<Duration, String> {
     let duration = crate::units::parse_duration(text)?;
     if duration < Duration::from_millis(10) {

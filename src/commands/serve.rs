@@ -20,6 +20,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(admin_token)
         .transpose()?;
+    let dump_dir = match &args.dump_dir {
+        Some(dir) => dir.clone(),
+        None => crate::dirs::xdg("XDG_DATA_HOME", ".local/share")
+            .map_err(|e| anyhow::anyhow!("--dump-dir: {e}: name the folder"))?
+            .join("dump"),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -35,6 +41,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             cache: std::time::Duration::from_secs(args.cache_seconds.min(3600)),
             trust_forwarded_for: args.trust_forwarded_for,
             admin_token,
+            data_licence: args.data_licence.clone(),
+            dump_dir,
+            dump_every: args.dump_every,
         };
         web::serve(store, config, |address| {
             // One line, flushed: scripts and tests read the address from it.

@@ -46,7 +46,7 @@ pub const HEADER: [&str; 32] = [
 /// A text cell a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab
 /// or a carriage return) gets a leading `'`, as OWASP advises against CSV injection; figures
 /// are numbers and are written as they are.
-fn text(cell: &str) -> String {
+pub fn text(cell: &str) -> String {
     match cell.chars().next() {
         Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{cell}"),
         _ => cell.to_string(),

@@ -10,6 +10,9 @@ pub mod json;
 mod markdown;
 pub mod score;
 
+/// A text cell as a spreadsheet may open it safely (see `csv`).
+pub use csv::text as spreadsheet_text;
+
 use crate::result::ResultDoc;
 
 pub trait Exporter {

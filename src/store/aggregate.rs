@@ -155,7 +155,7 @@ fn names(key: &str, group: &[&Entry]) -> String {
             }
         }
     }
-    labels.sort_by(|a, b| b.1.cmp(&a.1));
+    labels.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     let mut out = String::new();
     let mut taken = std::collections::HashSet::new();
     for name in slugs.into_iter().chain(labels.into_iter().map(|(l, _)| l)) {

@@ -229,6 +229,31 @@ impl Store {
         self.entries(&rows)
     }
 
+    /// Public results with their documents, in the order of their ids, from just after
+    /// `after`: what a dump of the whole site reads, a page at a time.
+    pub async fn documents_after(
+        &self,
+        after: &str,
+        limit: u32,
+        synthetic: bool,
+    ) -> Result<Vec<(Entry, String)>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {}, r.document FROM entries e JOIN results r ON r.id = e.id \
+             WHERE e.synthetic <= $1 AND e.id > $2 ORDER BY e.id LIMIT {}",
+            SQL.entry_select("e."),
+            limit.clamp(1, MAX_ROWS)
+        ))
+        .bind(synthetic as i64)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.fail(e))?;
+        rows.iter()
+            .map(|row| Ok((entry(row)?, row.try_get("document")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(|e| self.fail(e))
+    }
+
     /// One result's facts, by its full id.
     pub async fn entry(&self, id: &str) -> Result<Option<Entry>, StoreError> {
         let row = sqlx::query(&format!(

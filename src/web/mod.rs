@@ -8,6 +8,8 @@
 //!   request fails, as JSON or as a page;
 //! - `openapi.rs`: the API described (OpenAPI 3.1, from the handlers' own annotations);
 //! - `card.rs`: a result's card as a PNG to post;
+//! - `dump.rs`: every public result in bulk, made in the background into files, with the
+//!   licence the operator publishes them under;
 //! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);
 //! - `guard.rs`: what every request passes through: the per-client rate limit, the time
 //!   limit, the security headers;
@@ -20,6 +22,7 @@ mod admin;
 mod api;
 mod cache;
 mod card;
+mod dump;
 mod error;
 mod guard;
 mod listener;
@@ -61,6 +64,12 @@ pub struct Config {
     pub trust_forwarded_for: bool,
     /// The moderators' secret; without it the admin API answers 404.
     pub admin_token: Option<String>,
+    /// The licence the site publishes its results under, as people are told it (an SPDX
+    /// name or a sentence).
+    pub data_licence: String,
+    /// Where dumps of every public result are made, and how often (zero: never).
+    pub dump_dir: std::path::PathBuf,
+    pub dump_every: Duration,
 }
 
 pub struct State {
@@ -72,6 +81,7 @@ pub struct State {
     pub choices: views::Choices,
     pub cache: cache::Cache,
     pub cards: card::Cards,
+    pub dumps: dump::Dumps,
 }
 
 pub type Shared = Arc<State>;
@@ -85,6 +95,8 @@ pub fn router(state: Shared) -> Router {
         .routes(routes!(api::result, api::delete))
         .routes(routes!(api::compare))
         .routes(routes!(api::health))
+        .routes(routes!(dump::index))
+        .routes(routes!(dump::file))
         .routes(routes!(admin::hide))
         .routes(routes!(admin::restore))
         .routes(routes!(admin::merge))
@@ -137,6 +149,12 @@ pub async fn serve(
     );
     let address = axum::serve::Listener::local_addr(&listener)?;
     let limiter = guard::Limiter::new(config.requests_per_minute, config.submissions_per_minute);
+    let dumps = dump::Dumps::open(
+        config.dump_dir.clone(),
+        config.dump_every,
+        config.data_licence.clone(),
+    )
+    .map_err(|e| std::io::Error::other(format!("--dump-dir: {e}")))?;
     let public_url = config
         .public_url
         .clone()
@@ -148,13 +166,18 @@ pub async fn serve(
         choices: Default::default(),
         cache: cache::Cache::new(config.cache),
         cards: Default::default(),
+        dumps,
         config,
     });
+    let dumping = tokio::spawn(dump::keep_made(state.clone()));
     ready(address);
     let app = router(state.clone()).into_make_service_with_connect_info::<listener::Peer>();
     axum::serve(listener, app)
         .with_graceful_shutdown(stopped())
         .await?;
+    // A dump being made stops here; what it wrote is removed at the next start.
+    dumping.abort();
+    let _ = dumping.await;
     // Every request has finished: close the pool (PostgreSQL sees clean disconnections).
     if let Ok(state) = Arc::try_unwrap(state) {
         state.store.close().await;

@@ -7,6 +7,7 @@ mod cdp;
 mod charts;
 mod cli_run;
 mod common;
+mod dump;
 mod engine_backends;
 mod golden;
 mod headlines;

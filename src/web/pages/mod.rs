@@ -110,6 +110,10 @@ pub struct AboutPage {
     pub site: String,
     /// iomark's home (Cargo.toml's repository), whose releases the install line fetches.
     pub repository: &'static str,
+    /// The licence the results are published under.
+    pub licence: String,
+    /// How often this site makes a dump of every result, in words; none if it makes none.
+    pub dumps: Option<String>,
 }
 
 pub async fn about(State(state): State<Shared>) -> Result<Html<String>, Page> {
@@ -117,6 +121,10 @@ pub async fn about(State(state): State<Shared>) -> Result<Html<String>, Page> {
         title: "How iomark measures".into(),
         repository: env!("CARGO_PKG_REPOSITORY"),
         site: state.public_url.clone(),
+        licence: state.config.data_licence.clone(),
+        dumps: Some(state.config.dump_every)
+            .filter(|every| !every.is_zero())
+            .map(|every| humantime::format_duration(every).to_string()),
     })
 }
 

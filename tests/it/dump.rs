@@ -1,0 +1,283 @@
+//! Issue 24: every public result in bulk, as gzip JSON lines and CSV, with the licence the
+//! site's operator chose, made in the background; a dump that cannot be written (a full disk)
+//! leaves the last one served whole and nothing behind.
+
+use std::io::Read;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::common::site::{device_doc, get, get_bytes, http, post, ulid, Site, NO_LIMITS};
+use crate::common::{Postgres, SmallFs};
+
+/// The dump's index once `wanted` says it is the one waited for (within 30 s).
+fn dump_where(url: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let answer = get(&format!("{url}/api/v1/dump"));
+        if answer.status == 200 && wanted(&answer.json()) {
+            return answer.json();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no such dump within 30 s: {} {}",
+            answer.status,
+            answer.body
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Each file of the dump `index` describes, downloaded, checked against its size and SHA-256,
+/// and unpacked: (name, text).
+fn files(url: &str, index: &Value) -> Vec<(String, String)> {
+    index["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let (status, kind, bytes) = get_bytes(&format!("{url}{}", f["path"].as_str().unwrap()));
+            assert_eq!(status, 200);
+            assert_eq!(kind, "application/gzip");
+            assert_eq!(bytes.len() as u64, f["bytes"].as_u64().unwrap());
+            let digest: String = Sha256::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(digest, f["sha256"], "{}", f["name"]);
+            let mut text = String::new();
+            flate2::read::GzDecoder::new(&bytes[..])
+                .read_to_string(&mut text)
+                .unwrap();
+            (f["name"].as_str().unwrap().to_string(), text)
+        })
+        .collect()
+}
+
+fn no_leftovers(dir: &Path) {
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.starts_with(".making-")),
+        "{names:?}"
+    );
+}
+
+fn holds_every_public_result(db: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("dumps");
+    let mut args = NO_LIMITS.to_vec();
+    let dumps_arg = dumps.to_str().unwrap();
+    args.extend(["--dump-every", "1s", "--dump-dir", dumps_arg]);
+    args.extend(["--data-licence", "CC0-1.0"]);
+    let site = Site::start(db, dir.path(), &args);
+    let url = &site.url;
+    let mut docs = Vec::new();
+    for n in 1..=3 {
+        let mut doc = device_doc(n, "Samsung", "SSD 860 EVO 500G", 0.1, "Raspberry Pi 4");
+        // Text a spreadsheet would run.
+        doc["label"] = json!(format!("=HYPERLINK(\"x\") {n}"));
+        let answer = post(&format!("{url}/api/v1/results"), &doc);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+        docs.push(doc);
+    }
+    let gone = post(
+        &format!("{url}/api/v1/results"),
+        &device_doc(4, "Samsung", "SSD 860 EVO 500G", 0.1, "Raspberry Pi 4"),
+    );
+    let token = gone.json()["token"].as_str().unwrap().to_string();
+    let deleted = http(
+        "DELETE",
+        &format!("{url}/api/v1/results/{}", ulid(4)),
+        None,
+        Some(&token),
+    );
+    assert_eq!(deleted.status, 200);
+    // A dump made since the deletion holds the three; one made before it held them too.
+    let index = dump_where(url, |d| d["results"] == 3);
+    assert_eq!(index["licence"], "CC0-1.0");
+    let files = files(url, &index);
+    let (name, lines) = &files[0];
+    assert_eq!(name, "results.jsonl.gz");
+    let lines: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "a heading and three documents");
+    assert_eq!(lines[0]["about"]["licence"], "CC0-1.0", "{}", lines[0]);
+    for (line, doc) in lines[1..].iter().zip(&docs) {
+        assert_eq!(line["id"], doc["id"]);
+        assert_eq!(line["tests"], doc["tests"]);
+        assert_eq!(line["label"], doc["label"]);
+    }
+    let (name, table) = &files[1];
+    assert_eq!(name, "results.csv.gz");
+    let mut rows = table.lines();
+    let heading = rows.next().unwrap();
+    assert!(heading.starts_with("# iomark results from"), "{heading}");
+    assert!(heading.ends_with("licence: CC0-1.0"), "{heading}");
+    let body = rows.collect::<Vec<_>>().join("\n");
+    let mut reader = csv::Reader::from_reader(body.as_bytes());
+    let columns = reader.headers().unwrap().clone();
+    for wanted in [
+        "id",
+        "device_name",
+        "sold_as",
+        "board",
+        "seq1m_q8_read",
+        "score",
+    ] {
+        assert!(columns.iter().any(|c| c == wanted), "{wanted}: {columns:?}");
+    }
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), 3);
+    let at = |name: &str| columns.iter().position(|c| c == name).unwrap();
+    assert_eq!(&records[0][at("id")], ulid(1));
+    let listed = get(&format!("{url}/api/v1/results/{}", ulid(1))).json();
+    assert_eq!(&records[0][at("device_name")], listed["device_name"]);
+    assert!(
+        records[0][at("label")].starts_with("'="),
+        "{:?}",
+        &records[0]
+    );
+    let figure: f64 = records[0][at("seq1m_q8_read")].parse().unwrap();
+    assert!(figure > 0.0);
+    // Told on /about, with the files; the files are never held by the answer cache.
+    let about = get(&format!("{url}/about")).body;
+    assert!(about.contains("<strong>CC0-1.0</strong>"), "{about}");
+    assert!(about.contains("/api/v1/dump/results.csv.gz"), "{about}");
+    let missing = get(&format!("{url}/api/v1/dump/results.tar"));
+    assert_eq!(missing.status, 404, "{}", missing.body);
+    no_leftovers(&dumps);
+}
+
+#[test]
+fn a_dump_holds_every_public_result_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    holds_every_public_result(dir.path().join("site.db").to_str().unwrap());
+}
+
+#[test]
+fn a_dump_holds_every_public_result_on_postgres() {
+    let pg = Postgres::start();
+    holds_every_public_result(&pg.database());
+}
+
+/// A site without dumps says so; the licence is still told.
+#[test]
+fn a_site_may_make_no_dumps() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--dump-every", "0"]);
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    for path in ["/api/v1/dump", "/api/v1/dump/results.jsonl.gz"] {
+        let answer = get(&format!("{}{path}", site.url));
+        assert_eq!(answer.status, 404, "{path}");
+        assert!(answer.body.contains("makes no dumps"), "{}", answer.body);
+    }
+    let about = get(&format!("{}/about", site.url)).body;
+    assert!(about.contains("<strong>CC-BY-4.0</strong>"), "{about}");
+    assert!(!about.contains("results.jsonl.gz"), "{about}");
+    assert!(!dir.path().join("iomark/dump").exists());
+}
+
+/// On a full disk no new dump is made: the last one is served whole, as its index says, and
+/// nothing is left behind; once there is room again, the next one is made.
+#[test]
+fn a_full_disk_keeps_the_last_dump() {
+    let Some(fs) = SmallFs::mount("256k") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let log = dir.path().join("serve.log");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend([
+        "--dump-every",
+        "1s",
+        "--dump-dir",
+        fs.path.to_str().unwrap(),
+    ]);
+    let mut command = Site::command(db.to_str().unwrap(), dir.path(), &args);
+    command.stderr(std::fs::File::create(&log).unwrap());
+    let site = Site::launch(command);
+    let url = &site.url;
+    let first = dump_where(url, |d| d["results"] == 0);
+    // Fill the filesystem to its last block.
+    let mut filler = std::fs::File::create(fs.path.join("filler")).unwrap();
+    let block = vec![0u8; 4096];
+    while std::io::Write::write_all(&mut filler, &block).is_ok() {}
+    drop(filler);
+    for n in 1..=2 {
+        let doc = device_doc(n, "Samsung", "SSD 860 EVO 500G", 0.1, "Raspberry Pi 4");
+        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(&log)
+        .unwrap()
+        .contains("no new dump, the last one stays")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no dump was tried on the full disk"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let index = get(&format!("{url}/api/v1/dump")).json();
+    assert_eq!(index["made_at"], first["made_at"], "{index}");
+    let whole = files(url, &index);
+    assert_eq!(whole[0].1.lines().count(), 1, "the heading alone");
+    no_leftovers(&fs.path);
+    std::fs::remove_file(fs.path.join("filler")).unwrap();
+    let next = dump_where(url, |d| d["results"] == 2);
+    assert_eq!(files(url, &next)[0].1.lines().count(), 3);
+    no_leftovers(&fs.path);
+}
+
+/// What a killed server was writing is removed when the next one starts (regular files of its
+/// own names only), and a dump is never put over a link someone left at a dump's name: the
+/// file it points to is untouched, and the server says why it made no dump.
+#[test]
+fn leftovers_go_and_links_stay_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("dumps");
+    std::fs::create_dir(&dumps).unwrap();
+    std::fs::write(dumps.join(".making-1-2-results.jsonl.gz"), b"half").unwrap();
+    let outside = dir.path().join("precious");
+    std::fs::write(&outside, b"not iomark's").unwrap();
+    std::os::unix::fs::symlink(&outside, dumps.join(".making-link")).unwrap();
+    std::os::unix::fs::symlink(&outside, dumps.join("results.csv.gz")).unwrap();
+    let log = dir.path().join("serve.log");
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--dump-every", "1s", "--dump-dir", dumps.to_str().unwrap()]);
+    let mut command = Site::command(db.to_str().unwrap(), dir.path(), &args);
+    command.stderr(std::fs::File::create(&log).unwrap());
+    let site = Site::launch(command);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(&log)
+        .unwrap()
+        .contains("results.csv.gz is not a regular file")
+    {
+        assert!(Instant::now() < deadline, "no dump was tried");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(get(&format!("{}/api/v1/dump", site.url)).status, 503);
+    assert!(!dumps.join(".making-1-2-results.jsonl.gz").exists());
+    assert!(dumps.join(".making-link").is_symlink());
+    assert!(dumps.join("results.csv.gz").is_symlink());
+    assert_eq!(std::fs::read(&outside).unwrap(), b"not iomark's");
+    let names: Vec<String> = std::fs::read_dir(&dumps)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with(".making-") && n != ".making-link")
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
