@@ -23,6 +23,7 @@ mod model;
 mod moderation;
 mod open;
 pub mod receipts;
+mod review;
 mod site;
 mod standing;
 
@@ -36,6 +37,7 @@ pub use location::{data_dir, Location};
 pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};
 pub use moderation::{AuditLine, Moderated};
 pub use open::Pooling;
+pub use review::Outlier;
 pub use standing::{Among, FigureStanding, Whose};
 
 pub struct Store {

@@ -6,8 +6,6 @@ use serde::Serialize;
 use sqlx::{Any, Row, Transaction};
 
 use super::aggregate::scopes;
-use super::columns::{entry, SQL};
-use super::model::Entry;
 use super::{Begin, Store, StoreError};
 use crate::result::ResultDoc;
 
@@ -350,24 +348,6 @@ impl Store {
                     reason: row.try_get(3)?,
                 })
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
-    }
-
-    /// What a moderator reviews: results kept out of rankings (faster than their link, a
-    /// changed pi profile) and results that name no device, newest first.
-    pub async fn review(&self, limit: u32) -> Result<Vec<Entry>, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {} FROM entries WHERE synthetic = 0 AND (flag IS NOT NULL OR device_key IS NULL) \
-             ORDER BY started_at DESC, id LIMIT {}",
-            SQL.entry_select(""),
-            limit.clamp(1, 1000)
-        ))
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
-        rows.iter()
-            .map(entry)
             .collect::<Result<_, sqlx::Error>>()
             .map_err(|e| self.fail(e))
     }

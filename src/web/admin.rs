@@ -87,7 +87,13 @@ pub struct Audit {
 
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct Review {
+    /// Results kept out of rankings, and results that name no device.
     pub review: Vec<crate::store::Entry>,
+    /// Ranked results far outside their own model's other results in some figure: more than
+    /// three interquartile ranges beyond the middle half of at least five (Tukey's far out).
+    pub outliers: Vec<crate::store::Outlier>,
+    /// Ranked results that are the only result of their device so far: a new device to check.
+    pub new_devices: Vec<crate::store::Entry>,
 }
 
 /// The reason a moderator gives: `{"reason": "…"}` ([`Reason`]).
@@ -265,8 +271,8 @@ pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Re
     .into_response())
 }
 
-/// Results to look at, newest first (up to 500): those kept out of rankings, and those whose
-/// device could not be named.
+/// Results to look at, newest first (up to 500 of each kind): those kept out of rankings, those
+/// whose device could not be named, those far outside their model's others, and new devices.
 #[utoipa::path(get, path = "/api/v1/admin/review", tag = "moderation",
     security(("moderator" = [])),
     responses(
@@ -274,8 +280,11 @@ pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Re
         (status = NOT_FOUND, description = "The site has no moderators' API", body = Refusal)))]
 pub async fn review(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {
     allowed(&state, &headers)?;
+    let (outliers, new_devices) = state.store.unusual(500).await?;
     Ok(Json(Review {
         review: state.store.review(500).await?,
+        outliers,
+        new_devices,
     })
     .into_response())
 }

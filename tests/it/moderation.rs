@@ -390,3 +390,68 @@ fn a_key_new_rules_change_leads_to_the_new_one() {
     );
     assert_eq!(get(&format!("{}/devices/never-was", site.url)).status, 404);
 }
+
+/// Review lists a ranked result far outside its model's others (with the figure and the
+/// model's spread) and the first result of a device nobody else measured; neither a result
+/// within the spread nor one of a model with too few results to tell.
+fn unusual_results_are_reviewed(db: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let token_file = secret_file(home, 0o600);
+    let args = [
+        "--submissions-per-minute",
+        "0",
+        "--admin-token-file",
+        &token_file,
+    ];
+    let site = Site::start(db, home, &args);
+    let url = &site.url;
+    // Six results of one card near 40 MB/s, one at 240 MB/s (within its USB 3 link); a
+    // second model with four results, one of them as far out; one new device.
+    let scales = [0.020, 0.021, 0.019, 0.020, 0.022, 0.020, 0.12];
+    for (n, scale) in (81..).zip(scales) {
+        let doc = device_doc(n, "Spread", "Card", scale, "Raspberry Pi 4 Model B");
+        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    }
+    for (n, scale) in (91..).zip([0.020, 0.021, 0.019, 0.12]) {
+        let doc = device_doc(n, "Few", "Card", scale, "Raspberry Pi 4 Model B");
+        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    }
+    let doc = device_doc(99, "Brand New", "Stick", 0.02, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    let review = http(
+        "GET",
+        &format!("{url}/api/v1/admin/review"),
+        None,
+        Some(SECRET),
+    )
+    .json();
+    let outliers = review["outliers"].as_array().unwrap();
+    assert_eq!(outliers.len(), 1, "{review}");
+    let far = &outliers[0];
+    assert_eq!(far["id"], ulid(87));
+    assert_eq!(far["device_name"], "Spread Card 128 GB", "{far}");
+    assert!(far["ranges_out"].as_f64().unwrap() >= 3.0, "{far}");
+    let value = far["value"].as_f64().unwrap();
+    assert!(value > far["model"]["p75"].as_f64().unwrap(), "{far}");
+    assert_eq!(far["model"]["n"], 7, "{far}");
+    let new: Vec<&Value> = review["new_devices"].as_array().unwrap().iter().collect();
+    assert_eq!(new.len(), 1, "{review}");
+    assert_eq!(new[0]["id"], ulid(99));
+    // Not for anyone else.
+    let refused = http("GET", &format!("{url}/api/v1/admin/review"), None, None);
+    assert_eq!(refused.status, 401);
+    assert!(!refused.body.contains("outliers"));
+}
+
+#[test]
+fn unusual_results_are_reviewed_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    unusual_results_are_reviewed(&dir.path().join("site.db").display().to_string());
+}
+
+#[test]
+fn unusual_results_are_reviewed_on_postgres() {
+    let pg = Postgres::start();
+    unusual_results_are_reviewed(&pg.database());
+}
