@@ -21,13 +21,23 @@ use super::views::params;
 use super::Shared;
 use crate::store::{constant_time_eq, Moderated};
 
+/// Whether `candidate` is the moderators' secret (compared in constant time); none is without
+/// the feature.
+pub fn is_secret(state: &Shared, candidate: &str) -> bool {
+    state
+        .config
+        .admin_token
+        .as_ref()
+        .is_some_and(|secret| constant_time_eq(candidate.as_bytes(), secret.as_bytes()))
+}
+
 /// Lets the request through if it carries the moderators' secret.
 fn allowed(state: &Shared, headers: &HeaderMap) -> Result<(), Failure> {
-    let Some(secret) = &state.config.admin_token else {
+    if state.config.admin_token.is_none() {
         return Err(Failure::not_found("this site has no moderators' API"));
     };
     match bearer(headers) {
-        Some(token) if constant_time_eq(token.as_bytes(), secret.as_bytes()) => Ok(()),
+        Some(token) if is_secret(state, token) => Ok(()),
         _ => Err(Failure::new(
             StatusCode::UNAUTHORIZED,
             "moderating needs the site's secret: Authorization: Bearer SECRET",
@@ -36,7 +46,7 @@ fn allowed(state: &Shared, headers: &HeaderMap) -> Result<(), Failure> {
 }
 
 /// The most characters of a moderator's reason, and of a device key merged into.
-const REASON_MAX: usize = 500;
+pub const REASON_MAX: usize = 500;
 const KEY_MAX: usize = 200;
 
 /// `{"reason": …}`: what a moderator's action is sent with (read by [`reason`]).

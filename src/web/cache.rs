@@ -139,11 +139,12 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
     let path = request.uri().path();
     // HEAD is answered as GET (the server sends the head alone), from and into the cache.
     let head = request.method() == Method::HEAD;
-    // The moderators' answers depend on who asks: never kept, never served from the cache.
-    // A dump's files are streamed from disk: kept here, each would be held whole in memory.
+    // The moderators' answers and page depend on who asks: never kept, never served from the
+    // cache. A dump's files are streamed from disk: kept here, each would be held whole in memory.
     let cacheable = (head || request.method() == Method::GET)
         && path != "/api/v1/health"
         && !path.starts_with("/api/v1/admin/")
+        && !path.starts_with("/moderate")
         && !path.starts_with("/api/v1/dump");
     if head {
         *request.method_mut() = Method::GET;

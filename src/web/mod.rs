@@ -113,6 +113,11 @@ pub fn router(state: Shared) -> Router {
         .route("/results/{id}/card.png", get(card::card))
         .route("/compare", get(pages::compare))
         .route("/about", get(pages::about))
+        .route("/moderate", get(pages::moderate))
+        .route(
+            "/moderate/results/{id}/{action}",
+            axum::routing::post(pages::moderate_act),
+        )
         .route("/static/site.css", get(pages::stylesheet))
         .route(
             "/api/v1/openapi.json",

@@ -455,3 +455,158 @@ fn unusual_results_are_reviewed_on_postgres() {
     let pg = Postgres::start();
     unusual_results_are_reviewed(&pg.database());
 }
+
+/// A request to the moderators' page: its status, `Location` and body. `basic` is the password
+/// sent as HTTP Basic credentials, `origin` the form's Origin.
+fn page(
+    method: &str,
+    url: &str,
+    basic: Option<&str>,
+    origin: Option<&str>,
+    form: &str,
+) -> (u16, Option<String>, String) {
+    use base64::Engine;
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
+    let auth = basic.map(|p| {
+        let pair = base64::engine::general_purpose::STANDARD.encode(format!("moderator:{p}"));
+        format!("Basic {pair}")
+    });
+    let mut answer = if method == "GET" {
+        let mut request = agent.get(url);
+        if let Some(auth) = &auth {
+            request = request.header("authorization", auth);
+        }
+        request.call()
+    } else {
+        let mut request = agent
+            .post(url)
+            .header("content-type", "application/x-www-form-urlencoded");
+        if let Some(auth) = &auth {
+            request = request.header("authorization", auth);
+        }
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        request.send(form)
+    }
+    .unwrap();
+    let location = answer
+        .headers()
+        .get("location")
+        .and_then(|l| l.to_str().ok())
+        .map(str::to_string);
+    let body = answer.body_mut().read_to_string().unwrap_or_default();
+    (answer.status().as_u16(), location, body)
+}
+
+/// The moderators' page: asks for the secret (Basic), lists what to review, hides and restores
+/// through its forms only when they come from the site itself, and is never served from the
+/// cache to anyone else.
+#[test]
+fn the_moderators_page_hides_and_restores() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let token_file = secret_file(home, 0o600);
+    let db = home.join("site.db").display().to_string();
+    let args = [
+        "--submissions-per-minute",
+        "0",
+        "--admin-token-file",
+        &token_file,
+    ];
+    let site = Site::start(&db, home, &args);
+    let url = &site.url;
+    let origin = url.as_str();
+    let mut fast = device_doc(61, "Moderated", "Card", 0.15, "Raspberry Pi 3 Model B");
+    fast["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
+    assert_eq!(post(&format!("{url}/api/v1/results"), &fast).status, 201);
+    let fine = device_doc(62, "Moderated", "Card", 0.02, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&format!("{url}/api/v1/results"), &fine).status, 201);
+    let moderate = format!("{url}/moderate");
+    // Without the secret, or with another: asked for it, shown nothing.
+    for basic in [None, Some("wrong")] {
+        let (status, _, body) = page("GET", &moderate, basic, None, "");
+        assert_eq!(status, 401, "{body}");
+        assert!(!body.contains(&ulid(61)), "{body}");
+    }
+    let (status, _, body) = page("GET", &moderate, Some(SECRET), None, "");
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains(&format!("/moderate/results/{}/hide", ulid(61))),
+        "{body}"
+    );
+    assert!(body.contains("USB link"), "why it is flagged: {body}");
+    // What a moderator saw is not served to the next visitor.
+    assert_eq!(page("GET", &moderate, None, None, "").0, 401);
+    let hide = format!("{url}/moderate/results/{}/hide", ulid(62));
+    // A form from elsewhere (a browser sends Basic credentials with it) is refused.
+    for from in [None, Some("http://evil.example"), Some("null")] {
+        let (status, _, body) = page("POST", &hide, Some(SECRET), from, "reason=spam");
+        assert_eq!(status, 403, "{from:?}: {body}");
+    }
+    assert_eq!(
+        page("POST", &hide, None, Some(origin), "reason=spam").0,
+        401
+    );
+    assert_eq!(
+        page("POST", &hide, Some(SECRET), Some(origin), "reason=").0,
+        400
+    );
+    assert_eq!(
+        get(&format!("{url}/api/v1/results/{}", ulid(62))).status,
+        200
+    );
+    let (status, location, _) = page(
+        "POST",
+        &hide,
+        Some(SECRET),
+        Some(origin),
+        "reason=an+abusive+label",
+    );
+    assert_eq!(status, 303);
+    let location = location.unwrap();
+    assert!(location.starts_with("/moderate?done="), "{location}");
+    assert_eq!(
+        get(&format!("{url}/api/v1/results/{}", ulid(62))).status,
+        404
+    );
+    let (_, _, body) = page("GET", &format!("{url}{location}"), Some(SECRET), None, "");
+    assert!(
+        body.contains(&format!("Result {} is hidden.", ulid(62))),
+        "{body}"
+    );
+    assert!(body.contains("an abusive label"), "the audit: {body}");
+    let restore = format!("{url}/moderate/results/{}/restore", ulid(62));
+    assert!(body.contains(&format!(
+        "action=\"/moderate/results/{}/restore\"",
+        ulid(62)
+    )));
+    let again = page("POST", &hide, Some(SECRET), Some(origin), "reason=twice");
+    assert_eq!(again.0, 409, "{}", again.2);
+    let (status, _, _) = page(
+        "POST",
+        &restore,
+        Some(SECRET),
+        Some(origin),
+        "reason=reviewed",
+    );
+    assert_eq!(status, 303);
+    assert_eq!(
+        get(&format!("{url}/api/v1/results/{}", ulid(62))).status,
+        200
+    );
+}
+
+/// Without a secret the site has no moderators' page at all.
+#[test]
+fn without_a_secret_there_is_no_moderators_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db").display().to_string();
+    let site = Site::start(&db, dir.path(), &[]);
+    let moderate = format!("{}/moderate", site.url);
+    assert_eq!(page("GET", &moderate, Some(SECRET), None, "").0, 404);
+}

@@ -10,11 +10,13 @@ mod compare;
 mod device;
 mod histogram;
 mod leaderboard;
+mod moderate;
 mod result;
 
 pub use compare::compare;
 pub use device::device;
 pub use leaderboard::leaderboard;
+pub use moderate::{act as moderate_act, moderate};
 pub use result::result;
 
 use std::collections::BTreeMap;
