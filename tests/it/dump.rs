@@ -281,3 +281,32 @@ fn leftovers_go_and_links_stay_untouched() {
         .collect();
     assert!(names.is_empty(), "{names:?}");
 }
+
+/// A restart keeps the last dump rather than making one again, unless the site now publishes
+/// under another licence: then a new one, saying so, is made at once.
+#[test]
+fn a_new_licence_makes_a_new_dump_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let dumps = dir.path().join("dumps");
+    let start = |licence: &str| {
+        let mut args = NO_LIMITS.to_vec();
+        args.extend(["--dump-every", "24h", "--dump-dir", dumps.to_str().unwrap()]);
+        args.extend(["--data-licence", licence]);
+        Site::start(db.to_str().unwrap(), dir.path(), &args)
+    };
+    let mut site = start("CC-BY-4.0");
+    let first = dump_where(&site.url, |d| d["licence"] == "CC-BY-4.0");
+    site.stop();
+    // A dump made again would say a later second.
+    std::thread::sleep(Duration::from_millis(1100));
+    let mut site = start("CC-BY-4.0");
+    std::thread::sleep(Duration::from_millis(500));
+    let kept = get(&format!("{}/api/v1/dump", site.url)).json();
+    assert_eq!(kept["made_at"], first["made_at"], "made again: {kept}");
+    site.stop();
+    let site = start("ODbL-1.0");
+    let next = dump_where(&site.url, |d| d["licence"] == "ODbL-1.0");
+    let lines = &files(&site.url, &next)[0].1;
+    assert!(lines.contains("\"licence\":\"ODbL-1.0\""), "{lines}");
+}

@@ -488,8 +488,16 @@ fn page(
         if let Some(auth) = &auth {
             request = request.header("authorization", auth);
         }
+        // "null;same-origin": Origin null, as from a no-referrer page, and Sec-Fetch-Site.
+        let (origin, fetch_site) = match origin.and_then(|o| o.split_once(';')) {
+            Some((origin, site)) => (Some(origin), Some(site)),
+            None => (origin, None),
+        };
         if let Some(origin) = origin {
             request = request.header("origin", origin);
+        }
+        if let Some(site) = fetch_site {
+            request = request.header("sec-fetch-site", site);
         }
         request.send(form)
     }
@@ -544,7 +552,13 @@ fn the_moderators_page_hides_and_restores() {
     assert_eq!(page("GET", &moderate, None, None, "").0, 401);
     let hide = format!("{url}/moderate/results/{}/hide", ulid(62));
     // A form from elsewhere (a browser sends Basic credentials with it) is refused.
-    for from in [None, Some("http://evil.example"), Some("null")] {
+    for from in [
+        None,
+        Some("http://evil.example"),
+        Some("null"),
+        Some("null;cross-site"),
+        Some("http://evil.example;same-origin"),
+    ] {
         let (status, _, body) = page("POST", &hide, Some(SECRET), from, "reason=spam");
         assert_eq!(status, 403, "{from:?}: {body}");
     }
@@ -609,4 +623,59 @@ fn without_a_secret_there_is_no_moderators_page() {
     let site = Site::start(&db, dir.path(), &[]);
     let moderate = format!("{}/moderate", site.url);
     assert_eq!(page("GET", &moderate, Some(SECRET), None, "").0, 404);
+}
+
+/// A moderator in a real browser: the page at a phone's width, a reason typed and the form
+/// sent as Chromium sends it (its own Origin), and the result gone from the site.
+#[test]
+fn a_moderator_hides_a_result_in_a_browser() {
+    use crate::cdp::Browser;
+    use base64::Engine;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let token_file = secret_file(home, 0o600);
+    let db = home.join("site.db").display().to_string();
+    let args = [
+        "--submissions-per-minute",
+        "0",
+        "--admin-token-file",
+        &token_file,
+    ];
+    let site = Site::start(&db, home, &args);
+    let url = &site.url;
+    let mut fast = device_doc(51, "Moderated", "Card", 0.15, "Raspberry Pi 3 Model B");
+    fast["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
+    fast["label"] = json!("a label that says something nobody should read on a public site");
+    assert_eq!(post(&format!("{url}/api/v1/results"), &fast).status, 201);
+    let mut browser = Browser::open(375, 800, true);
+    browser.call("Network.enable", json!({}), true);
+    let basic = base64::engine::general_purpose::STANDARD.encode(format!("m:{SECRET}"));
+    browser.call(
+        "Network.setExtraHTTPHeaders",
+        json!({"headers": {"Authorization": format!("Basic {basic}")}}),
+        true,
+    );
+    browser.goto(&format!("{url}/moderate"));
+    assert!(!browser.overflows(), "{}", browser.too_wide());
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#flagged li').length"),
+        json!(1)
+    );
+    browser.eval(
+        "const f = document.querySelector('#flagged form'); \
+         f.querySelector('input[name=reason]').value = 'an abusive label'; f.submit(); true",
+    );
+    browser.wait_for("location.search.includes('done=')");
+    let done = browser.eval("document.querySelector('#done').innerText");
+    assert_eq!(done, json!(format!("Result {} is hidden.", ulid(51))));
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#audit form').length"),
+        json!(1),
+        "its restore form"
+    );
+    assert!(!browser.overflows(), "{}", browser.too_wide());
+    assert_eq!(
+        get(&format!("{url}/api/v1/results/{}", ulid(51))).status,
+        404
+    );
 }

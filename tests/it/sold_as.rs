@@ -214,3 +214,35 @@ fn submit_sends_and_asks_what_a_card_is_sold_as() {
         "{devices:?}"
     );
 }
+
+/// A buyer types the name on the box and finds the card that calls itself SN64G, named as it
+/// is sold, its own name beside, on a phone's screen.
+#[test]
+fn a_buyer_finds_a_card_by_what_it_is_sold_as_in_a_browser() {
+    use crate::cdp::Browser;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let url = &site.url;
+    for n in [21, 22] {
+        let doc = card(n, Some("SanDisk Extreme 64GB A2"), None);
+        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    }
+    let mut browser = Browser::open(375, 800, true);
+    browser.goto(&format!("{url}/"));
+    browser.eval(
+        "document.querySelector('input[name=q]').value = 'sandisk extreme'; \
+         document.querySelector('form.filters').submit(); true",
+    );
+    browser.wait_for("location.search.includes('q=sandisk+extreme')");
+    let cell = browser.eval("document.querySelector('#leaderboard tbody td.device').innerText");
+    assert_eq!(cell, json!("SanDisk Extreme 64GB A2\nSanDisk SN64G 64 GB"));
+    assert!(!browser.overflows(), "{}", browser.too_wide());
+    browser.eval("document.querySelector('#leaderboard tbody a').click(); true");
+    browser.wait_for("location.pathname.startsWith('/devices/')");
+    assert_eq!(
+        browser.eval("document.querySelector('h1').innerText"),
+        json!("SanDisk Extreme 64GB A2")
+    );
+    assert!(!browser.overflows(), "{}", browser.too_wide());
+}

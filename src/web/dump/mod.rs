@@ -111,10 +111,13 @@ impl Dumps {
         self.made.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// How long until the next dump is due: at once where none was made.
+    /// How long until the next dump is due: at once where none was made, or where the last one
+    /// states another licence than the one the site now publishes under (it is served until
+    /// the new one is made).
     fn due_in(&self) -> Duration {
         let made_at = self
             .last()
+            .filter(|m| m.licence == self.licence)
             .and_then(|m| humantime::parse_rfc3339(&m.made_at).ok());
         made_at
             .and_then(|at| (at + self.every).duration_since(SystemTime::now()).ok())

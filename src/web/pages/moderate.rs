@@ -4,7 +4,8 @@
 //! the browser sends the site's secret as HTTP Basic credentials (any user name, the secret as
 //! the password), which it asks for itself on a 401. A browser also sends those credentials
 //! with a form another site posts here, so a form is taken only from this site's own pages (its
-//! `Origin`, else `Sec-Fetch-Site: same-origin`). Never cached: the answer cache passes it by.
+//! `Origin`, else `Sec-Fetch-Site: same-origin`: this site's pages send no referrer, so a
+//! browser's Origin from them is `null`). Never cached: the answer cache passes it by.
 //! The API (`/api/v1/admin/`) does the same and more (merges, whole devices).
 
 use std::collections::HashMap;
@@ -89,7 +90,10 @@ fn refused(state: &Shared, headers: &HeaderMap) -> Option<Response> {
     Some(response)
 }
 
-/// Whether a form comes from this site's own pages.
+/// Whether a form comes from this site's own pages: its Origin names this site; where it has
+/// none, or `null` (what a browser sends from a page whose referrer policy is `no-referrer`, as
+/// every page here is), the browser's own `Sec-Fetch-Site` says same-origin (a header no page
+/// can set).
 fn from_here(headers: &HeaderMap) -> bool {
     let text = |name| {
         headers
@@ -97,12 +101,12 @@ fn from_here(headers: &HeaderMap) -> bool {
             .and_then(|v: &HeaderValue| v.to_str().ok())
     };
     match (text(header::ORIGIN), text(header::HOST)) {
-        (Some(origin), Some(host)) => {
+        (Some(origin), Some(host)) if origin != "null" => {
             let authority = origin.split_once("://").map_or("", |(_, a)| a);
             authority.eq_ignore_ascii_case(host)
         }
-        (Some(_), None) => false,
-        (None, _) => text(header::HeaderName::from_static("sec-fetch-site")) == Some("same-origin"),
+        (Some(origin), None) if origin != "null" => false,
+        _ => text(header::HeaderName::from_static("sec-fetch-site")) == Some("same-origin"),
     }
 }
 
