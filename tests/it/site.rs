@@ -309,7 +309,8 @@ fn suite(db: &str) {
     let page = get(&format!("{url}/devices/kingston-datatraveler-exodia-128gb"));
     assert_eq!(page.status, 200);
     assert!(
-        page.body.contains("not ranked: SEQ1M_Q8T1_read"),
+        page.body
+            .contains("<details class=\"flag\"><summary>not ranked</summary>SEQ1M_Q8T1_read"),
         "{}",
         page.body
     );
