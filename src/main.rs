@@ -39,6 +39,9 @@ fn main() {
         Command::Import(args) => iomark::commands::history::import(args),
         Command::Delete(args) => iomark::commands::history::delete(args),
         Command::Serve(args) => iomark::commands::serve::run(&args),
+        Command::Store(args) => match args.command {
+            cli::StoreCommand::Backup(args) => iomark::commands::store::backup(&args),
+        },
         Command::Submit(args) => iomark::commands::submit::run(&args),
         Command::Completions(args) => iomark::commands::shell::completions(args),
         Command::Man(args) => iomark::commands::shell::man(args),

@@ -73,6 +73,8 @@ pub enum Command {
     Delete(DeleteArgs),
     /// Serve the results site (leaderboard, device and result pages, JSON API) over a store
     Serve(ServeArgs),
+    /// Look after the result store: `iomark store backup FILE` copies it while it is in use
+    Store(StoreCommandArgs),
     /// Send a saved run to a results site (showing first exactly what is sent), or delete it there
     Submit(SubmitArgs),
     /// Print a shell's completion script: `iomark completions bash > /etc/bash_completion.d/iomark`
@@ -380,6 +382,41 @@ pub struct SubmitArgs {
     /// the site finds the device by it, and names the device so once several results agree
     #[arg(long, value_name = "NAME", value_parser = parse_sold_as, conflicts_with = "delete")]
     pub model: Option<String>,
+
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct StoreCommandArgs {
+    #[command(subcommand)]
+    pub command: StoreCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Copy a SQLite store to FILE, consistent while a server or a run writes to it, and check
+    /// the copy before it replaces FILE
+    #[command(after_help = "\
+The copy is one snapshot of the store (SQLite's VACUUM INTO): a server goes on taking \
+submissions meanwhile, and those that came after the snapshot are not in it. It is checked \
+(SQLite's integrity check, and its results counted) before it is put at FILE; a copy that fails \
+leaves FILE as it was. FILE is readable by its owner alone. To restore, stop the server and \
+put the copy where its --db points (or point --db at the copy).
+
+A PostgreSQL store is copied with PostgreSQL's own tools: pg_dump -Fc -f FILE URL, and \
+pg_restore to bring it back.
+
+Examples:
+  iomark store backup results-$(date +%F).db
+  iomark store backup /backups/site.db --db /var/lib/iomark/results.db")]
+    Backup(BackupArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    /// Where the copy goes (a new file, or one this replaces whole)
+    pub file: PathBuf,
 
     #[command(flatten)]
     pub store: StoreArgs,

@@ -141,6 +141,40 @@ impl Destination {
         matches!(self.how, How::Stdout)
     }
 
+    /// Where another writer (SQLite's `VACUUM INTO`) may write the file before [`finish`]
+    /// puts it in place: the empty temporary file beside the target, readable by its owner
+    /// alone; none where the destination is written into as it is (standard output, a device
+    /// node, a file others share).
+    ///
+    /// [`finish`]: Destination::finish
+    pub fn partial_path(&self) -> Option<&Path> {
+        use std::os::unix::fs::PermissionsExt;
+        match &self.how {
+            How::Replace { partial, file } => {
+                let _ = file.set_permissions(std::fs::Permissions::from_mode(0o600));
+                Some(partial)
+            }
+            _ => None,
+        }
+    }
+
+    /// Puts what was written at [`Destination::partial_path`] in place: synced, then renamed
+    /// over the target.
+    pub fn finish(self) -> Result<(), DestinationError> {
+        let io = |source| DestinationError::Io {
+            flag: self.flag,
+            path: self.path.clone(),
+            source,
+        };
+        if let How::Replace { partial, .. } = &self.how {
+            File::open(partial)
+                .and_then(|f| f.sync_all())
+                .and_then(|()| std::fs::rename(partial, &self.path))
+                .map_err(io)?;
+        }
+        Ok(())
+    }
+
     /// Writes `bytes`, whole.
     pub fn write(self, bytes: &[u8]) -> Result<(), DestinationError> {
         let io = |source| DestinationError::Io {

@@ -14,6 +14,7 @@ pub mod run;
 pub mod serve;
 pub mod session;
 pub mod shell;
+pub mod store;
 pub mod submit;
 pub mod verify;
 

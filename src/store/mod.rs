@@ -14,6 +14,7 @@
 //! The API is async, as sqlx is; every write goes through [`Store::write`].
 
 mod aggregate;
+mod backup;
 mod columns;
 mod derive;
 mod error;

@@ -2,6 +2,7 @@
 //! `tests/` are): each module runs the real binary or the library against real files, stores,
 //! servers and browsers. `common` holds what they share.
 
+mod backup;
 mod browser;
 mod cdp;
 mod charts;
