@@ -375,9 +375,11 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("generate") => generate(&args),
         Some("read") => {
-            // Device keys as the site spells them, from the leaderboard itself.
-            let agent = ureq::agent();
-            let board: Value = agent
+            // Device keys as the site spells them, from the leaderboard itself. Its agent goes
+            // (and its kept-alive connection with it) before the clients start: one more
+            // connection than the site lets one address hold (64) stalled a client per
+            // request, 12,254 failures in 20 s.
+            let board: Value = ureq::agent()
                 .get(format!("{url}/api/v1/leaderboard?limit=500"))
                 .call()
                 .expect("the site answers")

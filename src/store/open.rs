@@ -156,6 +156,7 @@ fn migrator() -> Migrator {
             include_str!("migrations/0005_moderation.sql"),
         ),
         (6, "names", include_str!("migrations/0006_names.sql")),
+        (7, "standing", include_str!("migrations/0007_standing.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(
