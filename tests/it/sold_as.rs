@@ -246,3 +246,35 @@ fn a_buyer_finds_a_card_by_what_it_is_sold_as_in_a_browser() {
     );
     assert!(!browser.overflows(), "{}", browser.too_wide());
 }
+
+/// A store as the last release left it (no `sold_as` or `names` columns, migration 6 not run,
+/// rules 4) is brought up to date when a newer `iomark serve` opens it: its cards are found by
+/// what they are sold as.
+#[test]
+fn a_store_from_before_names_gains_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    for n in [31, 32] {
+        let doc = card(n, Some("SanDisk Extreme 64GB A2"), None);
+        ok(iomark(home).arg("import").arg(write_doc(home, &doc)));
+    }
+    let db = home.join("iomark/results.db");
+    let script = "import sqlite3, sys\n\
+                  c = sqlite3.connect(sys.argv[1])\n\
+                  c.execute('ALTER TABLE entries DROP COLUMN sold_as')\n\
+                  c.execute('ALTER TABLE devices DROP COLUMN sold_as')\n\
+                  c.execute('ALTER TABLE devices DROP COLUMN names')\n\
+                  c.execute('DELETE FROM _sqlx_migrations WHERE version = 6')\n\
+                  c.execute(\"UPDATE meta SET value = '4' WHERE name = 'rules'\")\n\
+                  c.commit()\n";
+    let status = Command::new("python3")
+        .args(["-c", script])
+        .arg(&db)
+        .status()
+        .expect("python3 (with its sqlite3 module) edits the store as an older iomark left it");
+    assert!(status.success());
+    let site = Site::start(db.to_str().unwrap(), home, &NO_LIMITS);
+    let devices = found(&site.url, "extreme");
+    assert_eq!(devices.len(), 1, "{devices:?}");
+    assert_eq!(devices[0]["sold_as"], "SanDisk Extreme 64GB A2");
+}
