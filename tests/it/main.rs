@@ -20,6 +20,7 @@ mod moderation;
 mod openapi;
 mod probe_fixtures;
 mod scripting;
+mod service;
 mod shell;
 mod site;
 mod site_attack;

@@ -1,4 +1,5 @@
-//! `/results/ID`: a result's full report, with the site's links above it.
+//! `/results/ID`: a result's full report, with the site's links above it, and what a link to
+//! it shows where it is posted (Open Graph: its card as the picture, at `--public-url`).
 
 use super::*;
 
@@ -10,6 +11,42 @@ struct ResultNav {
     json: String,
     card: String,
     flag: Option<String>,
+}
+
+/// What a posted link to the result previews: its device and headline, its figures, its card.
+#[derive(Template)]
+#[template(path = "result_meta.html")]
+struct ResultMeta {
+    title: String,
+    description: String,
+    url: String,
+    image: String,
+}
+
+impl ResultMeta {
+    fn of(entry: &crate::store::Entry, site: &str) -> ResultMeta {
+        let figures: Vec<String> = metric::side_by_side(&entry.class, &[], metric::HEADLINE)
+            .into_iter()
+            .filter_map(|m| {
+                let value = entry.figures.get(m.column)?;
+                Some(format!("{} {} {}", m.label, figure(*value), m.unit))
+            })
+            .collect();
+        let mut description = figures.join(" · ");
+        if let Some(board) = entry.board.as_deref().filter(|b| !b.is_empty()) {
+            description.push_str(&format!(" · on a {board}"));
+        }
+        let path = format!("/results/{}", encode(&entry.id));
+        ResultMeta {
+            title: match &entry.headline {
+                Some(headline) => format!("{}: {headline}", entry.device_name),
+                None => entry.device_name.clone(),
+            },
+            description,
+            image: format!("{site}{path}/card.png"),
+            url: format!("{site}{path}"),
+        }
+    }
 }
 
 pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, Page> {
@@ -45,7 +82,12 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Resu
             format!("the page could not be drawn: {e}"),
         )
     })?;
-    let body = report.replacen("<body>\n", &format!("<body>\n{banner}"), 1);
+    let meta = ResultMeta::of(&entry, &state.public_url)
+        .render()
+        .unwrap_or_default();
+    let body = report
+        .replacen("</head>", &format!("{meta}</head>"), 1)
+        .replacen("<body>\n", &format!("<body>\n{banner}"), 1);
     let mut response = Html(body).into_response();
     // The report carries its own style element (it is also a file people mail around): this
     // page allows inline style, and still no script, no request elsewhere.
