@@ -47,6 +47,31 @@ fn seen(url: &str, id: &str) -> (u64, f64, bool) {
     )
 }
 
+/// A site with the moderators' secret, on `db` (else a SQLite file of its own): the site first,
+/// so that it stops before its folder goes.
+fn moderated_site(db: Option<&str>) -> (Site, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = secret_file(dir.path(), 0o600);
+    let db = db.map_or_else(
+        || dir.path().join("site.db").display().to_string(),
+        str::to_string,
+    );
+    let args = [
+        "--submissions-per-minute",
+        "0",
+        "--admin-token-file",
+        &token_file,
+    ];
+    (Site::start(&db, dir.path(), &args), dir)
+}
+
+/// A result faster than its USB 2 link carries: kept, not ranked, and so listed for review.
+fn too_fast(n: u32) -> Value {
+    let mut doc = device_doc(n, "Moderated", "Card", 0.15, "Raspberry Pi 3 Model B");
+    doc["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
+    doc
+}
+
 fn moderation(db: &str) {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path();
@@ -155,9 +180,10 @@ fn moderation(db: &str) {
     assert_eq!(seen(&url, &ulid(71)).0, 2);
 
     // The results to review: those kept out of rankings.
-    let mut fast = device_doc(74, "Moderated", "Card", 0.15, "Raspberry Pi 3 Model B");
-    fast["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
-    assert_eq!(post(&format!("{url}/api/v1/results"), &fast).status, 201);
+    assert_eq!(
+        post(&format!("{url}/api/v1/results"), &too_fast(74)).status,
+        201
+    );
     let review = http(
         "GET",
         &format!("{url}/api/v1/admin/review"),
@@ -395,16 +421,7 @@ fn a_key_new_rules_change_leads_to_the_new_one() {
 /// model's spread) and the first result of a device nobody else measured; neither a result
 /// within the spread nor one of a model with too few results to tell.
 fn unusual_results_are_reviewed(db: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path();
-    let token_file = secret_file(home, 0o600);
-    let args = [
-        "--submissions-per-minute",
-        "0",
-        "--admin-token-file",
-        &token_file,
-    ];
-    let site = Site::start(db, home, &args);
+    let (site, _dir) = moderated_site(Some(db));
     let url = &site.url;
     // Six results of one card near 40 MB/s, one at 240 MB/s (within its USB 3 link); a
     // second model with four results, one of them as far out; one new device.
@@ -516,22 +533,13 @@ fn page(
 /// cache to anyone else.
 #[test]
 fn the_moderators_page_hides_and_restores() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path();
-    let token_file = secret_file(home, 0o600);
-    let db = home.join("site.db").display().to_string();
-    let args = [
-        "--submissions-per-minute",
-        "0",
-        "--admin-token-file",
-        &token_file,
-    ];
-    let site = Site::start(&db, home, &args);
+    let (site, _dir) = moderated_site(None);
     let url = &site.url;
     let origin = url.as_str();
-    let mut fast = device_doc(61, "Moderated", "Card", 0.15, "Raspberry Pi 3 Model B");
-    fast["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
-    assert_eq!(post(&format!("{url}/api/v1/results"), &fast).status, 201);
+    assert_eq!(
+        post(&format!("{url}/api/v1/results"), &too_fast(61)).status,
+        201
+    );
     let fine = device_doc(62, "Moderated", "Card", 0.02, "Raspberry Pi 4 Model B");
     assert_eq!(post(&format!("{url}/api/v1/results"), &fine).status, 201);
     let moderate = format!("{url}/moderate");
@@ -631,20 +639,9 @@ fn without_a_secret_there_is_no_moderators_page() {
 fn a_moderator_hides_a_result_in_a_browser() {
     use crate::cdp::Browser;
     use base64::Engine;
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path();
-    let token_file = secret_file(home, 0o600);
-    let db = home.join("site.db").display().to_string();
-    let args = [
-        "--submissions-per-minute",
-        "0",
-        "--admin-token-file",
-        &token_file,
-    ];
-    let site = Site::start(&db, home, &args);
+    let (site, _dir) = moderated_site(None);
     let url = &site.url;
-    let mut fast = device_doc(51, "Moderated", "Card", 0.15, "Raspberry Pi 3 Model B");
-    fast["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
+    let mut fast = too_fast(51);
     fast["label"] = json!("a label that says something nobody should read on a public site");
     assert_eq!(post(&format!("{url}/api/v1/results"), &fast).status, 201);
     let mut browser = Browser::open(375, 800, true);
