@@ -85,6 +85,11 @@ impl Store {
         self.pool.close().await;
     }
 
+    /// The pool's connections now: open, and of those idle (for a server's metrics).
+    pub fn connections(&self) -> (u32, usize) {
+        (self.pool.size(), self.pool.num_idle())
+    }
+
     fn is_sqlite(&self) -> bool {
         matches!(self.location, Location::Sqlite(_))
     }

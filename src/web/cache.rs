@@ -145,6 +145,7 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
         && path != "/api/v1/health"
         && !path.starts_with("/api/v1/admin/")
         && !path.starts_with("/moderate")
+        && path != "/metrics"
         && !path.starts_with("/api/v1/dump");
     if head {
         *request.method_mut() = Method::GET;
@@ -153,8 +154,10 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
     let key = key_of(request.uri());
     if cacheable {
         if let Some(hit) = state.cache.get(&key) {
+            metrics::counter!("iomark_cache_total", "result" => "hit").increment(1);
             return hit;
         }
+        metrics::counter!("iomark_cache_total", "result" => "miss").increment(1);
     }
     let response = next.run(request).await;
     if write && response.status().is_success() {

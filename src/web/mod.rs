@@ -11,6 +11,7 @@
 //! - `dump.rs`: every public result in bulk, made in the background into files, with the
 //!   licence the operator publishes them under;
 //! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);
+//! - `metrics.rs`: what an operator watches, at `/metrics` (Prometheus);
 //! - `guard.rs`: what every request passes through: the per-client rate limit, the time
 //!   limit, the security headers;
 //!
@@ -26,6 +27,7 @@ mod dump;
 mod error;
 mod guard;
 mod listener;
+mod metrics;
 mod openapi;
 mod pages;
 mod views;
@@ -119,6 +121,7 @@ pub fn router(state: Shared) -> Router {
             axum::routing::post(pages::moderate_act),
         )
         .route("/static/site.css", get(pages::stylesheet))
+        .route("/metrics", get(metrics::metrics))
         .route(
             "/api/v1/openapi.json",
             get(move || async move {
@@ -138,6 +141,7 @@ pub fn router(state: Shared) -> Router {
             state.clone(),
             guard::guard,
         ))
+        .layer(axum::middleware::from_fn(metrics::layer))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
 }
@@ -174,6 +178,7 @@ pub async fn serve(
         dumps,
         config,
     });
+    metrics::install();
     let dumping = tokio::spawn(dump::keep_made(state.clone()));
     ready(address);
     let app = router(state.clone()).into_make_service_with_connect_info::<listener::Peer>();

@@ -91,3 +91,55 @@ fn the_service_unit_is_valid_and_hardened() {
         "{said}"
     );
 }
+
+/// `/metrics`: requests by route, method and status (a submission's 201 and a refusal's 422
+/// among them), their times, the cache's hits, the store's connections; paths the site has no
+/// route for are one series however many there are; never served from the cache.
+#[test]
+fn an_operator_reads_the_site_s_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let url = &site.url;
+    let doc = device_doc(1, "SanDisk", "Ultra Fit", 0.02, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 409);
+    let mut bad = doc.clone();
+    bad["id"] = serde_json::json!(ulid(2));
+    bad["price_usd"] = serde_json::json!(-1);
+    assert_eq!(post(&format!("{url}/api/v1/results"), &bad).status, 422);
+    for _ in 0..2 {
+        assert_eq!(get(&format!("{url}/")).status, 200);
+    }
+    for n in 0..50 {
+        assert_eq!(get(&format!("{url}/made-up/{n}")).status, 404);
+    }
+    let first = get(&format!("{url}/metrics"));
+    assert_eq!(first.status, 200);
+    assert!(first
+        .header("content-type")
+        .is_some_and(|t| t.starts_with("text/plain; version=0.0.4")));
+    let text = first.body;
+    for line in [
+        "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"201\"} 1",
+        "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"409\"} 1",
+        "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"422\"} 1",
+        "iomark_requests_total{route=\"/\",method=\"GET\",status=\"200\"} 2",
+        "iomark_requests_total{route=\"other\",method=\"GET\",status=\"404\"} 50",
+        "iomark_cache_total{result=\"hit\"} 1",
+        "iomark_request_duration_seconds_count{route=\"/\"} 2",
+    ] {
+        assert!(text.contains(line), "{line} in:\n{text}");
+    }
+    assert!(
+        text.contains("iomark_store_connections{state=\"open\"}"),
+        "{text}"
+    );
+    assert!(!text.contains("made-up"), "{text}");
+    // Read again: counted anew, not kept.
+    let again = get(&format!("{url}/metrics")).body;
+    assert!(
+        again.contains("iomark_requests_total{route=\"/metrics\",method=\"GET\",status=\"200\"} 1"),
+        "{again}"
+    );
+}

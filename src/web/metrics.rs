@@ -1,0 +1,98 @@
+//! What an operator watches: Prometheus metrics at `/metrics` (its text format), through the
+//! `metrics` facade and its Prometheus exporter, whose own HTTP listener is left out: the site
+//! serves them. Requests by route, method and status, and their time by route; the answer
+//! cache's hits and misses; the store pool's connections. A route is the pattern the site
+//! knows (`/devices/{key}`), never the address asked for, so no client can make new series.
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use axum::extract::Request;
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+
+use super::Shared;
+
+/// Request times' histogram buckets, in seconds: from a cached page to the time limit.
+const BUCKETS: [f64; 12] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
+
+/// The process's recorder, installed once: the `metrics` facade has one per process.
+fn handle() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets(&BUCKETS)
+            .expect("the buckets are not empty")
+            .build_recorder();
+        let handle = recorder.handle();
+        // Another recorder installed first would keep these metrics; the page says so empty.
+        let _ = metrics::set_global_recorder(recorder);
+        handle
+    })
+}
+
+/// Starts recording (before the first request).
+pub fn install() {
+    handle();
+}
+
+/// The route a path belongs to, as the router names it; `other` for any path it has none for.
+pub fn route(path: &str) -> &'static str {
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match parts.as_slice() {
+        [""] => "/",
+        ["devices", _] => "/devices/{key}",
+        ["results", _] => "/results/{id}",
+        ["results", _, "card.png"] => "/results/{id}/card.png",
+        ["compare"] => "/compare",
+        ["about"] => "/about",
+        ["metrics"] => "/metrics",
+        ["moderate"] => "/moderate",
+        ["moderate", "results", _, _] => "/moderate/results/{id}/{action}",
+        ["static", "site.css"] => "/static/site.css",
+        ["api", "v1", "leaderboard"] => "/api/v1/leaderboard",
+        ["api", "v1", "devices", _] => "/api/v1/devices/{key}",
+        ["api", "v1", "results"] => "/api/v1/results",
+        ["api", "v1", "results", _] => "/api/v1/results/{id}",
+        ["api", "v1", "compare"] => "/api/v1/compare",
+        ["api", "v1", "health"] => "/api/v1/health",
+        ["api", "v1", "openapi.json"] => "/api/v1/openapi.json",
+        ["api", "v1", "dump"] => "/api/v1/dump",
+        ["api", "v1", "dump", _] => "/api/v1/dump/{file}",
+        ["api", "v1", "admin", ..] => "/api/v1/admin/…",
+        _ => "other",
+    }
+}
+
+/// Counts every request and times it, by route.
+pub async fn layer(request: Request, next: Next) -> Response {
+    let route = route(request.uri().path());
+    let method = request.method().as_str().to_string();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let status = response.status().as_u16().to_string();
+    metrics::counter!("iomark_requests_total", "route" => route, "method" => method, "status" => status)
+        .increment(1);
+    metrics::histogram!("iomark_request_duration_seconds", "route" => route)
+        .record(started.elapsed().as_secs_f64());
+    response
+}
+
+/// `GET /metrics`.
+pub async fn metrics(axum::extract::State(state): axum::extract::State<Shared>) -> Response {
+    let (open, idle) = state.store.connections();
+    metrics::gauge!("iomark_store_connections", "state" => "open").set(open as f64);
+    metrics::gauge!("iomark_store_connections", "state" => "idle").set(idle as f64);
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        handle().render(),
+    )
+        .into_response()
+}
