@@ -247,6 +247,11 @@ impl Writing {
             counted.file.sync_all().map_err(fail)?;
             sizes.push((counted.bytes, hex(&counted.hash.finalize())));
         }
+        // Every target is looked at before any is replaced: a link at the second name found
+        // after the first was renamed would leave one new file beside an index of the old.
+        for name in FILES {
+            replaceable(&dir.join(name))?;
+        }
         for (temp, name) in self.temps.clone().iter().zip(FILES) {
             replace(temp, &dir.join(name))?;
         }
@@ -307,16 +312,19 @@ fn hex(bytes: &[u8]) -> String {
 /// Renames `temp` to `target`, which must be absent or a regular file (never a link, a folder
 /// or a device someone put there).
 fn replace(temp: &Path, target: &Path) -> Result<(), String> {
-    match std::fs::symlink_metadata(target) {
-        Ok(meta) if !meta.is_file() => {
-            return Err(format!(
-                "{} is not a regular file: no dump is put in its place",
-                target.display()
-            ))
-        }
-        _ => {}
-    }
+    replaceable(target)?;
     std::fs::rename(temp, target).map_err(|e| format!("{}: {e}", target.display()))
+}
+
+/// Whether a dump may be put at `target`: nothing is there, or a regular file is.
+fn replaceable(target: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(target) {
+        Ok(meta) if !meta.is_file() => Err(format!(
+            "{} is not a regular file: no dump is put in its place",
+            target.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `name` in `dir` through a new file, synced and renamed.
