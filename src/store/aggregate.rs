@@ -143,15 +143,39 @@ const NAMES_BYTES: usize = 4096;
 /// Every name the device's results gave it, as slugs a search can match word by word: its
 /// key, its names (a merged device's results keep theirs), what it is sold as, its labels.
 fn names(key: &str, group: &[&Entry]) -> String {
+    // Each distinct text is made a slug once: a device's results mostly repeat one name, and
+    // this runs on every submission, over every result of the device.
     let mut slugs: Vec<String> = vec![key.to_string()];
-    let mut labels: Vec<(String, usize)> = Vec::new();
+    let mut named: std::collections::HashSet<&str> = Default::default();
+    // Each label once, with how many results gave it, in the order first given.
+    let mut given: Vec<(&str, usize)> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = Default::default();
     for e in group {
-        slugs.push(slug(&e.device_name));
-        slugs.extend(e.sold_as.as_deref().map(slug));
-        if let Some(label) = e.label.as_deref().map(slug) {
-            match labels.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, n)) => *n += 1,
-                None => labels.push((label, 1)),
+        for name in std::iter::once(e.device_name.as_str()).chain(e.sold_as.as_deref()) {
+            if named.insert(name) {
+                slugs.push(slug(name));
+            }
+        }
+        if let Some(label) = e.label.as_deref() {
+            match at.get(label) {
+                Some(&i) => given[i].1 += 1,
+                None => {
+                    at.insert(label, given.len());
+                    given.push((label, 1));
+                }
+            }
+        }
+    }
+    // Labels spelt otherwise but alike as slugs count as one.
+    let mut labels: Vec<(String, usize)> = Vec::new();
+    let mut slugged: std::collections::HashMap<String, usize> = Default::default();
+    for (label, n) in given {
+        let label = slug(label);
+        match slugged.get(&label) {
+            Some(&i) => labels[i].1 += n,
+            None => {
+                slugged.insert(label.clone(), labels.len());
+                labels.push((label, n));
             }
         }
     }
