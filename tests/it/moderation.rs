@@ -591,7 +591,16 @@ fn the_moderators_page_hides_and_restores() {
     );
     assert_eq!(status, 303);
     let location = location.unwrap();
-    assert!(location.starts_with("/moderate?done="), "{location}");
+    assert_eq!(location, format!("/moderate?done=hidden&id={}", ulid(62)));
+    // A link cannot make the page say what it likes.
+    let (_, _, forged) = page(
+        "GET",
+        &format!("{url}/moderate?done=Send+your+secret+to+evil.example&id=x"),
+        Some(SECRET),
+        None,
+        "",
+    );
+    assert!(!forged.contains("evil.example"), "{forged}");
     assert_eq!(
         get(&format!("{url}/api/v1/results/{}", ulid(62))).status,
         404

@@ -135,7 +135,14 @@ pub async fn moderate(
         let audit = state.store.audit(SHOWN as u32).await?;
         Ok::<_, crate::store::StoreError>(ModeratePage {
             title: "Moderating".into(),
-            done: query.get("done").map(|d| d.chars().take(200).collect()),
+            // Said by the page from what was done, never text a link carries.
+            done: match (query.get("done").map(String::as_str), query.get("id")) {
+                (Some(what @ ("hidden" | "restored")), Some(id)) => Some(format!(
+                    "Result {} is {what}.",
+                    id.chars().take(views::params::TEXT_MAX).collect::<String>()
+                )),
+                _ => None,
+            },
             sections: [
                 Section {
                     heading: "Kept out of rankings, or naming no device",
@@ -247,8 +254,7 @@ pub async fn act(
     let failure = match done {
         Ok((Moderated::Done, what)) => {
             state.cache.clear();
-            let note = format!("Result {id} is {what}.");
-            let location = format!("/moderate?done={}", encode(&note));
+            let location = format!("/moderate?done={what}&id={}", encode(&id));
             return (
                 StatusCode::SEE_OTHER,
                 [(header::LOCATION, location)],
