@@ -43,7 +43,9 @@ pub struct RunArgs {
     pub path: Option<PathBuf>,
 
     /// Which tests: standard (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, each read and
-    /// write; 1 GiB, 3 loops of 2 s); quick (the same, 64 MiB, one 0.5 s loop); latency (1000
+    /// write; 1 GiB, 3 loops of 2 s); quick (the same, 64 MiB, one 0.5 s loop); nvme
+    /// (CrystalDiskMark's NVMe SSD preset: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1;
+    /// the default on an NVMe drive, else standard is); latency (1000
     /// single 4 KiB random reads, like ioping); sweep (sequential read and write, 4 KiB to 16 MiB
     /// blocks, and where throughput saturates); sustained (one long write over fresh space, the
     /// smaller of 16 GiB and half the free space, stopping at 5 minutes, and where its cache runs
@@ -51,8 +53,8 @@ pub struct RunArgs {
     /// (PiBenchmarks' dd, fio and iozone steps and its score); surface (GNOME Disks' benchmark:
     /// 100 reads of 10 MiB spread across the device and 1000 random 4 KiB access times, over a
     /// test file or, with --device, a raw device, read-only)
-    #[arg(long, default_value = "standard", value_parser = profile_parser())]
-    pub profile: Profile,
+    #[arg(long, value_parser = profile_parser())]
+    pub profile: Option<Profile>,
 
     /// Surface profile: scan this raw block device instead of a test file, read-only (root; it
     /// must not be mounted or in use), e.g. /dev/sdb
@@ -99,9 +101,16 @@ pub struct RunArgs {
     pub live: bool,
 
     /// Run only this test (repeatable), e.g. RND4K_Q32T1_read; a row name such as SEQ1M_Q8T1
-    /// selects its read and write tests
+    /// selects its read and write tests. The standard, quick and nvme tables also run any
+    /// test such a name states: RND4K_Q32T16_read is 4 KiB random reads from 16 threads, each
+    /// with 32 in flight
     #[arg(long = "test", value_name = "NAME")]
     pub tests: Vec<String>,
+
+    /// Threads for every test of the standard, quick or nvme table, each with its own queue
+    /// over the file (fio's numjobs): RND4K_Q32T1 becomes RND4K_Q32T4 [default: the table's]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::suite::spec::MAX_THREADS)))]
+    pub threads: Option<u32>,
 
     /// I/O engine: auto (io_uring where the kernel allows it, else psync), io_uring, psync
     /// (pread/pwrite, threads for queue depth > 1), or null (no I/O: measures iomark itself)
@@ -138,10 +147,11 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// The choices that shape the plan, for the suite.
-    pub fn options(&self) -> Options {
+    /// The choices that shape the plan, for the suite; `default` is the profile when none was
+    /// asked for.
+    pub fn options(&self, default: Profile) -> Options {
         Options {
-            profile: self.profile,
+            profile: self.profile.unwrap_or(default),
             size: self.size,
             loops: match self.loops {
                 Some(LoopsArg::Count(n)) => Some(n),
@@ -154,6 +164,7 @@ impl RunArgs {
             count: self.count,
             samples: self.samples,
             tests: self.tests.clone(),
+            threads: self.threads,
             claimed: self.claimed.clone(),
             data: self.data.into(),
             direct: !self.buffered,

@@ -18,7 +18,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     let dir = directory(args.path.as_deref())?;
     let target = crate::probe::local_target(&dir);
-    let mut options = args.options();
+    let transport = target.device.as_ref().and_then(|d| d.transport.as_deref());
+    let default = suite::Profile::default_for(transport);
+    let mut options = args.options(default);
     options.thermometer = Some(crate::probe::thermal::local);
     let plan = Plan::new(options, target.free_bytes)?;
     let (engine, fallback) = engine::select(args.engine.into()).context("--engine io_uring")?;
@@ -39,6 +41,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         warnings.push(warning);
     }
     warnings.extend(crate::probe::bottleneck::warnings(begun.host(), &target));
+    if args.profile.is_none() && default != suite::Profile::Standard {
+        progress.line(&format!(
+            "note: profile {} (CrystalDiskMark's NVMe SSD preset), as the target is an NVMe \
+             drive; --profile standard runs the usual table",
+            default.name()
+        ));
+    }
     let outcome = suite::run(&plan, &dir, engine, &progress, &target)?;
     drop(progress);
     warnings.extend(outcome.warnings);
@@ -55,7 +64,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
 
 /// `--device`: the surface profile over a raw device, read-only.
 fn run_device(args: RunArgs, device: &Path) -> anyhow::Result<()> {
-    if args.profile != suite::Profile::Surface {
+    if args.profile.is_some_and(|p| p != suite::Profile::Surface) {
         anyhow::bail!(
             "--device: only the surface profile reads a raw device (read-only); `iomark verify \
              --device` checks its capacity"
@@ -63,7 +72,7 @@ fn run_device(args: RunArgs, device: &Path) -> anyhow::Result<()> {
     }
     let outputs = Outputs::settle(&args.result, args.progress, args.quiet)?;
     let dev = crate::engine::rawdev::open(device, false)?;
-    let mut options = args.options();
+    let mut options = args.options(suite::Profile::Surface);
     options.size = Some(dev.size);
     let plan = Plan::new(options, None)?;
     let target = crate::probe::device_target(&dev.path, &dev.number);

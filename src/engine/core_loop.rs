@@ -6,17 +6,20 @@
 //! counters, what happens on an error, and the final `fdatasync`. So the `null` backend, whose
 //! ops do nothing, measures exactly what this loop costs per I/O.
 //!
-//! Queue depth is I/Os in flight. A backend that completes I/Os asynchronously (io_uring, null)
-//! runs one stream with `queue_depth` slots; psync, whose calls block, runs `queue_depth`
-//! streams of one slot each on as many threads, sharing the I/O budget (as fio's `numjobs`).
+//! Queue depth is I/Os in flight per stream. A backend that completes I/Os asynchronously
+//! (io_uring, null) runs a stream of `queue_depth` slots per thread of the job; psync, whose
+//! calls block, runs `queue_depth` streams of one slot each per thread. Several streams run on
+//! as many threads, as fio's `numjobs`: a counted job gives each stream its own share of the
+//! count, and a sequential one its own stripe of the same size, so a job over the whole file
+//! writes every block exactly once whatever the streams.
 
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Barrier, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::clock::{self, Measurement, Recorder};
-use super::pattern::{prepare, restamp, Offsets, Rng};
+use super::pattern::{prepare, restamp, share, Offsets, Rng};
 use super::{EngineError, Job, Op, TestFile};
 use crate::progress::Live;
 
@@ -77,7 +80,6 @@ pub fn run<O: Ops>(
         streams,
         depth: depth.max(1),
         failed: AtomicBool::new(false),
-        budget: AtomicU64::new(job.limit.ios.unwrap_or(u64::MAX)),
     };
     let mut total = if shared.streams == 1 {
         shared.stream::<O>(0)?
@@ -133,8 +135,6 @@ struct Shared<'a> {
     depth: usize,
     /// Set by the first stream that fails, so the others stop issuing.
     failed: AtomicBool,
-    /// I/Os left to issue, for a counted job run as several streams.
-    budget: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -143,24 +143,14 @@ impl Shared<'_> {
         *self.start.get_or_init(|| (Instant::now(), clock::now_ns()))
     }
 
-    /// Whether one more I/O may be issued by a stream that has issued `issued`. A count is a
-    /// budget shared by all streams; a timed job never touches it, so threads do not contend
-    /// for one cache line per I/O.
+    /// Whether one more I/O may be issued by a stream that has issued `issued` of its `quota`
+    /// (its share of a counted job's I/Os; none for a timed one).
     #[inline]
-    fn may_issue(&self, issued: u64, elapsed_ns: u64) -> bool {
+    fn may_issue(&self, issued: u64, quota: Option<u64>, elapsed_ns: u64) -> bool {
         if self.time_limit_ns.is_some_and(|limit| elapsed_ns >= limit) {
             return false;
         }
-        match self.job.limit.ios {
-            None => true,
-            Some(count) if self.streams == 1 => issued < count,
-            Some(_) => self
-                .budget
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
-                    left.checked_sub(1)
-                })
-                .is_ok(),
-        }
+        quota.is_none_or(|quota| issued < quota)
     }
 
     fn stream<O: Ops>(&self, index: u64) -> Result<Measurement, EngineError> {
@@ -188,6 +178,10 @@ impl Shared<'_> {
         self.ready.wait();
         let mut ops = opened?;
         let (start, start_ns) = self.started();
+        let quota = job
+            .limit
+            .ios
+            .map(|count| share(count, index, self.streams).1);
         let offsets = Offsets::new(
             job.pattern,
             block,
@@ -212,7 +206,7 @@ impl Shared<'_> {
 
         // The first wave goes to the kernel together with the first wait.
         for slot in 0..depth {
-            if !self.may_issue(issued, now.saturating_sub(start_ns)) {
+            if !self.may_issue(issued, quota, now.saturating_sub(start_ns)) {
                 break;
             }
             next.issue(&mut ops, slot, now);
@@ -246,7 +240,7 @@ impl Shared<'_> {
                     }
                 }
                 let stopped = failure.is_some() || (several && self.failed.load(Ordering::Relaxed));
-                if !stopped && self.may_issue(issued, elapsed) {
+                if !stopped && self.may_issue(issued, quota, elapsed) {
                     next.issue(&mut ops, slot, now);
                     // Hand each new I/O to the kernel at once rather than as one batch: a batch
                     // is submitted under a block-layer plug, so its first I/O would wait for the

@@ -3,8 +3,8 @@
 //! The engine knows nothing of profiles, terminals or databases. One loop (`core_loop`) runs every
 //! job: limits, offsets, data, timing, latency and the timeline. Each backend lives in a file of
 //! its own and implements only the small [`core_loop::Ops`] (queue, commit, reap): `uring`
-//! (io_uring, exactly `queue_depth` I/Os in flight), `psync` (pread/pwrite; a queue depth above
-//! one uses that many threads) and `null` (no I/O at all, so it measures the loop itself).
+//! (io_uring, exactly `queue_depth` I/Os in flight per thread), `psync` (pread/pwrite; a queue
+//! depth above one uses that many threads, per thread of the job) and `null` (no I/O at all, so it measures the loop itself).
 //! [`Engine`] names them. The test file's life cycle is in `target`, timing and latency
 //! recording in `clock`, offsets and data in `pattern`, aligned buffers in `buffer`.
 
@@ -123,8 +123,12 @@ pub struct Job {
     pub op: Op,
     pub pattern: Pattern,
     pub block_size: u64,
-    /// I/Os in flight at once.
+    /// I/Os in flight at once, per thread.
     pub queue_depth: u32,
+    /// Threads, each with its own queue of `queue_depth` (fio's `numjobs`): their I/Os are
+    /// summed and their latencies merged, as fio's `group_reporting` does. A sequential job gives
+    /// each its own stripe of the file; a random one lets each draw from the whole span.
+    pub threads: u32,
     pub data: Data,
     pub limit: Limit,
     /// Call `fdatasync` after the last write and count its time: with buffered I/O, a write is
@@ -231,14 +235,19 @@ impl Engine {
         }
     }
 
-    /// Runs one job against an open test file.
+    /// Runs one job against an open test file: a stream per thread, each `queue_depth` deep.
     pub fn run(self, file: &TestFile, job: &Job, live: &Live) -> Result<Measurement, EngineError> {
         let depth = job.queue_depth.max(1);
+        let threads = u64::from(job.threads.max(1));
         match self {
-            Engine::IoUring => core_loop::run::<uring::IoUring>(file, job, live, 1, depth as usize),
+            Engine::IoUring => {
+                core_loop::run::<uring::IoUring>(file, job, live, threads, depth as usize)
+            }
             // Blocking calls reach a queue depth with that many streams of one I/O each.
-            Engine::Psync => core_loop::run::<psync::Psync>(file, job, live, u64::from(depth), 1),
-            Engine::Null => core_loop::run::<null::Null>(file, job, live, 1, depth as usize),
+            Engine::Psync => {
+                core_loop::run::<psync::Psync>(file, job, live, threads * u64::from(depth), 1)
+            }
+            Engine::Null => core_loop::run::<null::Null>(file, job, live, threads, depth as usize),
         }
     }
 

@@ -18,8 +18,9 @@ pub struct Offsets {
 
 impl Offsets {
     /// Offsets over a file of `file_size` bytes. For sequential I/O from several independent
-    /// streams (psync threads), stream `stripe` of `stripes` walks its own contiguous share of
-    /// the file, as fio does with `offset_increment`; random I/O always spans the whole file.
+    /// streams (threads), stream `stripe` of `stripes` walks its own contiguous share of the
+    /// file (the shares differ by at most a block and cover it all), as fio does with
+    /// `offset_increment`; random I/O always spans the whole file.
     pub fn new(
         pattern: Pattern,
         block_size: u64,
@@ -28,9 +29,9 @@ impl Offsets {
         stripes: u64,
     ) -> Self {
         let blocks = (file_size / block_size).max(1);
-        let share = (blocks / stripes.max(1)).max(1);
-        let first_block = (stripe * share) % blocks;
-        let span_blocks = share.min(blocks - first_block);
+        // More streams than blocks: the extra ones share blocks rather than walk none.
+        let (first_block, share) = share(blocks, stripe % blocks, stripes.min(blocks));
+        let span_blocks = share.max(1);
         Offsets {
             pattern,
             block_size,
@@ -57,6 +58,14 @@ impl Offsets {
         };
         block * self.block_size
     }
+}
+
+/// Stream `index`'s share of `total` things (I/Os, blocks) split among `streams`: the shares
+/// differ by at most one and add up to `total`, as (where it starts, how many).
+pub fn share(total: u64, index: u64, streams: u64) -> (u64, u64) {
+    let streams = u128::from(streams.max(1));
+    let at = |i: u64| (u128::from(total) * u128::from(i) / streams) as u64;
+    (at(index), at(index + 1) - at(index))
 }
 
 /// Prepares a write buffer once: random bytes, or zeros.
@@ -99,6 +108,22 @@ mod tests {
         // More stripes than blocks: every stream still gets a valid block.
         let mut crowded = Offsets::new(Pattern::Sequential, 1024, 2 * 1024, 5, 8);
         assert!(crowded.next_offset() < 2 * 1024);
+    }
+
+    #[test]
+    fn uneven_stripes_cover_every_block_once() {
+        // 10 blocks over 3 streams: 3, 3 and 4 blocks, each walked once by its stream's share
+        // of a count of 10.
+        let mut seen = Vec::new();
+        for stripe in 0..3 {
+            let mut offsets = Offsets::new(Pattern::Sequential, 512, 10 * 512, stripe, 3);
+            let quota = share(10, stripe, 3).1;
+            seen.extend((0..quota).map(|_| offsets.next_offset() / 512));
+        }
+        seen.sort_unstable();
+        assert_eq!(seen, (0..10).collect::<Vec<u64>>());
+        assert_eq!(share(7, 0, 16), (0, 0));
+        assert_eq!((0..16).map(|i| share(7, i, 16).1).sum::<u64>(), 7);
     }
 
     #[test]

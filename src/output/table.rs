@@ -95,13 +95,21 @@ pub fn warnings(doc: &ResultDoc, style: Style) -> String {
     out
 }
 
-/// Rows in the order the tests ran, each with its read and write figures.
+/// Rows in the order the tests ran, each with its read and write figures; the name column is
+/// as wide as the longest name (`SEQ128K Q32T16`).
 pub fn table(tests: &[TestResult], style: Style) -> String {
     let mut out = String::new();
+    let rows = crate::result::rows(tests);
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(12);
     let half = |label: &str| format!("{label:<38}");
     let _ = writeln!(
         out,
-        "{:<12} {}  {}",
+        "{:<width$} {}  {}",
         "",
         style.cyan(&half("Read")),
         style.cyan("Write")
@@ -110,13 +118,13 @@ pub fn table(tests: &[TestResult], style: Style) -> String {
     let _ = writeln!(
         out,
         "{}",
-        style.bold(&format!("{:<12} {head}  {head}", "Test"))
+        style.bold(&format!("{:<width$} {head}  {head}", "Test"))
     );
-    for row in crate::result::rows(tests) {
+    for row in rows {
         let _ = writeln!(
             out,
             "{} {}  {}",
-            style.bold(&format!("{:<12}", row.name.replace('_', " "))),
+            style.bold(&format!("{:<width$}", row.name.replace('_', " "))),
             cells(row.read),
             cells(row.write)
         );

@@ -3,8 +3,10 @@
 //!
 //! Correspondences: iomark's warm-up is fio's `ramp_time`; its loops, laid end to end, are one
 //! fio stretch of `runtime` (fio reports the mean over it, iomark the median loop); io_uring
-//! queue depth is fio's `iodepth`; psync queue depth is fio's `numjobs` with one I/O each, and
-//! a sequential psync test gives each thread its own stripe (`offset_increment`), as iomark does.
+//! queue depth is fio's `iodepth`, and a test's threads (`T16`) are its `numjobs`, reported
+//! together (`group_reporting`); psync queue depth is more `numjobs` with one I/O each; a
+//! sequential test on several streams gives each its own stripe (`offset_increment`), as
+//! iomark does.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -96,13 +98,17 @@ fn job(out: &mut String, plan: &Plan, spec: &TestSpec, engine: Engine, last: boo
         spec.name(),
         spec.block_size
     );
-    if engine != Engine::Psync {
+    // A stream per thread, each `iodepth` deep; psync's calls block, so a stream per I/O.
+    let streams = if engine == Engine::Psync {
+        spec.threads * spec.queue_depth
+    } else {
         let _ = writeln!(out, "iodepth={}", spec.queue_depth);
-    } else if spec.queue_depth > 1 {
-        let _ = writeln!(out, "numjobs={}", spec.queue_depth);
+        spec.threads
+    };
+    if streams > 1 {
+        let _ = writeln!(out, "numjobs={streams}");
         if spec.pattern == Pattern::Sequential {
-            let stripe =
-                (file_size / u64::from(spec.queue_depth)) / spec.block_size * spec.block_size;
+            let stripe = (file_size / u64::from(streams)) / spec.block_size * spec.block_size;
             let _ = writeln!(out, "size={stripe}\noffset_increment={stripe}");
         }
     }
@@ -118,15 +124,17 @@ ramp_time=0",
             bound.as_millis()
         );
         let span = spec.span_in(file_size);
-        if span < file_size && !(engine == Engine::Psync && spec.queue_depth > 1) {
+        if span < file_size && streams == 1 {
             let _ = writeln!(out, "size={span}");
         }
     } else if let Some(count) = spec.ios {
+        // Each stream does its share of the count (fio's `number_ios` is per job).
         let _ = writeln!(
             out,
             "time_based=0
-number_ios={count}
-runtime=0"
+number_ios={}
+runtime=0",
+            count.div_ceil(u64::from(streams))
         );
     }
     if spec.buffered && plan.direct {
@@ -209,6 +217,32 @@ mod tests {
         assert!(text.contains("[SEQ1M_Q8T1_read]\nstonewall\nrw=read\nbs=1048576\nnumjobs=8\nsize=134217728\noffset_increment=134217728\n"));
         assert!(text.contains("[RND4K_Q32T1_read]\nstonewall\nrw=randread\nbs=4096\nnumjobs=32\n"));
         assert!(!text.contains("iodepth"));
+    }
+
+    #[test]
+    fn threads_are_jobs_each_with_its_queue() {
+        let nvme = Plan::new(Options::of(Profile::Nvme), None).unwrap();
+        let text = job_file(&nvme, Path::new("/n"), Engine::IoUring).unwrap();
+        assert!(text.contains(
+            "[RND4K_Q32T16_read]\nstonewall\nrw=randread\nbs=4096\niodepth=32\nnumjobs=16\n"
+        ));
+        assert!(
+            text.contains("[SEQ128K_Q32T1_write]\nstonewall\nrw=write\nbs=131072\niodepth=32\n")
+        );
+        assert!(text.contains("group_reporting=1"));
+        // psync: a job per I/O in flight, 16 threads of 32; sequential ones striped.
+        let psync = job_file(&nvme, Path::new("/n"), Engine::Psync).unwrap();
+        assert!(
+            psync.contains("[RND4K_Q32T16_read]\nstonewall\nrw=randread\nbs=4096\nnumjobs=512\n")
+        );
+        let mut options = Options::of(Profile::Standard);
+        options.tests = vec!["SEQ1M_Q2T4_read".into()];
+        let plan = Plan::new(options, None).unwrap();
+        let text = job_file(&plan, Path::new("/n"), Engine::IoUring).unwrap();
+        assert!(
+            text.contains("iodepth=2\nnumjobs=4\nsize=268435456\noffset_increment=268435456\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod plan;
 pub mod profile;
 pub mod runner;
 pub mod sdcard;
+pub mod select;
 pub mod spec;
 pub mod standard;
 pub mod surface;

@@ -14,6 +14,8 @@ use crate::result::{Score, Target, TestResult, Warning};
 pub enum Profile {
     Standard,
     Quick,
+    /// CrystalDiskMark's NVMe SSD preset: the default on an NVMe drive.
+    Nvme,
     Latency,
     Sweep,
     Sustained,
@@ -61,9 +63,10 @@ impl FileSize {
 
 impl Profile {
     /// What `--profile` offers, in the order `--help` lists them.
-    pub const CHOICES: [Profile; 8] = [
+    pub const CHOICES: [Profile; 9] = [
         Profile::Standard,
         Profile::Quick,
+        Profile::Nvme,
         Profile::Latency,
         Profile::Sweep,
         Profile::Sustained,
@@ -77,6 +80,7 @@ impl Profile {
         match self {
             Profile::Standard => "standard",
             Profile::Quick => "quick",
+            Profile::Nvme => "nvme",
             Profile::Latency => "latency",
             Profile::Sweep => "sweep",
             Profile::Sustained => "sustained",
@@ -96,6 +100,7 @@ impl Profile {
         match self {
             Profile::Standard => standard::standard(),
             Profile::Quick => standard::quick(),
+            Profile::Nvme => standard::nvme(),
             Profile::Latency => latency::latency(),
             Profile::Sweep => sweep::sweep(),
             Profile::Sustained => sustained::sustained(),
@@ -103,6 +108,21 @@ impl Profile {
             Profile::Pi => pi::pi(),
             Profile::Surface => surface::surface(),
             Profile::Langs => standard::langs(),
+        }
+    }
+
+    /// A CrystalDiskMark table: it runs any test such a name states (`--test RND4K_Q8T4_read`)
+    /// and `--threads`; other profiles' tests are their method.
+    pub fn is_table(self) -> bool {
+        matches!(self, Profile::Standard | Profile::Quick | Profile::Nvme)
+    }
+
+    /// The profile a run takes when none is asked for: nvme on an NVMe drive (its transport,
+    /// as the probe found it), else standard.
+    pub fn default_for(transport: Option<&str>) -> Profile {
+        match transport {
+            Some("nvme") => Profile::Nvme,
+            _ => Profile::Standard,
         }
     }
 
@@ -121,6 +141,7 @@ impl Profile {
             // The surface scan's score comes from its own reads (`runner.rs`), not from tests.
             Profile::Standard
             | Profile::Quick
+            | Profile::Nvme
             | Profile::Latency
             | Profile::Surface
             | Profile::Langs => None,
@@ -143,5 +164,36 @@ impl Profile {
             (Profile::Pi, _) => pi::verdicts(file_size),
             _ => Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_nvme_drive_gets_the_nvme_table_unless_told() {
+        assert_eq!(Profile::default_for(Some("nvme")), Profile::Nvme);
+        for other in [Some("sata"), Some("usb"), Some("mmc"), Some("virtio"), None] {
+            assert_eq!(Profile::default_for(other), Profile::Standard);
+        }
+        let rows: Vec<String> = Profile::Nvme
+            .defaults()
+            .tests
+            .iter()
+            .map(TestSpec::name)
+            .collect();
+        assert_eq!(
+            rows[..4],
+            [
+                "SEQ1M_Q8T1_read",
+                "SEQ128K_Q32T1_read",
+                "RND4K_Q32T16_read",
+                "RND4K_Q1T1_read"
+            ]
+        );
+        assert!(Profile::CHOICES
+            .iter()
+            .all(|p| Profile::from_name(p.name()) == Some(*p)));
     }
 }

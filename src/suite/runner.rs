@@ -216,6 +216,7 @@ fn measure(
         pattern: spec.pattern,
         block_size: spec.block_size,
         queue_depth: spec.queue_depth,
+        threads: spec.threads,
         data: spec.data.unwrap_or(plan.data),
         limit,
         sync_at_end: spec.op == Op::Write && (spec.fsync || !direct),

@@ -3,7 +3,17 @@
 use std::time::Duration;
 
 use crate::engine::{Data, Op, Pattern};
+use crate::result::plausible::shape;
 use crate::units::block_label;
+
+/// The most threads a test may run (CrystalDiskMark offers up to 64).
+pub const MAX_THREADS: u32 = 64;
+/// The most I/Os a test may keep in flight per thread.
+pub const MAX_DEPTH: u32 = 512;
+/// The most I/Os in flight over all of a test's threads (psync runs one thread per I/O).
+pub const MAX_IN_FLIGHT: u32 = 1024;
+/// The largest block a named test may use (a buffer per I/O in flight).
+pub const MAX_BLOCK: u64 = 64 << 20;
 
 /// One test of a profile: a row of the table in one direction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +58,58 @@ impl TestSpec {
             fsync: false,
             label: None,
         }
+    }
+
+    /// The tests a CrystalDiskMark name states: `RND4K_Q32T16_read` is that one test, a row
+    /// name (`SEQ128K_Q32T1`) its read and its write. `Ok(None)` for a name of another shape;
+    /// an error, naming the limit, for one of this shape that iomark will not run.
+    pub fn parse(name: &str) -> Result<Option<Vec<TestSpec>>, String> {
+        let upper = name.to_ascii_uppercase();
+        let (row, ops) = match upper.rsplit_once('_') {
+            Some((row, "READ")) => (row, vec![Op::Read]),
+            Some((row, "WRITE")) => (row, vec![Op::Write]),
+            _ => (upper.as_str(), vec![Op::Read, Op::Write]),
+        };
+        let pattern = if row.starts_with("SEQ") {
+            Pattern::Sequential
+        } else if row.starts_with("RND") {
+            Pattern::Random
+        } else {
+            return Ok(None);
+        };
+        let well_formed =
+            row[3..].starts_with(|c: char| c.is_ascii_digit()) && row.split('_').count() == 2;
+        let Some((block, depth, threads)) = shape(row).filter(|_| well_formed) else {
+            return Ok(None);
+        };
+        if block == 0 || block % 4096 != 0 || block > MAX_BLOCK {
+            return Err(format!(
+                "{name}: the block must be a whole number of 4 KiB, at most {}",
+                crate::units::format_size(MAX_BLOCK)
+            ));
+        }
+        if !(1..=MAX_DEPTH).contains(&depth) {
+            return Err(format!("{name}: the queue depth must be 1 to {MAX_DEPTH}"));
+        }
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(format!("{name}: threads must be 1 to {MAX_THREADS}"));
+        }
+        if depth * threads > MAX_IN_FLIGHT {
+            return Err(format!(
+                "{name}: at most {MAX_IN_FLIGHT} I/Os in flight (queue depth times threads)"
+            ));
+        }
+        Ok(Some(
+            ops.into_iter()
+                .map(|op| TestSpec::new(pattern, block, depth, op).on_threads(threads))
+                .collect(),
+        ))
+    }
+
+    /// The same test on `threads` threads, each with its own queue.
+    pub fn on_threads(mut self, threads: u32) -> Self {
+        self.threads = threads;
+        self
     }
 
     /// The bytes this test's offsets range over in a file of `file_size` bytes.

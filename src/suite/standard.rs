@@ -1,9 +1,11 @@
-//! The standard (CrystalDiskMark / KDiskMark) table and its quick variant.
+//! The CrystalDiskMark / KDiskMark tables: standard, its quick variant, and nvme.
 //!
 //! CrystalDiskMark 8's default preset: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, each
 //! read and write, on a 1 GiB file. Its default of 5 loops of 5 s is cut here to 3 loops of
 //! 2 s after a 1 s warm-up, so the whole table takes about a minute; `--loops` and
-//! `--duration` restore the longer method.
+//! `--duration` restore the longer method. Its "NVMe SSD" preset (`nvme`) keeps SEQ1M Q8T1 and
+//! RND4K Q1T1 and puts SEQ128K Q32T1 and RND4K Q32T16 in place of the other two rows: a fast
+//! drive's random rate is reached only from several threads, each with its own queue.
 
 use std::time::Duration;
 
@@ -13,19 +15,37 @@ use crate::engine::{Op, Pattern};
 /// The four rows of the table, each with a read and a write test (reads first, as in
 /// CrystalDiskMark's "All" run).
 fn table_tests() -> Vec<TestSpec> {
-    let rows = [
-        (Pattern::Sequential, 1 << 20, 8),
-        (Pattern::Sequential, 1 << 20, 1),
-        (Pattern::Random, 4096, 32),
-        (Pattern::Random, 4096, 1),
-    ];
+    table(&[
+        (Pattern::Sequential, 1 << 20, 8, 1),
+        (Pattern::Sequential, 1 << 20, 1, 1),
+        (Pattern::Random, 4096, 32, 1),
+        (Pattern::Random, 4096, 1, 1),
+    ])
+}
+
+/// Each row (pattern, block, queue depth, threads) read, then each written.
+fn table(rows: &[(Pattern, u64, u32, u32)]) -> Vec<TestSpec> {
     [Op::Read, Op::Write]
         .into_iter()
         .flat_map(|op| {
-            rows.iter()
-                .map(move |&(pattern, block, depth)| TestSpec::new(pattern, block, depth, op))
+            rows.iter().map(move |&(pattern, block, depth, threads)| {
+                TestSpec::new(pattern, block, depth, op).on_threads(threads)
+            })
         })
         .collect()
+}
+
+/// CrystalDiskMark 8's "NVMe SSD" preset, with the standard table's loops.
+pub fn nvme() -> Defaults {
+    Defaults {
+        tests: table(&[
+            (Pattern::Sequential, 1 << 20, 8, 1),
+            (Pattern::Sequential, 128 << 10, 32, 1),
+            (Pattern::Random, 4096, 32, 16),
+            (Pattern::Random, 4096, 1, 1),
+        ]),
+        ..standard()
+    }
 }
 
 pub fn standard() -> Defaults {

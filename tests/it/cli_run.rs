@@ -211,6 +211,61 @@ fn test_selection_by_name_and_row() {
 }
 
 #[test]
+fn threads_from_a_test_name_or_for_the_whole_table() {
+    // A name the table does not hold runs as it says: 4 KiB random reads from 3 threads, each
+    // with 2 in flight, on every engine, recorded as such.
+    for engine in ["psync", "io_uring", "null"] {
+        if engine == "io_uring" && iomark::engine::uring::available().is_err() {
+            crate::common::skip("io_uring is not available here");
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let (doc, output) = run_fast_json(
+            dir.path(),
+            &["--engine", engine, "--test", "RND4K_Q2T3_read"],
+        );
+        assert_eq!(names(&doc), ["RND4K_Q2T3_read"]);
+        let test = &doc["tests"][0];
+        assert_eq!(
+            (test["queue_depth"].as_u64(), test["threads"].as_u64()),
+            (Some(2), Some(3))
+        );
+        assert!(test["iops"].as_f64().unwrap() > 0.0, "{engine}");
+        let ios: u64 = test["loops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["ios"].as_u64().unwrap())
+            .sum();
+        assert!(ios > 0);
+        assert!(String::from_utf8_lossy(&output.stderr).contains("RND4K Q2T3"));
+        assert!(entries(dir.path()).is_empty());
+    }
+    // --threads: every test of the table, renamed.
+    let dir = tempfile::tempdir().unwrap();
+    let (doc, _) = run_fast_json(
+        dir.path(),
+        &[
+            "--threads",
+            "2",
+            "--test",
+            "SEQ1M_Q1T1_read",
+            "--test",
+            "RND4K_Q32T1",
+        ],
+    );
+    assert_eq!(
+        names(&doc),
+        ["SEQ1M_Q1T2_read", "RND4K_Q32T2_read", "RND4K_Q32T2_write"]
+    );
+    assert!(doc["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["threads"] == 2));
+}
+
+#[test]
 fn every_engine_runs_and_is_recorded() {
     for engine in ["psync", "io_uring", "null"] {
         let dir = tempfile::tempdir().unwrap();

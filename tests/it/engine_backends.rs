@@ -16,6 +16,7 @@ fn job(op: Op, pattern: Pattern, queue_depth: u32, limit: Limit) -> Job {
         pattern,
         block_size: BLOCK,
         queue_depth,
+        threads: 1,
         data: Data::Random,
         limit,
         sync_at_end: false,
@@ -78,6 +79,43 @@ fn sequential_write_covers_the_file_exactly_once() {
             assert_eq!(m.timeline.iter().sum::<u64>(), FILE);
             assert_fully_written(&file);
         }
+    }
+}
+
+#[test]
+fn threads_each_write_their_own_stripe_once() {
+    // 4 threads of queue depth 2 (psync: 8 streams) over a file of 63 blocks, which divides
+    // evenly among neither: each stream's share of the count walks its own stripe, so every
+    // block is written exactly once and none twice.
+    for backend in backends() {
+        let dir = tempfile::tempdir().unwrap();
+        let size = 63 * BLOCK;
+        let file = TestFile::create(dir.path(), size, true).unwrap();
+        let live = Live::default();
+        let threaded = Job {
+            threads: 4,
+            ..job(Op::Write, Pattern::Sequential, 2, Limit::ios(63))
+        };
+        let m = backend.run(&file, &threaded, &live).unwrap();
+        assert_eq!(m.ios, 63, "{}", backend.name());
+        assert_eq!(m.latency.len(), 63);
+        assert_eq!(m.timeline.iter().sum::<u64>(), size);
+        assert_fully_written(&file);
+        // Timed, random: every thread's I/Os and latencies are in the one measurement.
+        let timed = Job {
+            threads: 3,
+            ..job(
+                Op::Read,
+                Pattern::Random,
+                4,
+                Limit::time(Duration::from_millis(200)),
+            )
+        };
+        let m = backend.run(&file, &timed, &live).unwrap();
+        assert!(m.ios > 0);
+        assert_eq!(m.latency.len(), m.ios);
+        assert_eq!(m.bytes, m.ios * BLOCK);
+        assert_eq!(m.timeline.iter().sum::<u64>(), m.bytes);
     }
 }
 

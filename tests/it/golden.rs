@@ -10,9 +10,10 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
 
-const PROFILES: [&str; 8] = [
+const PROFILES: [&str; 9] = [
     "standard",
     "quick",
+    "nvme",
     "latency",
     "sweep",
     "sustained",
