@@ -55,10 +55,11 @@ pub trait Ops: Sized {
     /// Starts what is queued, without waiting for anything to complete.
     fn commit(&mut self) {}
 
-    /// Starts what is queued and waits until at least one I/O completes (or the wait is
-    /// interrupted), appending each completion to `done`. An error here is the backend's own
+    /// Starts what is queued and waits until at least one I/O completes, and up to `want` of
+    /// them where the backend can wait for a batch (or the wait is interrupted), appending each
+    /// completion to `done`. An error here is the backend's own
     /// failure, not an I/O's: the stream ends at once.
-    fn reap(&mut self, done: &mut Vec<Completion>) -> Result<(), EngineError>;
+    fn reap(&mut self, want: usize, done: &mut Vec<Completion>) -> Result<(), EngineError>;
 }
 
 /// Runs `job` on `file` as `streams` streams of `depth` slots each, through backend `O`.
@@ -111,6 +112,28 @@ pub fn run<O: Ops>(
         total.elapsed = shared.started().0.elapsed();
     }
     Ok(total)
+}
+
+/// From this queue depth on, completions are reaped and their replacements submitted in
+/// batches of a quarter of the queue, one system call for each batch.
+pub const BATCH_FROM: usize = 16;
+
+/// How many completions a stream of `depth` slots waits for at once, and submits together: one
+/// below [`BATCH_FROM`], else a quarter of the queue, so three quarters of it stay in flight
+/// while a batch is answered. An I/O of a batch is timed when the batch is reaped, up to a few
+/// of the device's I/O times late; at such a depth each I/O waits behind 16 or more anyway, and
+/// the mean latency (the queue depth over the IOPS) is the same. Measured (RND4K Q32T1 read on a
+/// RAM-backed loop device, pinned to one CPU, alternating with fio, 4 rounds): 251-279K IOPS at
+/// 1.8-2.1 µs of CPU per I/O, against 232-290K at 2.7-3.0 µs one by one and fio's 225-274K at
+/// 3.4-4.1 µs. Waiting with the kernel's bound on a batch's wait (`min_wait_usec`, 6.12) cost
+/// more than it saved: 195-264K at 2.5-3.2 µs. fio's `iodepth_batch_submit` and
+/// `iodepth_batch_complete_min` do the same.
+pub fn batch(depth: usize) -> usize {
+    if depth >= BATCH_FROM {
+        depth / 4
+    } else {
+        1
+    }
 }
 
 /// Progress is published in batches, to keep streams off one shared cache line, yet often
@@ -214,9 +237,10 @@ impl Shared<'_> {
             in_flight += 1;
         }
         let mut done: Vec<Completion> = Vec::with_capacity(depth);
+        let batch = if job.wait_each { 1 } else { batch(depth) };
         while in_flight > 0 {
             done.clear();
-            ops.reap(&mut done)?;
+            ops.reap(batch.min(in_flight).max(1), &mut done)?;
             // The clock is read once per batch, and the timeline's step worked out once.
             now = clock::now_ns();
             last_done = now;
@@ -242,11 +266,13 @@ impl Shared<'_> {
                 let stopped = failure.is_some() || (several && self.failed.load(Ordering::Relaxed));
                 if !stopped && self.may_issue(issued, quota, elapsed) {
                     next.issue(&mut ops, slot, now);
-                    // Hand each new I/O to the kernel at once rather than as one batch: a batch
-                    // is submitted under a block-layer plug, so its first I/O would wait for the
-                    // last to be prepared while the device idles. The batch's last I/O goes with
-                    // the next wait, so a queue depth of one costs one system call per I/O.
-                    if position + 1 < count {
+                    // A shallow queue hands each new I/O to the kernel at once rather than as
+                    // one batch: a batch is submitted under a block-layer plug, so its first I/O
+                    // would wait for the last to be prepared while the device idles. A deep one
+                    // (see `batch`) keeps the device busy meanwhile, and submits its batch with
+                    // the next wait. The last I/O always goes with the next wait, so a queue
+                    // depth of one costs one system call per I/O.
+                    if batch == 1 && position + 1 < count {
                         ops.commit();
                     }
                     issued += 1;

@@ -134,6 +134,10 @@ pub struct Job {
     /// Call `fdatasync` after the last write and count its time: with buffered I/O, a write is
     /// only done once it reached the device.
     pub sync_at_end: bool,
+    /// Wait for each completion asleep, one at a time, as fio, iozone and CrystalDiskMark do by
+    /// default, rather than iomark's own way (batches at a deep queue, polling at a queue depth
+    /// of one): for profiles whose figures must compare with those tools' published ones.
+    pub wait_each: bool,
     /// Confine the offsets to the first this many bytes of the file (fio's and iozone's 80 MiB
     /// inside the pi profile's larger file); `None` spans the whole file.
     pub span: Option<u64>,

@@ -33,7 +33,7 @@ impl Ops for Null {
         self.queued.push(slot);
     }
 
-    fn reap(&mut self, done: &mut Vec<Completion>) -> Result<(), EngineError> {
+    fn reap(&mut self, _want: usize, done: &mut Vec<Completion>) -> Result<(), EngineError> {
         for &slot in &self.queued {
             done.push((slot, self.block));
         }

@@ -40,7 +40,7 @@ impl Ops for Psync {
     }
 
     /// The I/O happens here, in the call.
-    fn reap(&mut self, done: &mut Vec<Completion>) -> Result<(), EngineError> {
+    fn reap(&mut self, _want: usize, done: &mut Vec<Completion>) -> Result<(), EngineError> {
         let Some((slot, offset)) = self.queued.take() else {
             return Ok(());
         };

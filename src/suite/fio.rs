@@ -76,6 +76,14 @@ pub fn job_file(plan: &Plan, dir: &Path, engine: Engine) -> Result<String, FioPa
     }
     // iomark times each I/O from submission to completion: fio's `lat`, not its `clat`.
     let _ = writeln!(out, "lat_percentiles=1");
+    if engine == Engine::IoUring {
+        let _ = writeln!(
+            out,
+            "; iomark registers the file and its buffers with each ring where the kernel allows \
+             it (fio: registerfiles=1, fixedbufs=1, which fio refuses to run without the memory \
+             to lock), and sets its rings up with COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN"
+        );
+    }
     let _ = writeln!(out, "thread=1\ngroup_reporting=1");
     for (index, spec) in plan.tests.iter().enumerate() {
         let last = index + 1 == plan.tests.len();
@@ -112,6 +120,7 @@ fn job(out: &mut String, plan: &Plan, spec: &TestSpec, engine: Engine, last: boo
             let _ = writeln!(out, "size={stripe}\noffset_increment={stripe}");
         }
     }
+    method(out, spec, engine);
     // What the test does differently from the timed loops of [global]: once over its span
     // (stopping at its bound), a count of I/Os, through the page cache, a timed sync, zeros.
     if spec.whole_file {
@@ -151,6 +160,37 @@ runtime=0",
     }
 }
 
+/// The first line of a block of options that reproduce iomark's method where fio's defaults
+/// differ; [`METHOD_END`] closes it. `bench/vs-fio` takes such blocks out to compare with fio's
+/// own defaults.
+pub const METHOD_START: &str = "; iomark's method";
+pub const METHOD_END: &str = "; end of iomark's method";
+
+/// How iomark waits for completions where fio by default does otherwise: in batches at a deep
+/// queue (`core_loop::batch`), polling at a queue depth of one (`uring::polls`).
+fn method(out: &mut String, spec: &TestSpec, engine: Engine) {
+    // A buffered test runs on psync (`Engine::for_buffered`), which waits as fio's psync does.
+    if engine == Engine::Psync || spec.wait_each || spec.buffered {
+        return;
+    }
+    let depth = spec.queue_depth as usize;
+    let batch = crate::engine::core_loop::batch(depth);
+    if batch > 1 {
+        let _ = writeln!(
+            out,
+            "{METHOD_START}: completions reaped and replaced {batch} at a time\n\
+             iodepth_batch_submit={batch}\niodepth_batch_complete_min={batch}\n{METHOD_END}"
+        );
+    } else if engine == Engine::IoUring && crate::engine::uring::polls(depth, spec.threads) {
+        let _ = writeln!(
+            out,
+            "{METHOD_START}: the one I/O in flight polled for, not slept on (iomark sleeps \
+             after {} µs)\niodepth_batch_complete_min=0\n{METHOD_END}",
+            crate::engine::uring::POLL_NS / 1000
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +212,27 @@ mod tests {
             text.contains("[RND4K_Q32T1_write]\nstonewall\nrw=randwrite\nbs=4096\niodepth=32\n")
         );
         assert_eq!(text.matches("stonewall").count(), 8);
+        // iomark's method where fio's defaults differ, in blocks the bench can take out.
+        assert!(text.contains(
+            "[RND4K_Q32T1_read]\nstonewall\nrw=randread\nbs=4096\niodepth=32\n\
+             ; iomark's method: completions reaped and replaced 8 at a time\n\
+             iodepth_batch_submit=8\niodepth_batch_complete_min=8\n; end of iomark's method\n"
+        ));
+        let polled = text
+            .split("\n[")
+            .find(|j| j.starts_with("RND4K_Q1T1_read]"))
+            .unwrap();
+        // Polled where this machine has a second CPU for the device's side of the work.
+        assert_eq!(
+            polled.contains("iodepth_batch_complete_min=0"),
+            crate::engine::uring::polls(1, 1),
+            "{polled}"
+        );
+        assert!(!text
+            .split("\n[")
+            .find(|j| j.starts_with("SEQ1M_Q8T1_read]"))
+            .unwrap()
+            .contains(METHOD_START));
         assert!(text.trim_end().ends_with("unlink=1"));
     }
 
@@ -205,6 +266,8 @@ mod tests {
         for line in ["time_based=0", "direct=0", "end_fsync=1", "zero_buffers=1"] {
             assert!(dd.contains(line), "{line}: {dd}");
         }
+        // Its steps wait as fio and iozone do, so the score compares with theirs.
+        assert!(!text.contains(METHOD_START), "{text}");
         // Counted: the latency profile's reads are a number of I/Os.
         let latency = Plan::new(Options::of(Profile::Latency), None).unwrap();
         let text = job_file(&latency, Path::new("/l"), Engine::IoUring).unwrap();
@@ -217,6 +280,10 @@ mod tests {
         assert!(text.contains("[SEQ1M_Q8T1_read]\nstonewall\nrw=read\nbs=1048576\nnumjobs=8\nsize=134217728\noffset_increment=134217728\n"));
         assert!(text.contains("[RND4K_Q32T1_read]\nstonewall\nrw=randread\nbs=4096\nnumjobs=32\n"));
         assert!(!text.contains("iodepth"));
+        assert!(
+            !text.contains(METHOD_START),
+            "psync waits as fio's psync does"
+        );
     }
 
     #[test]

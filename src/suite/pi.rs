@@ -41,6 +41,8 @@ fn small(pattern: Pattern, depth: u32, op: Op, label: &'static str) -> TestSpec 
     // Each step is one pass over its file, as the original tools make it.
     let mut spec = TestSpec::new(pattern, BLOCK, depth, op).once_over_file();
     spec.span = Some(SMALL_FILE);
+    // As fio (libaio) and iozone wait: the score compares with theirs.
+    spec.wait_each = true;
     spec.label = Some(label);
     spec
 }

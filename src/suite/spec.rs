@@ -37,6 +37,9 @@ pub struct TestSpec {
     pub data: Option<Data>,
     /// `fdatasync` after the last write, timed (dd's `conv=fsync`, iozone's `-e`).
     pub fsync: bool,
+    /// Completions waited for one at a time, asleep, as the tools a profile reproduces do
+    /// (`engine::Job::wait_each`).
+    pub wait_each: bool,
     /// A name of the test's own in place of `SEQ1M_Q8T1` (the pi profile's `DD4K_Q1T1`).
     pub label: Option<&'static str>,
 }
@@ -56,6 +59,7 @@ impl TestSpec {
             buffered: false,
             data: None,
             fsync: false,
+            wait_each: false,
             label: None,
         }
     }

@@ -405,10 +405,27 @@ fn bad_input_is_refused_in_one_line() {
     );
     assert_refused(&["run", d, "--profile", "fastest"], "--profile", dir.path());
     assert_refused(
-        &["run", d, "--test", "RND8K_Q1T1_read"],
-        "--test: no test 'RND8K_Q1T1_read'",
+        &["run", d, "--test", "RND8K_Q1_read"],
+        "--test: no test 'RND8K_Q1_read'",
         dir.path(),
     );
+    assert_refused(
+        &["run", d, "--test", "RND4K_Q32T99_read"],
+        "--test RND4K_Q32T99_read: threads must be 1 to 64",
+        dir.path(),
+    );
+    assert_refused(
+        &["run", d, "--profile", "pi", "--test", "RND4K_Q1T2_read"],
+        "--test: no test 'RND4K_Q1T2_read' in profile pi",
+        dir.path(),
+    );
+    assert_refused(
+        &["run", d, "--profile", "sdcard", "--threads", "2"],
+        "--threads: the sdcard profile's tests are its method",
+        dir.path(),
+    );
+    assert_refused(&["run", d, "--threads", "0"], "--threads", dir.path());
+    assert_refused(&["run", d, "--threads", "65"], "--threads", dir.path());
     assert_refused(&["run", d, "--loops", "0"], "--loops", dir.path());
     assert_refused(&["run", d, "--duration", "soon"], "--duration", dir.path());
     assert_refused(&["run", d, "--engine", "aio"], "--engine", dir.path());
