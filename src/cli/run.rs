@@ -112,6 +112,14 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::suite::spec::MAX_THREADS)))]
     pub threads: Option<u32>,
 
+    /// At queue depth 1 on one thread, poll for each I/O (up to 200 µs) instead of sleeping
+    /// until it completes, so the CPU's wake-up is not counted as the device's. Q1T1 figures
+    /// then exceed fio's and CrystalDiskMark's defaults (which sleep) on a fast device; the
+    /// result says so, and the site ranks such results apart (fio:
+    /// iodepth_batch_complete_min=0)
+    #[arg(long)]
+    pub poll: bool,
+
     /// I/O engine: auto (io_uring where the kernel allows it, else psync), io_uring, psync
     /// (pread/pwrite, threads for queue depth > 1), or null (no I/O: measures iomark itself)
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
@@ -165,6 +173,7 @@ impl RunArgs {
             samples: self.samples,
             tests: self.tests.clone(),
             threads: self.threads,
+            poll: self.poll,
             claimed: self.claimed.clone(),
             data: self.data.into(),
             direct: !self.buffered,

@@ -135,9 +135,12 @@ pub struct Job {
     /// only done once it reached the device.
     pub sync_at_end: bool,
     /// Wait for each completion asleep, one at a time, as fio, iozone and CrystalDiskMark do by
-    /// default, rather than iomark's own way (batches at a deep queue, polling at a queue depth
-    /// of one): for profiles whose figures must compare with those tools' published ones.
+    /// default, rather than in batches at a deep queue: for profiles whose figures must compare with those tools' published ones.
     pub wait_each: bool,
+    /// Poll for the I/O of a single-thread stream at queue depth 1 before sleeping
+    /// (`uring::polls`), so the CPU's wake-up is not counted as the device's: fio's
+    /// `iodepth_batch_complete_min=0`, which neither fio nor CrystalDiskMark does by default.
+    pub poll: bool,
     /// Confine the offsets to the first this many bytes of the file (fio's and iozone's 80 MiB
     /// inside the pi profile's larger file); `None` spans the whole file.
     pub span: Option<u64>,

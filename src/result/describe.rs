@@ -53,9 +53,10 @@ pub fn method_line(doc: &ResultDoc) -> String {
         ),
     };
     format!(
-        "{object} · {} · {} · {} · {} data",
+        "{object} · {} · {}{} · {} · {} data",
         pacing(doc),
         s.engine,
+        if s.polled { " (QD1 polled)" } else { "" },
         io_mode(doc),
         s.data,
     )

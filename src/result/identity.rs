@@ -84,11 +84,13 @@ impl ResultDoc {
             device_name,
             kind: device.map_or("other", drive::kind),
             transport: device.and_then(|d| d.transport.clone()),
+            // A polled run's Q1T1 figures leave out the CPU's wake-up: ranked apart.
             class: format!(
-                "{}/{}/{}",
+                "{}/{}/{}{}",
                 s.profile,
                 if s.direct { "direct" } else { "buffered" },
-                s.data
+                s.data,
+                if s.polled { "/polled" } else { "" }
             ),
             capacity_gb,
             flag: self.rank_flag(),

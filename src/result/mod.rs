@@ -262,6 +262,11 @@ pub struct Settings {
     /// For profiles that count I/Os instead of timing them (latency): I/Os per loop (added
     /// within /1).
     pub count: Option<u64>,
+    /// `--poll`: a single thread at queue depth 1 polled for its I/O rather than sleeping, so
+    /// its figures leave out the CPU's wake-up, unlike fio's and CrystalDiskMark's defaults
+    /// (added within /1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub polled: bool,
     /// Fields this version does not know (from a newer iomark), kept as they came.
     #[serde(flatten)]
     pub extra: Extra,

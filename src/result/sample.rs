@@ -90,6 +90,7 @@ pub fn doc() -> ResultDoc {
             fill_cut_from_bytes: None,
             loops: 3,
             loops_auto: false,
+            polled: false,
             duration_s: 2.0,
             warmup_s: 1.0,
             engine: "io_uring".into(),

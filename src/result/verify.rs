@@ -150,6 +150,7 @@ impl Settings {
             fill_cut_from_bytes: None,
             loops: 1,
             loops_auto: false,
+            polled: false,
             duration_s: 0.0,
             warmup_s: 0.0,
             engine: "psync".into(),

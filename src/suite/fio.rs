@@ -120,7 +120,7 @@ fn job(out: &mut String, plan: &Plan, spec: &TestSpec, engine: Engine, last: boo
             let _ = writeln!(out, "size={stripe}\noffset_increment={stripe}");
         }
     }
-    method(out, spec, engine);
+    method(out, plan, spec, engine);
     // What the test does differently from the timed loops of [global]: once over its span
     // (stopping at its bound), a count of I/Os, through the page cache, a timed sync, zeros.
     if spec.whole_file {
@@ -167,8 +167,8 @@ pub const METHOD_START: &str = "; iomark's method";
 pub const METHOD_END: &str = "; end of iomark's method";
 
 /// How iomark waits for completions where fio by default does otherwise: in batches at a deep
-/// queue (`core_loop::batch`), polling at a queue depth of one (`uring::polls`).
-fn method(out: &mut String, spec: &TestSpec, engine: Engine) {
+/// queue (`core_loop::batch`), and with `--poll` polling at a queue depth of one (`uring::polls`).
+fn method(out: &mut String, plan: &Plan, spec: &TestSpec, engine: Engine) {
     // A buffered test runs on psync (`Engine::for_buffered`), which waits as fio's psync does.
     if engine == Engine::Psync || spec.wait_each || spec.buffered {
         return;
@@ -181,7 +181,10 @@ fn method(out: &mut String, spec: &TestSpec, engine: Engine) {
             "{METHOD_START}: completions reaped and replaced {batch} at a time\n\
              iodepth_batch_submit={batch}\niodepth_batch_complete_min={batch}\n{METHOD_END}"
         );
-    } else if engine == Engine::IoUring && crate::engine::uring::polls(depth, spec.threads) {
+    } else if plan.poll
+        && engine == Engine::IoUring
+        && crate::engine::uring::polls(depth, spec.threads)
+    {
         let _ = writeln!(
             out,
             "{METHOD_START}: the one I/O in flight polled for, not slept on (iomark sleeps \
@@ -222,7 +225,17 @@ mod tests {
             .split("\n[")
             .find(|j| j.starts_with("RND4K_Q1T1_read]"))
             .unwrap();
-        // Polled where this machine has a second CPU for the device's side of the work.
+        // Polled only when asked (--poll), where this machine has a second CPU for the
+        // device's side of the work.
+        assert!(!polled.contains("iodepth_batch_complete_min=0"), "{polled}");
+        let mut options = Options::of(Profile::Standard);
+        options.poll = true;
+        let poll = Plan::new(options, None).unwrap();
+        let text_polled = job_file(&poll, Path::new("/mnt/disk"), Engine::IoUring).unwrap();
+        let polled = text_polled
+            .split("\n[")
+            .find(|j| j.starts_with("RND4K_Q1T1_read]"))
+            .unwrap();
         assert_eq!(
             polled.contains("iodepth_batch_complete_min=0"),
             crate::engine::uring::polls(1, 1),

@@ -42,6 +42,8 @@ pub struct Options {
     pub tests: Vec<String>,
     /// Threads for each test of a table profile (`--threads`), in place of its own.
     pub threads: Option<u32>,
+    /// Poll for the one I/O of a single-thread test at queue depth 1 (`--poll`).
+    pub poll: bool,
     /// SD classes the card claims (`--claimed`), for the sdcard profile.
     pub claimed: Vec<String>,
     pub data: Data,
@@ -68,6 +70,7 @@ impl Options {
             samples: None,
             tests: Vec::new(),
             threads: None,
+            poll: false,
             claimed: Vec::new(),
             data: Data::Random,
             direct: true,
@@ -108,6 +111,8 @@ pub struct Plan {
     pub data: Data,
     pub direct: bool,
     pub live: bool,
+    /// Poll at queue depth 1 (`--poll`; never for a test that waits as its tools do).
+    pub poll: bool,
     /// Write the whole file before the tests.
     pub fill: bool,
     /// Cut the file short on a slow device (see [`FILL_BUDGET`]).
@@ -167,6 +172,7 @@ impl Plan {
             data: options.data,
             direct: options.direct,
             live: options.live,
+            poll: options.poll,
             fill: defaults.fill,
             fill_budget: None,
             claimed: options.claimed,
@@ -205,6 +211,7 @@ impl Plan {
             fill_cut_from_bytes: (file_size < self.file_size).then_some(self.file_size),
             loops: self.loops,
             loops_auto: self.auto_loops,
+            polled: self.poll,
             duration_s: self.duration.as_secs_f64(),
             warmup_s: self.warmup.as_secs_f64(),
             engine,

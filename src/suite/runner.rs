@@ -222,6 +222,7 @@ fn measure(
         sync_at_end: spec.op == Op::Write && (spec.fsync || !direct),
         span: spec.span,
         wait_each: spec.wait_each,
+        poll: plan.poll && !spec.wait_each,
     };
     // With buffered I/O, each read stretch starts from an evicted cache (as far as the kernel
     // allows); direct I/O bypasses the cache and needs nothing.

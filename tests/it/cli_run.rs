@@ -266,6 +266,21 @@ fn threads_from_a_test_name_or_for_the_whole_table() {
 }
 
 #[test]
+fn poll_is_asked_for_recorded_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let (doc, output) = run_fast_json(dir.path(), &["--test", "RND4K_Q1T1_read"]);
+    assert!(doc["settings"].get("polled").is_none(), "{doc}");
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("polled"));
+    let (doc, output) = run_fast_json(dir.path(), &["--poll", "--test", "RND4K_Q1T1_read"]);
+    assert_eq!(doc["settings"]["polled"], true);
+    let table = String::from_utf8_lossy(&output.stderr);
+    assert!(table.contains(" (QD1 polled) · direct I/O"), "{table}");
+    assert!(doc["tests"][0]["iops"].as_f64().unwrap() > 0.0);
+    let imported: iomark::result::ResultDoc = serde_json::from_value(doc).unwrap();
+    assert_eq!(imported.identity().class, "standard/direct/random/polled");
+}
+
+#[test]
 fn every_engine_runs_and_is_recorded() {
     for engine in ["psync", "io_uring", "null"] {
         let dir = tempfile::tempdir().unwrap();

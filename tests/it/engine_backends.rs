@@ -22,6 +22,7 @@ fn job(op: Op, pattern: Pattern, queue_depth: u32, limit: Limit) -> Job {
         sync_at_end: false,
         span: None,
         wait_each: false,
+        poll: false,
     }
 }
 
@@ -70,7 +71,10 @@ fn sequential_write_covers_the_file_exactly_once() {
             let m = backend
                 .run(
                     &file,
-                    &job(Op::Write, Pattern::Sequential, depth, Limit::ios(ios)),
+                    &Job {
+                        poll: depth == 1,
+                        ..job(Op::Write, Pattern::Sequential, depth, Limit::ios(ios))
+                    },
                     &live,
                 )
                 .unwrap();
