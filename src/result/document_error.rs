@@ -50,3 +50,24 @@ pub enum DocumentError {
     #[error("settings: {0}")]
     BadSettings(String),
 }
+
+impl DocumentError {
+    /// Why, in one word from a fixed list: what a site's metrics count refusals by.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            DocumentError::TooLarge(_) => "too_large",
+            DocumentError::NotJson(_) => "not_json",
+            DocumentError::OtherSchema(_) | DocumentError::NoSchema => "schema",
+            DocumentError::Invalid(_) => "invalid",
+            DocumentError::BadId(_) => "bad_id",
+            DocumentError::BadText(_) => "bad_text",
+            DocumentError::NoTests
+            | DocumentError::TooManyTests(_)
+            | DocumentError::TooManyWarnings(_)
+            | DocumentError::DuplicateTest(_) => "tests",
+            DocumentError::BadFigure { .. } => "bad_figure",
+            DocumentError::BadTime { .. } | DocumentError::BadTimes(_) => "bad_time",
+            DocumentError::BadSettings(_) => "bad_settings",
+        }
+    }
+}

@@ -95,12 +95,18 @@ pub async fn submit(
     State(state): State<Shared>,
     WholeBody(body): WholeBody,
 ) -> Result<Response, Api> {
-    let text = std::str::from_utf8(&body)
-        .map_err(|_| Failure::bad("the body is not UTF-8 text: send a result document (JSON)"))?;
-    let doc = ResultDoc::from_json(text)
-        .map_err(|e| Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    doc.check_public()
-        .map_err(|e| Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let text = std::str::from_utf8(&body).map_err(|_| {
+        super::metrics::refused("not_utf8");
+        Failure::bad("the body is not UTF-8 text: send a result document (JSON)")
+    })?;
+    let doc = ResultDoc::from_json(text).map_err(|e| {
+        super::metrics::refused(e.reason());
+        Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
+    })?;
+    doc.check_public().map_err(|e| {
+        super::metrics::refused("implausible");
+        Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e)
+    })?;
     let token = new_token().map_err(|e| {
         Failure::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -111,6 +117,7 @@ pub async fn submit(
         .store
         .save_submitted(&doc, &token_hash(&token))
         .await?;
+    super::metrics::saved();
     // The result is saved: a standing that cannot be read leaves it out, never the 201.
     let standing = match views::standing(&state, &doc).await {
         Ok(standing) => standing,

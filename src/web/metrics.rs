@@ -1,7 +1,8 @@
 //! What an operator watches: Prometheus metrics at `/metrics` (its text format), through the
 //! `metrics` facade and its Prometheus exporter, whose own HTTP listener is left out: the site
-//! serves them. Requests by route, method and status, and their time by route; the answer
-//! cache's hits and misses; the store pool's connections. A route is the pattern the site
+//! serves them. Requests by route, method and status, and their time by route; submissions
+//! saved, and refused by reason; the answer cache's hits and misses; the store pool's
+//! connections. A route is the pattern the site
 //! knows (`/devices/{key}`), never the address asked for, so no client can make new series.
 
 use std::sync::OnceLock;
@@ -66,6 +67,17 @@ pub fn route(path: &str) -> &'static str {
         ["api", "v1", "admin", ..] => "/api/v1/admin/…",
         _ => "other",
     }
+}
+
+/// A submission refused before it reached the store, and why (`reason` is one word of a fixed
+/// list: `DocumentError::reason`, `not_utf8`, `implausible`).
+pub fn refused(reason: &'static str) {
+    metrics::counter!("iomark_submissions_refused_total", "reason" => reason).increment(1);
+}
+
+/// A submission saved (answered 201).
+pub fn saved() {
+    metrics::counter!("iomark_submissions_saved_total").increment(1);
 }
 
 /// Counts every request and times it, by route.

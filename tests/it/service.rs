@@ -108,6 +108,12 @@ fn an_operator_reads_the_site_s_metrics() {
     bad["id"] = serde_json::json!(ulid(2));
     bad["price_usd"] = serde_json::json!(-1);
     assert_eq!(post(&format!("{url}/api/v1/results"), &bad).status, 422);
+    let mut other = doc.clone();
+    other["id"] = serde_json::json!(ulid(3));
+    other["schema"] = serde_json::json!("iomark.result/9");
+    for _ in 0..2 {
+        assert_eq!(post(&format!("{url}/api/v1/results"), &other).status, 422);
+    }
     for _ in 0..2 {
         assert_eq!(get(&format!("{url}/")).status, 200);
     }
@@ -123,7 +129,10 @@ fn an_operator_reads_the_site_s_metrics() {
     for line in [
         "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"201\"} 1",
         "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"409\"} 1",
-        "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"422\"} 1",
+        "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"422\"} 3",
+        "iomark_submissions_saved_total 1",
+        "iomark_submissions_refused_total{reason=\"bad_text\"} 1",
+        "iomark_submissions_refused_total{reason=\"schema\"} 2",
         "iomark_requests_total{route=\"/\",method=\"GET\",status=\"200\"} 2",
         "iomark_requests_total{route=\"other\",method=\"GET\",status=\"404\"} 50",
         "iomark_cache_total{result=\"hit\"} 1",
