@@ -56,8 +56,9 @@ pub struct RunArgs {
     #[arg(long, value_parser = profile_parser())]
     pub profile: Option<Profile>,
 
-    /// Surface profile: scan this raw block device instead of a test file, read-only (root; it
-    /// must not be mounted or in use), e.g. /dev/sdb
+    /// Scan this raw block device instead of a test file, read-only, with the surface profile
+    /// (the one that reads a device, so the default with --device; root; it must not be mounted
+    /// or in use), e.g. /dev/sdb
     #[arg(long, value_name = "DEV", conflicts_with = "path")]
     pub device: Option<PathBuf>,
 

@@ -39,6 +39,7 @@ fn bash_completes_options_and_profile_names() {
         [
             "standard",
             "quick",
+            "nvme",
             "latency",
             "sweep",
             "sustained",

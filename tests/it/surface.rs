@@ -106,7 +106,8 @@ fn a_device_scan_reads_only_and_draws_its_surface() {
     assert!(events.len() >= 2, "{stderr}");
     assert!(events.iter().all(|e| e["event"].is_string()), "{stderr}");
     // Another profile does not take --device; a chart kind without its data says so.
-    let line = refused(iomark(data.path()).args(["run", "--device", dev.path()]));
+    let line =
+        refused(iomark(data.path()).args(["run", "--device", dev.path(), "--profile", "standard"]));
     assert!(line.contains("only the surface profile"), "{line}");
     assert_eq!(sha256(&dev.dev), before);
 }
