@@ -156,7 +156,7 @@ pub fn polls(depth: usize, threads: u32) -> bool {
     depth == 1 && threads <= 1 && online_cpus() >= 2
 }
 
-fn online_cpus() -> i64 {
+fn online_cpus() -> libc::c_long {
     // SAFETY: sysconf reads a value and has no other effect.
     unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }
 }
