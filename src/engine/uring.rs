@@ -3,10 +3,11 @@
 //! The core loop answers completions by new submissions into the slots they freed: at a shallow
 //! depth each at once, at a deep one a batch at a time (`core_loop::batch`), the last going to
 //! the kernel with the wait for the next. With `--poll`, a stream with one I/O in flight polls
-//! for it briefly before it sleeps ([`POLL_NS`]). The file and the buffers are registered with the ring where
-//! the kernel allows it, which spares the kernel a file lookup and a page pinning per I/O. If
-//! the ring itself fails with I/Os in flight, the buffers are leaked, not freed: the kernel may
-//! still be writing into them. What fio options do the same is said once, in `suite::fio`.
+//! for it briefly before it sleeps ([`POLL_NS`]). The file and the buffers are registered with
+//! the ring where the kernel allows it, which spares the kernel a file lookup and a page
+//! pinning per I/O. If the ring itself fails with I/Os in flight, the buffers are leaked, not
+//! freed: the kernel may still be writing into them. What fio options do the same is said
+//! once, in `suite::fio`.
 //!
 //! Test: `cargo test engine` runs it against a real file; `bench/vs-fio` against fio's io_uring.
 
@@ -141,13 +142,13 @@ impl IoUring {
 const ENTER_GETEVENTS: u32 = 1;
 
 /// How long a stream with one I/O in flight polls for its completion before it sleeps, when the
-/// job asks (`Job::poll`, `--poll`). Waking a
-/// sleeping thread costs microseconds (tens on a virtual machine, more from a CPU's deep idle
-/// state), which a queue depth of one would add to every I/O and count as the device's: RND4K
-/// Q1T1 read on a RAM-backed loop device made 33,000 IOPS sleeping and 54,000 polling (fio:
-/// 33,000 by default, 52,000 with `iodepth_batch_complete_min=0`, which polls). A device slower
-/// than this is waited for asleep. Off by default: fio, CrystalDiskMark and KDiskMark sleep, and
-/// their Q1T1 figures are the ones people compare with.
+/// job asks (`Job::poll`, `--poll`). Waking a sleeping thread costs microseconds (tens on a
+/// virtual machine, more from a CPU's deep idle state), which a queue depth of one adds to every
+/// I/O and counts as the device's: RND4K Q1T1 read on a RAM-backed loop device made 33,000 IOPS
+/// sleeping and 54,000 polling (fio: 33,000 by default, 52,000 with
+/// `iodepth_batch_complete_min=0`, which polls). A device slower than this is waited for
+/// asleep. Off by default: fio, CrystalDiskMark and KDiskMark sleep, and their Q1T1 figures are
+/// the ones people compare with.
 pub const POLL_NS: u64 = 200_000;
 
 /// Whether a stream of `depth` slots, one of `threads`, polls: at a queue depth of one, from a
