@@ -57,8 +57,8 @@ pub trait Ops: Sized {
 
     /// Starts what is queued and waits until at least one I/O completes, and up to `want` of
     /// them where the backend can wait for a batch (or the wait is interrupted), appending each
-    /// completion to `done`. An error here is the backend's own
-    /// failure, not an I/O's: the stream ends at once.
+    /// completion to `done`. An error here is the backend's own failure, not an I/O's: the
+    /// stream ends at once.
     fn reap(&mut self, want: usize, done: &mut Vec<Completion>) -> Result<(), EngineError>;
 }
 
@@ -120,8 +120,8 @@ pub const BATCH_FROM: usize = 16;
 
 /// How many completions a stream of `depth` slots waits for at once, and submits together: one
 /// below [`BATCH_FROM`], else a quarter of the queue, so three quarters of it stay in flight
-/// while a batch is answered. An I/O of a batch is timed when the batch is reaped, up to a few
-/// of the device's I/O times late; at such a depth each I/O waits behind 16 or more anyway, and
+/// while a batch is answered. An I/O of a batch is timed when the batch is reaped, up to the
+/// batch's other I/Os' times late; at such a depth each I/O waits behind 16 or more anyway, and
 /// the mean latency (the queue depth over the IOPS) is the same. Measured (RND4K Q32T1 read on a
 /// RAM-backed loop device, pinned to one CPU, alternating with fio, 4 rounds): 251-279K IOPS at
 /// 1.8-2.1 µs of CPU per I/O, against 232-290K at 2.7-3.0 µs one by one and fio's 225-274K at
@@ -242,7 +242,7 @@ impl Shared<'_> {
         let batch = if job.wait_each { 1 } else { batch(depth) };
         while in_flight > 0 {
             done.clear();
-            ops.reap(batch.min(in_flight).max(1), &mut done)?;
+            ops.reap(batch.min(in_flight), &mut done)?;
             // The clock is read once per batch, and the timeline's step worked out once.
             now = clock::now_ns();
             last_done = now;

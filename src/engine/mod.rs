@@ -4,7 +4,8 @@
 //! job: limits, offsets, data, timing, latency and the timeline. Each backend lives in a file of
 //! its own and implements only the small [`core_loop::Ops`] (queue, commit, reap): `uring`
 //! (io_uring, exactly `queue_depth` I/Os in flight per thread), `psync` (pread/pwrite; a queue
-//! depth above one uses that many threads, per thread of the job) and `null` (no I/O at all, so it measures the loop itself).
+//! depth above one uses that many threads, per thread of the job) and `null` (no I/O at all,
+//! so it measures the loop itself).
 //! [`Engine`] names them. The test file's life cycle is in `target`, timing and latency
 //! recording in `clock`, offsets and data in `pattern`, aligned buffers in `buffer`.
 
@@ -135,7 +136,8 @@ pub struct Job {
     /// only done once it reached the device.
     pub sync_at_end: bool,
     /// Wait for each completion asleep, one at a time, as fio, iozone and CrystalDiskMark do by
-    /// default, rather than in batches at a deep queue: for profiles whose figures must compare with those tools' published ones.
+    /// default, rather than in batches at a deep queue: for profiles whose figures must compare
+    /// with those tools' published ones.
     pub wait_each: bool,
     /// Poll for the I/O of a single-thread stream at queue depth 1 before sleeping
     /// (`uring::polls`), so the CPU's wake-up is not counted as the device's: fio's

@@ -98,8 +98,13 @@ impl Ops for IoUring {
         if self.polls {
             self.poll();
         }
+        // A poll that found its completion, with nothing left to submit, needs no system call.
         let ready = self.ring.completion().len();
-        let waited = self.ring.submit_and_wait(want.saturating_sub(ready));
+        let waited = if ready >= want && self.ring.submission().is_empty() {
+            Ok(0)
+        } else {
+            self.ring.submit_and_wait(want.saturating_sub(ready))
+        };
         match waited {
             Ok(_) => {}
             // Interrupted, or the completion queue is full: reap what is there and wait again.

@@ -2,8 +2,8 @@
 //! `metrics` facade and its Prometheus exporter, whose own HTTP listener is left out: the site
 //! serves them. Requests by route, method and status, and their time by route; submissions
 //! saved, and refused by reason; the answer cache's hits and misses; the store pool's
-//! connections. A route is the pattern the site
-//! knows (`/devices/{key}`), never the address asked for, so no client can make new series.
+//! connections. A route is the pattern the site knows (`/devices/{key}`), never the address
+//! asked for, so no client can make new series.
 
 use std::sync::OnceLock;
 use std::time::Instant;
