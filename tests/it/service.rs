@@ -114,6 +114,14 @@ fn an_operator_reads_the_site_s_metrics() {
     for _ in 0..2 {
         assert_eq!(post(&format!("{url}/api/v1/results"), &other).status, 422);
     }
+    // A document marked as the load generator's own: read, then refused by what it claims.
+    let mut synthetic = doc.clone();
+    synthetic["id"] = serde_json::json!(ulid(4));
+    synthetic["synthetic"] = serde_json::json!(true);
+    assert_eq!(
+        post(&format!("{url}/api/v1/results"), &synthetic).status,
+        422
+    );
     for _ in 0..2 {
         assert_eq!(get(&format!("{url}/")).status, 200);
     }
@@ -129,7 +137,8 @@ fn an_operator_reads_the_site_s_metrics() {
     for line in [
         "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"201\"} 1",
         "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"409\"} 1",
-        "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"422\"} 3",
+        "iomark_requests_total{route=\"/api/v1/results\",method=\"POST\",status=\"422\"} 4",
+        "iomark_submissions_refused_total{reason=\"implausible\"} 1",
         "iomark_submissions_saved_total 1",
         "iomark_submissions_refused_total{reason=\"bad_text\"} 1",
         "iomark_submissions_refused_total{reason=\"schema\"} 2",
