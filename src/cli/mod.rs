@@ -6,6 +6,7 @@ mod run;
 mod values;
 mod verify;
 
+use outputs::parse_replica;
 pub use outputs::{ResultArgs, StoreArgs};
 pub use run::{DataArg, EngineArg, ProgressArg, RunArgs};
 pub use verify::VerifyArgs;
@@ -333,6 +334,12 @@ pub struct ServeArgs {
     /// ~/.local/share/iomark/dump]
     #[arg(long, value_name = "DIR")]
     pub dump_dir: Option<PathBuf>,
+
+    /// A PostgreSQL streaming replica of --db to read pages and API answers from (repeatable:
+    /// taken in turn). Writes, and the reads of a client that wrote in the last 10 s, go to
+    /// --db; a replica that fails is left alone for 5 s, its reads made on --db
+    #[arg(long, value_name = "URL", value_parser = parse_replica)]
+    pub read_db: Vec<crate::store::Location>,
 
     /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides
     #[arg(long, hide = true)]

@@ -34,6 +34,15 @@ fn parse_db(text: &str) -> Result<Location, String> {
     Location::parse(Some(text)).map_err(|e| e.trim_start_matches("--db: ").to_string())
 }
 
+/// `iomark serve --read-db`: a PostgreSQL URL, and nothing else (a replica is PostgreSQL's).
+pub fn parse_replica(text: &str) -> Result<Location, String> {
+    match Location::parse(Some(text)) {
+        Ok(location @ Location::Postgres(_)) => Ok(location),
+        Ok(_) => Err("a read replica is a postgres:// URL".into()),
+        Err(e) => Err(e.trim_start_matches("--db: ").to_string()),
+    }
+}
+
 /// Where a measured result goes, besides the report.
 #[derive(Debug, Args)]
 pub struct ResultArgs {

@@ -31,7 +31,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let store = Store::open_with(location.clone(), Pooling::SERVER).await?;
+        let store = Store::open_with(location.clone(), Pooling::SERVER)
+            .await?
+            .with_replicas(&args.read_db, Pooling::SERVER)
+            .await?;
         let config = Config {
             listen: args.listen,
             public_url,
@@ -50,8 +53,13 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(
                 out,
-                "iomark serve: listening on http://{address} (store: {}); Ctrl-C stops",
+                "iomark serve: listening on http://{address} (store: {}{}); Ctrl-C stops",
                 location.display(),
+                match args.read_db.len() {
+                    0 => String::new(),
+                    1 => ", reading from 1 replica".to_string(),
+                    n => format!(", reading from {n} replicas"),
+                },
             );
             let _ = out.flush();
         })

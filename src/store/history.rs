@@ -198,9 +198,14 @@ impl Store {
     /// (a site finds results by their full id; a prefix is a scan).
     pub async fn document(&self, id: &str) -> Result<ResultDoc, StoreError> {
         let id = id.to_string();
-        let row = sqlx::query("SELECT document FROM results WHERE id = $1")
-            .bind(&id)
-            .fetch_optional(&self.pool)
+        let row = self
+            .read_one(|pool| {
+                Box::pin(
+                    sqlx::query("SELECT document FROM results WHERE id = $1")
+                        .bind(&id)
+                        .fetch_optional(pool),
+                )
+            })
             .await
             .map_err(|e| self.fail(e))?
             .ok_or_else(|| StoreError::NotFound(id.clone()))?;

@@ -9,7 +9,8 @@
 //! - `history.rs`: the runs, saved whole; `receipts.rs`: what was submitted elsewhere;
 //! - `model.rs`: what a site reads (entries, device aggregates); `columns.rs`: their columns
 //!   and statements, from the metric list; `derive.rs`: entries and aggregates kept current;
-//!   `aggregate.rs`: medians and names; `site.rs`: the site's queries.
+//!   `aggregate.rs`: medians and names; `site.rs`: the site's queries; `replicas.rs`: the
+//!   PostgreSQL replicas a server reads from.
 //!
 //! The API is async, as sqlx is; every write goes through [`Store::write`].
 
@@ -24,6 +25,7 @@ mod model;
 mod moderation;
 mod open;
 pub mod receipts;
+mod replicas;
 mod review;
 mod site;
 mod standing;
@@ -38,12 +40,15 @@ pub use location::{data_dir, Location};
 pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};
 pub use moderation::{AuditLine, Moderated};
 pub use open::Pooling;
+pub use replicas::on_primary;
 pub use review::Outlier;
 pub use standing::{Among, FigureStanding, Whose};
 
 pub struct Store {
+    /// The primary: every write, and every read when there are no replicas.
     pool: AnyPool,
     location: Location,
+    replicas: replicas::Replicas,
 }
 
 impl Store {
@@ -82,6 +87,7 @@ impl Store {
     }
 
     pub async fn close(self) {
+        self.close_replicas().await;
         self.pool.close().await;
     }
 

@@ -106,7 +106,11 @@ impl Store {
             .connect(&url)
             .await
             .map_err(fail)?;
-        let store = Store { pool, location };
+        let store = Store {
+            pool,
+            location,
+            replicas: Default::default(),
+        };
         store.migrate().await?;
         store.backfill().await?;
         store.rederive().await?;

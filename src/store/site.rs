@@ -20,15 +20,20 @@ impl Store {
         &self,
         key: &str,
     ) -> Result<Vec<(String, String, DeviceRow)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT class, scope, device_key, device_name, kind, transport, capacity_gb, \
-             results, price_usd, stats, sold_as FROM devices WHERE device_key = $1 \
-             ORDER BY class, scope",
-        )
-        .bind(key)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
+        let rows = self
+            .read(|pool| {
+                Box::pin(
+                    sqlx::query(
+                        "SELECT class, scope, device_key, device_name, kind, transport, \
+                         capacity_gb, results, price_usd, stats, sold_as FROM devices \
+                         WHERE device_key = $1 ORDER BY class, scope",
+                    )
+                    .bind(key)
+                    .fetch_all(pool),
+                )
+            })
+            .await
+            .map_err(|e| self.fail(e))?;
         rows.iter()
             .map(|row| {
                 Ok((
@@ -81,12 +86,14 @@ impl Store {
              ORDER BY {sort} DESC, device_key LIMIT {limit}",
             conditions.join(" AND ")
         );
-        let mut query = sqlx::query(&sql).bind(&filter.class);
-        for value in &binds {
-            query = query.bind(value);
-        }
-        let rows = query
-            .fetch_all(&self.pool)
+        let rows = self
+            .read(|pool| {
+                let mut query = sqlx::query(&sql).bind(&filter.class);
+                for value in &binds {
+                    query = query.bind(value);
+                }
+                Box::pin(query.fetch_all(pool))
+            })
             .await
             .map_err(|e| self.fail(e))?;
         rows.iter()
@@ -97,13 +104,19 @@ impl Store {
 
     /// The boards and filesystems that a class has ranked results on (its scopes).
     pub async fn scopes(&self, class: &str) -> Result<(Vec<String>, Vec<String>), StoreError> {
-        let rows = sqlx::query(
-            "SELECT DISTINCT scope FROM devices WHERE class = $1 AND scope <> '' ORDER BY scope",
-        )
-        .bind(class)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
+        let rows = self
+            .read(|pool| {
+                Box::pin(
+                    sqlx::query(
+                        "SELECT DISTINCT scope FROM devices WHERE class = $1 \
+                         AND scope <> '' ORDER BY scope",
+                    )
+                    .bind(class)
+                    .fetch_all(pool),
+                )
+            })
+            .await
+            .map_err(|e| self.fail(e))?;
         let mut boards = Vec::new();
         let mut filesystems = Vec::new();
         for row in rows {
@@ -123,14 +136,14 @@ impl Store {
             .iter()
             .map(|m| format!("COUNT({}) AS {}", m.column, m.column))
             .collect();
-        let row = sqlx::query(&format!(
+        let sql = format!(
             "SELECT {} FROM devices WHERE class = $1 AND scope = ''",
             counts.join(", ")
-        ))
-        .bind(class)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
+        );
+        let row = self
+            .read(|pool| Box::pin(sqlx::query(&sql).bind(class).fetch_one(pool)))
+            .await
+            .map_err(|e| self.fail(e))?;
         let mut present = Vec::new();
         for m in &METRICS {
             if row.try_get::<i64, _>(m.column).map_err(|e| self.fail(e))? > 0 {
@@ -142,14 +155,19 @@ impl Store {
 
     /// The classes of results that have ranked devices, with how many devices each.
     pub async fn classes(&self, synthetic: bool) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT class, COUNT(*) AS n FROM devices WHERE scope = '' AND synthetic <= $1 \
-             GROUP BY class ORDER BY n DESC, class",
-        )
-        .bind(synthetic as i64)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
+        let rows = self
+            .read(|pool| {
+                Box::pin(
+                    sqlx::query(
+                        "SELECT class, COUNT(*) AS n FROM devices WHERE scope = '' \
+                         AND synthetic <= $1 GROUP BY class ORDER BY n DESC, class",
+                    )
+                    .bind(synthetic as i64)
+                    .fetch_all(pool),
+                )
+            })
+            .await
+            .map_err(|e| self.fail(e))?;
         rows.iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
             .collect::<Result<_, sqlx::Error>>()
@@ -162,16 +180,22 @@ impl Store {
         key: &str,
         synthetic: bool,
     ) -> Result<Vec<Entry>, StoreError> {
-        let rows = sqlx::query(&format!(
+        let sql = format!(
             "SELECT {} FROM entries WHERE device_key = $1 AND synthetic <= $2 \
              ORDER BY started_at DESC, id DESC LIMIT 5000",
             SQL.entry_select("")
-        ))
-        .bind(key)
-        .bind(synthetic as i64)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
+        );
+        let rows = self
+            .read(|pool| {
+                Box::pin(
+                    sqlx::query(&sql)
+                        .bind(key)
+                        .bind(synthetic as i64)
+                        .fetch_all(pool),
+                )
+            })
+            .await
+            .map_err(|e| self.fail(e))?;
         self.entries(&rows)
     }
 
@@ -179,18 +203,18 @@ impl Store {
     /// model more often than not), newest first: by when the store took them, which a
     /// document cannot set (its own `started_at` put a result 23 h ahead at the top, issue 22).
     pub async fn recent(&self, limit: u32, synthetic: bool) -> Result<Vec<Entry>, StoreError> {
-        let rows = sqlx::query(&format!(
+        let sql = format!(
             // CROSS JOIN: SQLite then walks results by the index on saved_at and stops at the
             // limit (with a plain JOIN it sorted every result, 70 ms a page at 20,000).
             "SELECT {} FROM results r CROSS JOIN entries e WHERE e.id = r.id \
              AND e.synthetic <= $1 ORDER BY r.saved_at DESC LIMIT {}",
             SQL.entry_select("e."),
             limit.clamp(1, MAX_ROWS)
-        ))
-        .bind(synthetic as i64)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
+        );
+        let rows = self
+            .read(|pool| Box::pin(sqlx::query(&sql).bind(synthetic as i64).fetch_all(pool)))
+            .await
+            .map_err(|e| self.fail(e))?;
         self.entries(&rows)
     }
 
@@ -218,12 +242,14 @@ impl Store {
             conditions.join(" AND "),
             limit.clamp(1, MAX_ROWS)
         );
-        let mut query = sqlx::query(&sql).bind(synthetic as i64).bind(after);
-        for value in binds {
-            query = query.bind(value);
-        }
-        let rows = query
-            .fetch_all(&self.pool)
+        let rows = self
+            .read(|pool| {
+                let mut query = sqlx::query(&sql).bind(synthetic as i64).bind(after);
+                for value in &binds {
+                    query = query.bind(*value);
+                }
+                Box::pin(query.fetch_all(pool))
+            })
             .await
             .map_err(|e| self.fail(e))?;
         self.entries(&rows)
@@ -237,17 +263,23 @@ impl Store {
         limit: u32,
         synthetic: bool,
     ) -> Result<Vec<(Entry, String)>, StoreError> {
-        let rows = sqlx::query(&format!(
+        let sql = format!(
             "SELECT {}, r.document FROM entries e JOIN results r ON r.id = e.id \
              WHERE e.synthetic <= $1 AND e.id > $2 ORDER BY e.id LIMIT {}",
             SQL.entry_select("e."),
             limit.clamp(1, MAX_ROWS)
-        ))
-        .bind(synthetic as i64)
-        .bind(after)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
+        );
+        let rows = self
+            .read(|pool| {
+                Box::pin(
+                    sqlx::query(&sql)
+                        .bind(synthetic as i64)
+                        .bind(after)
+                        .fetch_all(pool),
+                )
+            })
+            .await
+            .map_err(|e| self.fail(e))?;
         rows.iter()
             .map(|row| Ok((entry(row)?, row.try_get("document")?)))
             .collect::<Result<_, sqlx::Error>>()
@@ -256,21 +288,18 @@ impl Store {
 
     /// One result's facts, by its full id.
     pub async fn entry(&self, id: &str) -> Result<Option<Entry>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {} FROM entries WHERE id = $1",
-            SQL.entry_select("")
-        ))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
+        let sql = format!("SELECT {} FROM entries WHERE id = $1", SQL.entry_select(""));
+        let row = self
+            .read_one(|pool| Box::pin(sqlx::query(&sql).bind(id).fetch_optional(pool)))
+            .await
+            .map_err(|e| self.fail(e))?;
         row.as_ref()
             .map(entry)
             .transpose()
             .map_err(|e| self.fail(e))
     }
 
-    /// Whether the store answers (for a server's health check).
+    /// Whether the store's primary answers (for a server's health check).
     pub async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1")
             .execute(&self.pool)

@@ -101,12 +101,14 @@ impl Store {
              AND synthetic = 0 AND {condition}",
             columns.join(", ")
         );
-        let mut query = sqlx::query(&sql).bind(whose.class).bind(whose.id);
-        for bind in binds {
-            query = query.bind(*bind);
-        }
-        let rows = query
-            .fetch_all(&self.pool)
+        let rows = self
+            .read(|pool| {
+                let mut query = sqlx::query(&sql).bind(whose.class).bind(whose.id);
+                for bind in binds {
+                    query = query.bind(*bind);
+                }
+                Box::pin(query.fetch_all(pool))
+            })
             .await
             .map_err(|e| self.fail(e))?;
         rows.iter()

@@ -152,7 +152,12 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
     }
     let write = matches!(*request.method(), Method::POST | Method::DELETE);
     let key = key_of(request.uri());
-    if cacheable {
+    // A client that has just written is answered from the primary, never from here.
+    let fresh = request
+        .extensions()
+        .get::<super::writers::Fresh>()
+        .is_some();
+    if cacheable && !fresh {
         if let Some(hit) = state.cache.get(&key) {
             metrics::counter!("iomark_cache_total", "result" => "hit").increment(1);
             return hit;

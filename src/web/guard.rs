@@ -140,8 +140,21 @@ pub async fn guard(State(state): State<Shared>, request: Request, next: Next) ->
     if let Err(failure) = plain_address(request.uri()) {
         return secured(failure.respond(api));
     }
+    // A client that has just written reads on the primary (`writers.rs`).
+    let fresh = state.store.has_replicas() && client.is_some_and(|c| state.writers.fresh(c));
+    let mut request = request;
+    if fresh {
+        request.extensions_mut().insert(super::writers::Fresh);
+    }
+    let handled = async {
+        if fresh {
+            crate::store::on_primary(next.run(request)).await
+        } else {
+            next.run(request).await
+        }
+    };
     // The body (`WholeBody`, for the handlers that take one) and the handler, together.
-    let response = match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
+    let response = match tokio::time::timeout(REQUEST_TIMEOUT, handled).await {
         Ok(response) => response,
         Err(_) => Failure::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -152,6 +165,11 @@ pub async fn guard(State(state): State<Shared>, request: Request, next: Next) ->
         )
         .respond(api),
     };
+    if write && response.status().is_success() && state.store.has_replicas() {
+        if let Some(client) = client {
+            state.writers.wrote(client);
+        }
+    }
     secured(uniform(response, api).await)
 }
 

@@ -13,7 +13,8 @@
 //! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);
 //! - `metrics.rs`: what an operator watches, at `/metrics` (Prometheus);
 //! - `guard.rs`: what every request passes through: the per-client rate limit, the time
-//!   limit, the security headers;
+//!   limit, the security headers; `writers.rs`: the clients that wrote a moment ago, whose
+//!   reads go to the store's primary when it has read replicas;
 //!
 //! One store pool for the process's lifetime. SIGTERM or SIGINT stops accepting connections
 //! and lets the requests in flight finish; a submission answered 201 is committed before the
@@ -31,6 +32,7 @@ mod metrics;
 mod openapi;
 mod pages;
 mod views;
+mod writers;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -84,6 +86,7 @@ pub struct State {
     pub cache: cache::Cache,
     pub cards: card::Cards,
     pub dumps: dump::Dumps,
+    pub writers: writers::Writers,
 }
 
 pub type Shared = Arc<State>;
@@ -176,6 +179,7 @@ pub async fn serve(
         cache: cache::Cache::new(config.cache),
         cards: Default::default(),
         dumps,
+        writers: Default::default(),
         config,
     });
     metrics::install();

@@ -4,10 +4,14 @@
 #![allow(dead_code)]
 
 pub mod devices;
+pub mod postgres;
+pub mod proxy;
 pub mod site;
 
+pub use postgres::Postgres;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -131,202 +135,6 @@ pub fn write_doc(dir: &Path, doc: &Value) -> PathBuf {
     let path = dir.join(format!("{}.json", doc["id"].as_str().unwrap()));
     std::fs::write(&path, serde_json::to_string_pretty(doc).unwrap()).unwrap();
     path
-}
-
-/// A PostgreSQL server of the test's own on 127.0.0.1, from Debian's `postgresql` package
-/// (`tests/run` installs it), stopped when dropped. With `IOMARK_TEST_POSTGRES` set to a URL of a
-/// server where that user may create databases, that server is used instead.
-pub struct Postgres {
-    child: std::sync::Mutex<Option<Child>>,
-    base: String,
-    bin: PathBuf,
-    _dir: Option<tempfile::TempDir>,
-    next: std::sync::atomic::AtomicU32,
-    /// How to start the server again after [`Postgres::stop`] (our own server only).
-    restart: Option<Command>,
-    port: u16,
-}
-
-fn bin_dir() -> PathBuf {
-    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path().join("bin"))
-                .filter(|p| p.join("postgres").is_file())
-                .collect()
-        })
-        .unwrap_or_default();
-    found.sort();
-    found.pop().expect(
-        "PostgreSQL is needed for the store's tests: apt-get install postgresql (tests/run installs it), \
-         or set IOMARK_TEST_POSTGRES=postgres://user@host/db",
-    )
-}
-
-impl Postgres {
-    pub fn start() -> Postgres {
-        if let Ok(url) = std::env::var("IOMARK_TEST_POSTGRES") {
-            return Postgres {
-                child: None.into(),
-                base: url,
-                bin: bin_dir(),
-                _dir: None,
-                next: 0.into(),
-                restart: None,
-                port: 0,
-            };
-        }
-        use std::os::unix::fs::PermissionsExt;
-        use std::os::unix::process::CommandExt;
-        let bin = bin_dir();
-        let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data");
-        std::fs::create_dir(&data).unwrap();
-        let root = unsafe { libc::geteuid() } == 0;
-        // PostgreSQL refuses to run as root: as root, run it as the `postgres` user Debian's
-        // package creates.
-        let ids = root.then(|| user_ids("postgres").unwrap_or((65534, 65534)));
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).unwrap();
-        if let Some((uid, gid)) = ids {
-            for p in [dir.path(), data.as_path()] {
-                std::os::unix::fs::chown(p, Some(uid), Some(gid)).unwrap();
-            }
-        }
-        let as_owner = |command: &mut Command| {
-            if let Some((uid, gid)) = ids {
-                command.uid(uid).gid(gid);
-            }
-            command.env("HOME", dir.path());
-        };
-        let mut init = Command::new(bin.join("initdb"));
-        init.args([
-            "-D",
-            data.to_str().unwrap(),
-            "-U",
-            "iomark",
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--no-sync",
-        ])
-        .stdout(Stdio::null());
-        as_owner(&mut init);
-        let out = init.output().unwrap();
-        assert!(
-            out.status.success(),
-            "initdb: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let port = {
-            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            listener.local_addr().unwrap().port()
-        };
-        let server = || {
-            let mut server = Command::new(bin.join("postgres"));
-            server
-                .args([
-                    "-D",
-                    data.to_str().unwrap(),
-                    "-h",
-                    "127.0.0.1",
-                    "-p",
-                    &port.to_string(),
-                ])
-                .args([
-                    "-k",
-                    dir.path().to_str().unwrap(),
-                    "-F",
-                    "-c",
-                    "max_connections=100",
-                ])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null());
-            as_owner(&mut server);
-            server
-        };
-        let child = server().spawn().unwrap();
-        let pg = Postgres {
-            child: Some(child).into(),
-            base: format!("postgres://iomark@127.0.0.1:{port}/postgres"),
-            restart: Some(server()),
-            bin,
-            _dir: Some(dir),
-            next: 0.into(),
-            port,
-        };
-        pg.wait_ready();
-        pg
-    }
-
-    fn wait_ready(&self) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let ready = Command::new(self.bin.join("pg_isready"))
-                .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-q"])
-                .status()
-                .unwrap();
-            if ready.success() {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "PostgreSQL did not start in 30 s"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Stops our own server (fast shutdown: connections are cut); false for a server given by
-    /// IOMARK_TEST_POSTGRES, which is not ours to stop.
-    pub fn stop(&self) -> bool {
-        let mut child = self.child.lock().unwrap();
-        let Some(mut running) = child.take() else {
-            return false;
-        };
-        unsafe { libc::kill(running.id() as i32, libc::SIGINT) };
-        let _ = running.wait();
-        true
-    }
-
-    /// Starts our own server again, on the same port and data, after [`Postgres::stop`].
-    pub fn start_again(&mut self) {
-        let command = self.restart.as_mut().expect("our own server");
-        let child = command.spawn().unwrap();
-        *self.child.lock().unwrap() = Some(child);
-        self.wait_ready();
-    }
-
-    /// A new, empty database on the server: its URL.
-    pub fn database(&self) -> String {
-        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let name = format!("iomark_test_{}_{n}", std::process::id());
-        let status = Command::new(self.bin.join("psql"))
-            .args([&self.base, "-q", "-v", "ON_ERROR_STOP=1", "-c"])
-            .arg(format!("CREATE DATABASE {name}"))
-            .status()
-            .unwrap();
-        assert!(status.success(), "cannot create database {name}");
-        let (server, _) = self.base.rsplit_once('/').unwrap();
-        format!("{server}/{name}")
-    }
-}
-
-impl Drop for Postgres {
-    fn drop(&mut self) {
-        // SIGINT: PostgreSQL's fast shutdown.
-        self.stop();
-    }
-}
-
-fn user_ids(name: &str) -> Option<(u32, u32)> {
-    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-    passwd.lines().find_map(|line| {
-        let fields: Vec<&str> = line.split(':').collect();
-        (fields.first() == Some(&name))
-            .then(|| Some((fields[2].parse().ok()?, fields[3].parse().ok()?)))?
-    })
 }
 
 /// A small tmpfs mounted for one test, unmounted when dropped.

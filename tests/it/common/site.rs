@@ -61,6 +61,13 @@ impl Site {
         }
     }
 
+    /// SIGKILL: the process dies with whatever it was doing.
+    pub fn kill(&mut self) {
+        let mut child = self.child.take().expect("running");
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
     /// SIGTERM, then the exit status (within 30 s).
     pub fn stop(&mut self) -> std::process::ExitStatus {
         let mut child = self.child.take().expect("running");
