@@ -72,6 +72,17 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     )
     .with_context(|| format!("not submitted (the result stays in your store): {server}"))?;
     let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    if status == 409 {
+        // Sent before: by hand, or by a proxy that sent it again after a server died before
+        // its answer reached us (the deletion token went with that answer).
+        bail!(
+            "{server} has result {} already, from an earlier submission (perhaps one whose \
+             answer was lost on the way): {server}/results/{}; without its receipt only the \
+             site's moderators can delete it",
+            public.id,
+            public.id
+        );
+    }
     if status != 201 {
         bail!(
             "not submitted (the result stays in your store): {server} answered {status}: {}",

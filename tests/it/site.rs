@@ -88,6 +88,18 @@ fn suite(db: &str) {
         "{text}"
     );
     assert_eq!(token.len(), 64);
+    // Sent again (by hand, or by a proxy replaying it): refused, said so, saved once.
+    let again = iomark(home)
+        .args(["submit", "latest", "--server", &url, "--yes"])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        err.contains(&format!("has result {} already", ulid(1)))
+            && err.contains("only the site's moderators can delete it"),
+        "{err}"
+    );
 
     // More results: the same model on other boards, another device, one too fast for USB 2.
     for (n, scale, board) in [
