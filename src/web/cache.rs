@@ -2,6 +2,9 @@
 //! device pages, so a busy site draws each once per period instead of once per visitor. A
 //! submission or deletion through this process empties the cache at once; another process's
 //! is seen within the period (`--cache-seconds`; 0 turns the cache off). Bounded in bytes.
+//!
+//! One render per missing answer: the requests that miss while the same answer is being
+//! drawn wait for it (single flight) instead of each asking the store the same queries.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,6 +26,31 @@ const MAX_ANSWER: usize = 1 << 20;
 pub struct Cache {
     ttl: Duration,
     entries: Mutex<Entries>,
+    /// The answers being drawn now: a receiver ends when its render does.
+    drawing: Mutex<HashMap<String, tokio::sync::watch::Receiver<()>>>,
+}
+
+/// A render in flight, which others wait for; it ends, kept or not, when this is dropped
+/// (also when its client goes away and its handler with it).
+struct Drawing<'a> {
+    cache: &'a Cache,
+    key: String,
+    _done: tokio::sync::watch::Sender<()>,
+}
+
+impl Drop for Drawing<'_> {
+    fn drop(&mut self) {
+        let mut drawing = self.cache.drawing.lock().unwrap_or_else(|e| e.into_inner());
+        drawing.remove(&self.key);
+    }
+}
+
+/// What a request that missed the cache does.
+enum Miss<'a> {
+    /// Draws the answer, others waiting for it.
+    Draw(Drawing<'a>),
+    /// Waits for another request's render to end.
+    Wait(tokio::sync::watch::Receiver<()>),
 }
 
 #[derive(Default)]
@@ -42,7 +70,23 @@ impl Cache {
         Cache {
             ttl,
             entries: Mutex::new(Entries::default()),
+            drawing: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Whether to draw the answer `key` names, or wait for the request drawing it.
+    fn miss(&self, key: &str) -> Miss<'_> {
+        let mut drawing = self.drawing.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(receiver) = drawing.get(key) {
+            return Miss::Wait(receiver.clone());
+        }
+        let (done, receiver) = tokio::sync::watch::channel(());
+        drawing.insert(key.to_string(), receiver);
+        Miss::Draw(Drawing {
+            cache: self,
+            key: key.to_string(),
+            _done: done,
+        })
     }
 
     fn get(&self, key: &str) -> Option<Response> {
@@ -157,10 +201,23 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
         .extensions()
         .get::<super::writers::Fresh>()
         .is_some();
-    if cacheable && !fresh {
+    let mut drawing = None;
+    if cacheable && !fresh && !state.cache.ttl.is_zero() {
         if let Some(hit) = state.cache.get(&key) {
             metrics::counter!("iomark_cache_total", "result" => "hit").increment(1);
             return hit;
+        }
+        match state.cache.miss(&key) {
+            Miss::Draw(mine) => drawing = Some(mine),
+            Miss::Wait(mut theirs) => {
+                // Ends when their render does (its sender dropped), kept or not.
+                let _ = theirs.changed().await;
+                if let Some(hit) = state.cache.get(&key) {
+                    metrics::counter!("iomark_cache_total", "result" => "waited").increment(1);
+                    return hit;
+                }
+                // Not kept (not a 200, too large, or its client went away): drawn here too.
+            }
         }
         metrics::counter!("iomark_cache_total", "result" => "miss").increment(1);
     }
@@ -177,6 +234,8 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
             if bytes.len() <= MAX_ANSWER {
                 state.cache.put(key, parts.headers.clone(), bytes.clone());
             }
+            // Kept: those waiting find it now.
+            drop(drawing);
             Response::from_parts(parts, Body::from(bytes))
         }
         Err(e) => (
@@ -190,6 +249,34 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn one_draws_a_missing_answer_and_the_others_wait_for_it() {
+        let cache = Cache::new(Duration::from_secs(5));
+        let Miss::Draw(first) = cache.miss("/a") else {
+            panic!("the first to miss draws");
+        };
+        let Miss::Wait(mut waiting) = cache.miss("/a") else {
+            panic!("the second waits");
+        };
+        assert!(matches!(cache.miss("/b"), Miss::Draw(_)), "another answer");
+        let waited = tokio::spawn(async move {
+            let _ = waiting.changed().await;
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waited.is_finished(), "waits while the answer is drawn");
+        cache.put("/a".into(), HeaderMap::new(), Bytes::from_static(b"drawn"));
+        drop(first);
+        tokio::time::timeout(Duration::from_secs(5), waited)
+            .await
+            .expect("the waiter is woken when the render ends")
+            .unwrap();
+        assert!(cache.get("/a").is_some());
+        assert!(
+            matches!(cache.miss("/a"), Miss::Draw(_)),
+            "a render that ended (or was dropped with its client) leaves nobody waiting"
+        );
+    }
 
     #[test]
     fn unknown_parameters_make_no_new_key() {
