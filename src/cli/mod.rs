@@ -335,6 +335,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     pub dump_dir: Option<PathBuf>,
 
+    /// What is written to standard error: a line per request (method, route, path, status,
+    /// milliseconds, whether from the cache, the client's address) and the site's own events,
+    /// as text or JSON lines; quiet leaves out the line per request
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogArg::Text)]
+    pub log: LogArg,
+
     /// A PostgreSQL streaming replica of --db to read pages and API answers from (repeatable:
     /// taken in turn). Writes, and the reads of a client that wrote in the last 10 s, go to
     /// --db; a replica that fails is left alone for 5 s, its reads made on --db
@@ -347,6 +353,14 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+/// `iomark serve --log`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogArg {
+    Text,
+    Json,
+    Quiet,
 }
 
 #[derive(Debug, Args)]

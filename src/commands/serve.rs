@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use crate::cli::ServeArgs;
+use crate::cli::{LogArg, ServeArgs};
 use crate::store::{Pooling, Store};
 use crate::web::{self, Config};
 
@@ -26,6 +26,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("--dump-dir: {e}: name the folder"))?
             .join("dump"),
     };
+    web::install_log(match args.log {
+        LogArg::Text => web::Log::Text,
+        LogArg::Json => web::Log::Json,
+        LogArg::Quiet => web::Log::Quiet,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -81,7 +81,7 @@ impl Replica {
                     if let Ok(Ok(connection)) = probe.await {
                         let _ = connection.close().await;
                         *flag.lock().unwrap_or_else(|e| e.into_inner()) = None;
-                        eprintln!("iomark serve: replica {shown} answers again; reading from it");
+                        tracing::info!(replica = %shown, "the replica answers again; reading from it");
                     }
                 });
                 false
@@ -105,10 +105,10 @@ impl Replica {
         }
         let mut resting = self.resting.lock().unwrap_or_else(|e| e.into_inner());
         if resting.is_none() {
-            eprintln!(
-                "iomark serve: replica {} failed ({error}); its reads go to the primary until \
-                 it answers again (tried every {} s)",
-                self.shown,
+            tracing::warn!(
+                replica = %self.shown,
+                "the replica failed ({error}); its reads go to the primary until it answers \
+                 again (tried every {} s)",
                 REST.as_secs()
             );
             *resting = Some(Instant::now());
@@ -147,9 +147,10 @@ impl Store {
                     None
                 }
                 Err(e) => {
-                    eprintln!(
-                        "iomark serve: replica {shown} does not answer now ({}); its reads go \
-                         to the primary until it does",
+                    tracing::warn!(
+                        replica = %shown,
+                        "the replica does not answer now ({}); its reads go to the primary \
+                         until it does",
                         StoreError::from_sqlx(location, e)
                     );
                     Some(Instant::now())

@@ -122,7 +122,7 @@ pub async fn submit(
     let standing = match views::standing(&state, &doc).await {
         Ok(standing) => standing,
         Err(e) => {
-            eprintln!("iomark serve: the standing of {}: {e}", doc.id);
+            tracing::warn!(id = %doc.id, "its standing could not be read: {e}");
             None
         }
     };

@@ -150,7 +150,7 @@ impl From<StoreError> for Failure {
                 // The whole error (where the store is, what its driver said) goes to the
                 // operator's log, never into an answer: it named the database URL, with a
                 // password given as a query parameter (issue 22).
-                eprintln!("iomark serve: {e}");
+                tracing::error!("{e}");
                 let why = match problem {
                     Problem::Full => " (its disk is full)",
                     Problem::Locked => " (it is busy)",

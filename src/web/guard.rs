@@ -134,11 +134,11 @@ pub async fn guard(State(state): State<Shared>, request: Request, next: Next) ->
             if let Ok(value) = HeaderValue::from_str(&wait.to_string()) {
                 response.headers_mut().insert(header::RETRY_AFTER, value);
             }
-            return secured(response);
+            return told(secured(response), Some(client));
         }
     }
     if let Err(failure) = plain_address(request.uri()) {
-        return secured(failure.respond(api));
+        return told(secured(failure.respond(api)), client);
     }
     // A client that has just written reads on the primary (`writers.rs`).
     let fresh = state.store.has_replicas() && client.is_some_and(|c| state.writers.fresh(c));
@@ -170,7 +170,17 @@ pub async fn guard(State(state): State<Shared>, request: Request, next: Next) ->
             state.writers.wrote(client);
         }
     }
-    secured(uniform(response, api).await)
+    told(secured(uniform(response, api).await), client)
+}
+
+/// The answer, with whom it answers for the log line (`metrics::layer`).
+fn told(mut response: Response, client: Option<std::net::IpAddr>) -> Response {
+    if let Some(client) = client {
+        response
+            .extensions_mut()
+            .insert(super::metrics::Client(client));
+    }
+    response
 }
 
 /// An address with a control character escaped in it (`%00`…`%1F`, `%7F`) names nothing here:

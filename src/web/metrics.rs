@@ -1,10 +1,13 @@
-//! What an operator watches: Prometheus metrics at `/metrics` (its text format), through the
+//! What an operator watches: a log line per request on standard error (`tracing`: text, or
+//! JSON with `--log json`), and Prometheus metrics at `/metrics` (its text format), through the
 //! `metrics` facade and its Prometheus exporter, whose own HTTP listener is left out: the site
 //! serves them. Requests by route, method and status, and their time by route; submissions
 //! saved, and refused by reason; the answer cache's hits and misses; the store pool's
 //! connections. A route is the pattern the site knows (`/devices/{key}`), never the address
 //! asked for, so no client can make new series.
 
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -40,6 +43,41 @@ fn handle() -> &'static PrometheusHandle {
 pub fn install() {
     handle();
 }
+
+/// How `iomark serve` writes what happens: a line per request and the site's own events
+/// (text or JSON), or its events alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Log {
+    Text,
+    Json,
+    /// Warnings and errors and the site's own events, no line per request.
+    Quiet,
+}
+
+static REQUESTS: AtomicBool = AtomicBool::new(true);
+
+/// Sends the process's events (`tracing`, at INFO and above, sqlx's slow statements among
+/// them) to standard error as `log` says. Once per process; a second call changes nothing.
+pub fn install_log(log: Log) {
+    REQUESTS.store(log != Log::Quiet, Ordering::Relaxed);
+    let builder = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false);
+    let _ = match log {
+        Log::Json => builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(false)
+            .try_init(),
+        Log::Text | Log::Quiet => builder.try_init(),
+    };
+}
+
+/// The client a request was taken as (the proxy's last X-Forwarded-For address, or the
+/// connection's), which the guard puts on the answer for this layer's log line.
+#[derive(Clone, Copy)]
+pub struct Client(pub IpAddr);
 
 /// The route a path belongs to, as the router names it; `other` for any path it has none for.
 pub fn route(path: &str) -> &'static str {
@@ -80,17 +118,36 @@ pub fn saved() {
     metrics::counter!("iomark_submissions_saved_total").increment(1);
 }
 
-/// Counts every request and times it, by route.
+/// Counts every request and times it, by route, and writes its log line.
 pub async fn layer(request: Request, next: Next) -> Response {
     let route = route(request.uri().path());
     let method = request.method().as_str().to_string();
+    // The path alone: a query may hold what someone searched for.
+    let path = request.uri().path().to_string();
     let started = Instant::now();
     let response = next.run(request).await;
-    let status = response.status().as_u16().to_string();
-    metrics::counter!("iomark_requests_total", "route" => route, "method" => method, "status" => status)
+    let took = started.elapsed();
+    let status = response.status().as_u16();
+    if REQUESTS.load(Ordering::Relaxed) {
+        let client = response.extensions().get::<Client>().map(|c| c.0);
+        let ms = (took.as_secs_f64() * 1e4).round() / 10.0;
+        let cached = response.headers().contains_key(header::AGE);
+        macro_rules! line {
+            ($level:ident) => {
+                tracing::$level!(target: "iomark::request", %method, route, path = %crate::output::printable(&path),
+                    status, ms, cached, client = client.map(|c| c.to_string()).unwrap_or_default())
+            };
+        }
+        if status >= 500 {
+            line!(warn);
+        } else {
+            line!(info);
+        }
+    }
+    metrics::counter!("iomark_requests_total", "route" => route, "method" => method, "status" => status.to_string())
         .increment(1);
     metrics::histogram!("iomark_request_duration_seconds", "route" => route)
-        .record(started.elapsed().as_secs_f64());
+        .record(took.as_secs_f64());
     response
 }
 

@@ -47,6 +47,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::store::Store;
 
+pub use metrics::{install_log, Log};
+
 /// The largest request body taken, far above any result document (the real runs kept in
 /// `tests/golden/charts/` are 4 to 25 KB: a standard run 22 KB, a surface scan 25 KB) and far
 /// below what would tie up the server; fields a newer iomark added are kept, within it.

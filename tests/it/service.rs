@@ -161,3 +161,77 @@ fn an_operator_reads_the_site_s_metrics() {
         "{again}"
     );
 }
+
+/// `--log json`: one JSON line per request on standard error, with its route, status, time and
+/// client (behind a trusted proxy, the address the proxy appended), never its query (what
+/// someone searched for); `--log quiet` writes none.
+#[test]
+fn each_request_is_one_json_line_in_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let log = dir.path().join("serve.log");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--log", "json", "--trust-forwarded-for"]);
+    let mut command = Site::command(db.to_str().unwrap(), dir.path(), &args);
+    command.stderr(std::fs::File::create(&log).unwrap());
+    let mut site = Site::launch(command);
+    let url = site.url.clone();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let from = |path: &str| {
+        agent
+            .get(format!("{url}{path}"))
+            .header("x-forwarded-for", "203.0.113.7")
+            .call()
+            .unwrap()
+            .status()
+            .as_u16()
+    };
+    assert_eq!(from("/?q=a+private+search"), 200);
+    assert_eq!(from("/devices/none-such"), 404);
+    let doc = device_doc(1, "SanDisk", "Ultra Fit", 0.02, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    assert!(site.stop().success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains("private"), "a query in the log: {text}");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .filter(|l: &serde_json::Value| l["target"] == "iomark::request")
+        .collect();
+    let seen: Vec<(String, String, u64, String)> = lines
+        .iter()
+        .map(|l| {
+            assert!(l["ms"].as_f64().is_some_and(|ms| ms >= 0.0), "{l}");
+            assert!(l["timestamp"].is_string(), "{l}");
+            (
+                l["method"].as_str().unwrap().to_string(),
+                l["route"].as_str().unwrap().to_string(),
+                l["status"].as_u64().unwrap(),
+                l["client"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("GET", "/", 200, "203.0.113.7"),
+        ("GET", "/devices/{key}", 404, "203.0.113.7"),
+        ("POST", "/api/v1/results", 201, "127.0.0.1"),
+    ];
+    let expected: Vec<(String, String, u64, String)> = expected
+        .iter()
+        .map(|(m, r, s, c)| (m.to_string(), r.to_string(), *s, c.to_string()))
+        .collect();
+    assert_eq!(seen, expected, "{text}");
+
+    // Quiet: the site's events only.
+    let quiet = dir.path().join("quiet.log");
+    let mut command = Site::command(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    command.stderr(std::fs::File::create(&quiet).unwrap());
+    let mut site = Site::launch(command);
+    assert_eq!(get(&format!("{}/", site.url)).status, 200);
+    assert!(site.stop().success());
+    let text = std::fs::read_to_string(&quiet).unwrap();
+    assert!(!text.contains("iomark::request"), "{text}");
+}

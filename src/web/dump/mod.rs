@@ -137,7 +137,7 @@ pub async fn keep_made(state: Shared) {
         match make::make(&state).await {
             Ok(made) => *dumps.made.write().unwrap_or_else(|e| e.into_inner()) = Some(made),
             Err(e) => {
-                eprintln!("iomark serve: no new dump, the last one stays: {e}");
+                tracing::error!("no new dump, the last one stays: {e}");
                 tokio::time::sleep(RETRY.min(dumps.every)).await;
             }
         }

@@ -28,9 +28,12 @@ impl Site {
         let mut command = iomark(home);
         command
             .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .args(extra);
+        // No line per request in the tests' output, unless a test asks for the log.
+        if !extra.contains(&"--log") {
+            command.args(["--log", "quiet"]);
+        }
+        command.stdout(Stdio::piped()).stderr(Stdio::inherit());
         command
     }
 
