@@ -69,7 +69,7 @@ impl Problem {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot use the result store {location}: {detail}; {}", problem.advice(location))]
     Unavailable {

@@ -22,7 +22,11 @@ impl Store {
         self.save_with(doc, None).await
     }
 
-    async fn save_with(&self, doc: &ResultDoc, token_hash: Option<&str>) -> Result<(), StoreError> {
+    pub(super) async fn save_with(
+        &self,
+        doc: &ResultDoc,
+        token_hash: Option<&str>,
+    ) -> Result<(), StoreError> {
         let document = serde_json::to_string(doc)
             .map_err(|e| StoreError::Invalid(format!("cannot encode the result: {e}")))?;
         let saved = self
@@ -38,17 +42,22 @@ impl Store {
         }
     }
 
-    /// Saves a submitted result with the hash of its deletion token.
+    /// Saves a submitted result with the hash of its deletion token: on a server's SQLite
+    /// store, committed together with those that arrive meanwhile (`committer.rs`).
     pub async fn save_submitted(
         &self,
         doc: &ResultDoc,
         token_hash: &str,
     ) -> Result<(), StoreError> {
-        self.save_with(doc, Some(token_hash)).await
+        if self.is_sqlite() && self.pooling.wal {
+            self.save_together(doc, token_hash).await
+        } else {
+            self.save_with(doc, Some(token_hash)).await
+        }
     }
 
     /// The result's row and its facts, in `tx`.
-    async fn insert(
+    pub(super) async fn insert(
         &self,
         tx: &mut Transaction<'_, Any>,
         doc: &ResultDoc,

@@ -10,13 +10,15 @@
 //! - `model.rs`: what a site reads (entries, device aggregates); `columns.rs`: their columns
 //!   and statements, from the metric list; `derive.rs`: entries and aggregates kept current;
 //!   `aggregate.rs`: medians and names; `site.rs`: the site's queries; `replicas.rs`: the
-//!   PostgreSQL replicas a server reads from.
+//!   PostgreSQL replicas a server reads from; `committer.rs`: a server's SQLite submissions
+//!   committed together.
 //!
 //! The API is async, as sqlx is; every write goes through [`Store::write`].
 
 mod aggregate;
 mod backup;
 mod columns;
+mod committer;
 mod derive;
 mod error;
 mod history;
@@ -48,7 +50,10 @@ pub struct Store {
     /// The primary: every write, and every read when there are no replicas.
     pool: AnyPool,
     location: Location,
+    pooling: Pooling,
     replicas: replicas::Replicas,
+    /// A server's SQLite submissions, committed together (`committer.rs`), once the first came.
+    committer: std::sync::OnceLock<committer::Queue>,
 }
 
 impl Store {

@@ -109,7 +109,9 @@ impl Store {
         let store = Store {
             pool,
             location,
+            pooling,
             replicas: Default::default(),
+            committer: Default::default(),
         };
         store.migrate().await?;
         store.backfill().await?;
