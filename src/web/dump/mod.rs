@@ -10,14 +10,18 @@
 //! (created with `O_EXCL`), synced, and renamed over the last dump's only where that is a
 //! regular file; a dump that fails (a full disk, the store away) leaves the last one served and
 //! nothing behind, and what a killed server was writing is removed at the next start.
+//!
+//! Several servers may share one dump folder: the one that makes a dump holds the folder's lock
+//! (`dump.lock`, `flock`, let go when its process ends however it ends), the others make none
+//! meanwhile, remove nothing at their start, and serve what the index (`dump.json`) says now.
 //! Downloads stream from the files and pass by the answer cache (which holds whole answers in
 //! memory); the request time limit bounds only the wait for an answer's head.
 
 mod make;
 
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::time::{Duration, SystemTime};
 
@@ -40,6 +44,10 @@ const MAKING: &str = ".making-";
 const PAGE: u32 = 200;
 /// How long after a failed dump another is tried (or sooner, if dumps are made more often).
 const RETRY: Duration = Duration::from_secs(600);
+/// The folder's lock, held by the server making a dump.
+const LOCK: &str = "dump.lock";
+/// How often a server looks again while another holds the lock.
+const AGAIN: Duration = Duration::from_secs(30);
 
 /// The site's dumps: where they are made, how often, under which licence, and the last one.
 pub struct Dumps {
@@ -47,7 +55,10 @@ pub struct Dumps {
     /// How often a dump is made; zero for never (the dump's routes then answer 404).
     pub every: Duration,
     pub licence: String,
-    made: RwLock<Option<Made>>,
+    /// The last dump, as the index said when last read, and that index's modification time.
+    made: RwLock<(Option<Made>, Option<SystemTime>)>,
+    /// When the last try failed, while none has been made since this server started.
+    failed: RwLock<Option<String>>,
 }
 
 /// The last dump made: what `GET /api/v1/dump` answers.
@@ -78,7 +89,8 @@ impl Dumps {
     /// its files are whole; what a killed server was writing there is removed.
     pub fn open(dir: PathBuf, every: Duration, licence: String) -> Result<Dumps, String> {
         let dumps = Dumps {
-            made: RwLock::new(None),
+            made: RwLock::new((None, None)),
+            failed: RwLock::new(None),
             dir,
             every,
             licence,
@@ -88,28 +100,44 @@ impl Dumps {
         }
         let shown = dumps.dir.display().to_string();
         std::fs::create_dir_all(&dumps.dir).map_err(|e| format!("{shown}: {e}"))?;
-        for entry in std::fs::read_dir(&dumps.dir).map_err(|e| format!("{shown}: {e}"))? {
-            let entry = entry.map_err(|e| format!("{shown}: {e}"))?;
-            let ours = entry.file_name().to_string_lossy().starts_with(MAKING);
-            if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
-                let _ = std::fs::remove_file(entry.path());
+        // What a killed server left; none while another server makes a dump here.
+        if lock(&dumps.dir)?.is_some() {
+            for entry in std::fs::read_dir(&dumps.dir).map_err(|e| format!("{shown}: {e}"))? {
+                let entry = entry.map_err(|e| format!("{shown}: {e}"))?;
+                let ours = entry.file_name().to_string_lossy().starts_with(MAKING);
+                if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+                    let _ = std::fs::remove_file(entry.path());
+                }
             }
         }
-        let last = std::fs::read(dumps.dir.join(INDEX))
+        Ok(dumps)
+    }
+
+    /// The last dump, as the folder's index says now (another server may have made it), if
+    /// its files are whole.
+    fn last(&self) -> Option<Made> {
+        let index = self.dir.join(INDEX);
+        let stamp = std::fs::symlink_metadata(&index)
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok());
+        {
+            let made = self.made.read().unwrap_or_else(|e| e.into_inner());
+            if made.1 == stamp {
+                return made.0.clone();
+            }
+        }
+        let last = std::fs::read(&index)
             .ok()
             .and_then(|text| serde_json::from_slice::<Made>(&text).ok())
             .filter(|made| {
                 made.files.iter().all(|f| {
-                    std::fs::symlink_metadata(dumps.dir.join(&f.name))
+                    std::fs::symlink_metadata(self.dir.join(&f.name))
                         .is_ok_and(|m| m.is_file() && m.len() == f.bytes)
                 })
             });
-        *dumps.made.write().unwrap_or_else(|e| e.into_inner()) = last;
-        Ok(dumps)
-    }
-
-    fn last(&self) -> Option<Made> {
-        self.made.read().unwrap_or_else(|e| e.into_inner()).clone()
+        *self.made.write().unwrap_or_else(|e| e.into_inner()) = (last.clone(), stamp);
+        last
     }
 
     /// How long until the next dump is due: at once where none was made, or where the last one
@@ -134,13 +162,73 @@ pub async fn keep_made(state: Shared) {
     }
     loop {
         tokio::time::sleep(dumps.due_in()).await;
-        match make::make(&state).await {
-            Ok(made) => *dumps.made.write().unwrap_or_else(|e| e.into_inner()) = Some(made),
+        let held = match lock(&dumps.dir) {
+            Ok(Some(held)) => held,
+            // Another server makes it: look again in a while.
+            Ok(None) => {
+                tokio::time::sleep(AGAIN.min(dumps.every)).await;
+                continue;
+            }
             Err(e) => {
-                tracing::error!("no new dump, the last one stays: {e}");
+                dumps.failed(format!("no new dump, the last one stays: {e}"));
+                tokio::time::sleep(RETRY.min(dumps.every)).await;
+                continue;
+            }
+        };
+        // Another server may have made one while this one waited.
+        if !dumps.due_in().is_zero() {
+            continue;
+        }
+        let made = make::make(&state).await;
+        drop(held);
+        match made {
+            Ok(_) => *dumps.failed.write().unwrap_or_else(|e| e.into_inner()) = None,
+            Err(e) => {
+                dumps.failed(format!("no new dump, the last one stays: {e}"));
                 tokio::time::sleep(RETRY.min(dumps.every)).await;
             }
         }
+    }
+}
+
+impl Dumps {
+    fn failed(&self, why: String) {
+        *self.failed.write().unwrap_or_else(|e| e.into_inner()) =
+            Some(crate::result::now_rfc3339());
+        tracing::error!("{why}");
+    }
+}
+
+/// The folder's lock if no other server holds it (`None` if one does), held until dropped or
+/// the process ends. Refused where `dump.lock` is not a regular file.
+fn lock(dir: &Path) -> Result<Option<File>, String> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(LOCK);
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() || meta.permissions().mode() & 0o002 != 0 {
+        return Err(format!("{} is not a lock of this site's", path.display()));
+    }
+    // SAFETY: flock on a descriptor this function owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(Some(file));
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        Ok(None)
+    } else {
+        Err(format!("{}: {e}", path.display()))
     }
 }
 
@@ -227,9 +315,21 @@ fn last(state: &Shared) -> Result<Made, Failure> {
         return Err(Failure::not_found("this site makes no dumps"));
     }
     state.dumps.last().ok_or_else(|| {
-        Failure::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the first dump is being made: try again in a minute",
-        )
+        let failed = state
+            .dumps
+            .failed
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        // What failed is the operator's to read (the log): it may name the server's folders.
+        let why = match failed {
+            Some(at) => format!(
+                "no dump could be made yet: the last try, at {at}, failed (its reason is in the \
+                 site's log); it is tried again every {} minutes",
+                RETRY.min(state.dumps.every).as_secs().div_ceil(60)
+            ),
+            None => "the first dump is being made: try again in a minute".into(),
+        };
+        Failure::new(StatusCode::SERVICE_UNAVAILABLE, why)
     })
 }
