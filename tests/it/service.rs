@@ -146,6 +146,8 @@ fn an_operator_reads_the_site_s_metrics() {
         "iomark_requests_total{route=\"other\",method=\"GET\",status=\"404\"} 50",
         "iomark_cache_total{result=\"hit\"} 1",
         "iomark_request_duration_seconds_count{route=\"/\"} 2",
+        // The 201 and the 409, each sent after the other was answered: a commit each.
+        "iomark_store_submission_commits_total 2",
     ] {
         assert!(text.contains(line), "{line} in:\n{text}");
     }
