@@ -347,6 +347,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "URL", value_parser = parse_replica)]
     pub read_db: Vec<crate::store::Location>,
 
+    /// A replica further behind --db than this takes no reads until it has caught up (0: read
+    /// from it whatever its lag)
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_every)]
+    pub read_db_max_lag: std::time::Duration,
+
     /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides
     #[arg(long, hide = true)]
     pub show_synthetic: bool,

@@ -38,7 +38,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     runtime.block_on(async move {
         let store = Store::open_with(location.clone(), Pooling::SERVER)
             .await?
-            .with_replicas(&args.read_db, Pooling::SERVER)
+            .with_replicas(&args.read_db, Pooling::SERVER, args.read_db_max_lag)
             .await?;
         let config = Config {
             listen: args.listen,

@@ -10,7 +10,7 @@
 //! - `model.rs`: what a site reads (entries, device aggregates); `columns.rs`: their columns
 //!   and statements, from the metric list; `derive.rs`: entries and aggregates kept current;
 //!   `aggregate.rs`: medians and names; `site.rs`: the site's queries; `replicas.rs`: the
-//!   PostgreSQL replicas a server reads from; `committer.rs`: a server's SQLite submissions
+//!   PostgreSQL replicas a server reads from, `lag.rs` how far behind they are; `committer.rs`: a server's SQLite submissions
 //!   committed together.
 //!
 //! The API is async, as sqlx is; every write goes through [`Store::write`].
@@ -22,6 +22,7 @@ mod committer;
 mod derive;
 mod error;
 mod history;
+mod lag;
 mod location;
 mod model;
 mod moderation;

@@ -2,7 +2,8 @@
 //! reads (pages, the API's read-only answers, dumps) go to the replicas in turn; writes, and
 //! every read made inside [`on_primary`] (a client that has just written), go to the primary.
 //!
-//! A replica that fails a read is rested and that read is asked of the primary at once. While it
+//! A replica more than `--read-db-max-lag` behind the primary takes no reads until it has
+//! caught up (`lag.rs`). A replica that fails a read is rested and that read is asked of the primary at once. While it
 //! rests, a probe in the background tries a connection every [`REST`], and the replica is back
 //! in turn when one succeeds: no request waits on a replica that is away (sqlx's pool retries a
 //! refused connection until its timeout, which made the first request after each rest wait
@@ -38,6 +39,8 @@ struct Replica {
     shown: String,
     /// Resting since: its reads go to the primary until a probe connects.
     resting: std::sync::Arc<Mutex<Option<Instant>>>,
+    /// Too far behind the primary to read from (`lag.rs`).
+    behind: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 tokio::task_local! {
@@ -61,7 +64,7 @@ impl Replicas {
         let start = self.next.fetch_add(1, Ordering::Relaxed);
         (0..n)
             .map(|i| &self.list[(start + i) % n])
-            .find(|r| r.awake())
+            .find(|r| !r.behind.load(Ordering::Relaxed) && r.awake())
     }
 }
 
@@ -120,10 +123,13 @@ impl Store {
     /// Adds the replicas the store's reads are spread over. Each must be a PostgreSQL URL, of a
     /// PostgreSQL primary; a replica that cannot be reached now is said so and tried again
     /// later (the site serves from the primary meanwhile).
+    /// One more than `max_lag` behind the primary takes no reads until it has caught up (zero:
+    /// whatever its lag).
     pub async fn with_replicas(
         mut self,
         urls: &[Location],
         pooling: Pooling,
+        max_lag: Duration,
     ) -> Result<Store, StoreError> {
         if urls.is_empty() {
             return Ok(self);
@@ -166,8 +172,20 @@ impl Store {
                 url: url.clone(),
                 shown,
                 resting: std::sync::Arc::new(Mutex::new(resting)),
+                behind: Default::default(),
             });
         }
+        let watched = self
+            .replicas
+            .list
+            .iter()
+            .map(|r| super::lag::Watched {
+                pool: r.pool.clone(),
+                shown: r.shown.clone(),
+                behind: r.behind.clone(),
+            })
+            .collect();
+        super::lag::watch(self.pool.clone(), watched, max_lag);
         Ok(self)
     }
 

@@ -56,21 +56,26 @@ pub enum Log {
 
 static REQUESTS: AtomicBool = AtomicBool::new(true);
 
-/// Sends the process's events (`tracing`, at INFO and above, sqlx's slow statements among
-/// them) to standard error as `log` says. Once per process; a second call changes nothing.
+/// Sends the process's events (`tracing`) to standard error as `log` says: iomark's own at
+/// INFO and above, its libraries' warnings and errors (sqlx's slow statements among them; its
+/// pool's notes on connections it replaced are left out). Once per process; a second call
+/// changes nothing.
 pub fn install_log(log: Log) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     REQUESTS.store(log != Log::Quiet, Ordering::Relaxed);
-    let builder = tracing_subscriber::fmt()
+    let wanted = tracing_subscriber::filter::Targets::new()
+        .with_default(tracing::Level::WARN)
+        .with_target("iomark", tracing::Level::INFO);
+    let lines = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
-        .with_max_level(tracing::Level::INFO)
         .with_ansi(false);
+    let registry = tracing_subscriber::registry().with(wanted);
     let _ = match log {
-        Log::Json => builder
-            .json()
-            .flatten_event(true)
-            .with_current_span(false)
+        Log::Json => registry
+            .with(lines.json().flatten_event(true).with_current_span(false))
             .try_init(),
-        Log::Text | Log::Quiet => builder.try_init(),
+        Log::Text | Log::Quiet => registry.with(lines).try_init(),
     };
 }
 

@@ -160,6 +160,65 @@ fn a_submitter_reads_the_primary_and_everyone_else_the_replica() {
     replica.psql(&name, "SELECT pg_wal_replay_resume()");
 }
 
+/// A replica whose replay has stopped takes no reads once it is further behind than
+/// `--read-db-max-lag`: everyone then reads the primary, and sees what the replica has not
+/// replayed. Caught up again, it is read from again.
+#[test]
+fn a_replica_too_far_behind_takes_no_reads() {
+    let (primary, replica, name, url, replica_url) = primary_and_replica();
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--read-db", &replica_url, "--read-db-max-lag", "2s"]);
+    args.extend(["--trust-forwarded-for", "--cache-seconds", "0"]);
+    let site = Site::start(&url, dir.path(), &args);
+    let board = format!("{}/api/v1/leaderboard?q=lagging", site.url);
+    let submit = |n: u32, model: &str| {
+        let doc = device_doc(n, "Lagging", model, 0.2, "Raspberry Pi 5");
+        let (status, body) = as_client(
+            "POST",
+            &format!("{}/api/v1/results", site.url),
+            "198.51.100.1",
+            Some(&doc.to_string()),
+        );
+        assert_eq!(status, 201, "{body}");
+    };
+    let seen = |model: &str| {
+        as_client("GET", &board, "198.51.100.2", None)
+            .1
+            .contains(model)
+    };
+    let lag = || {
+        get(&format!("{}/metrics", site.url))
+            .body
+            .lines()
+            .find_map(|l| l.strip_prefix("iomark_replica_lag_seconds{replica=\"0\"} "))
+            .and_then(|v| v.parse::<f64>().ok())
+    };
+
+    caught_up_then_paused(&primary, &replica, &name);
+    submit(1, "Drive One");
+    assert!(!seen("Drive One"), "read from the paused replica at first");
+    assert!(
+        within(Duration::from_secs(15), || seen("Drive One")),
+        "reads never left the replica that fell behind"
+    );
+    assert!(lag().is_some_and(|s| s > 2.0), "{:?}", lag());
+
+    replica.psql(&name, "SELECT pg_wal_replay_resume()");
+    assert!(
+        within(Duration::from_secs(15), || lag() == Some(0.0)),
+        "the replica never caught up: {:?}",
+        lag()
+    );
+    caught_up_then_paused(&primary, &replica, &name);
+    submit(2, "Drive Two");
+    assert!(
+        !seen("Drive Two"),
+        "caught up, the replica is read from again (and has not this one)"
+    );
+    replica.psql(&name, "SELECT pg_wal_replay_resume()");
+}
+
 /// `--read-db` takes PostgreSQL only, refused in one line before anything is served.
 #[test]
 fn a_replica_is_postgres_and_the_store_too() {
