@@ -1,9 +1,12 @@
 //! The results site's benchmark tool (driven by `bench/site-load`): fills a store with
 //! synthetic results, and loads a running `iomark serve` from many clients on loopback.
 //!
-//!   site_load generate --db PATH|URL --count N [--seed S]
+//!   site_load generate --db PATH|URL --count N [--seed S] [--devices D] [--defer]
 //!   site_load read --url http://127.0.0.1:PORT --clients 64 --seconds 20 [--pid PID] [--rate R]
-//!   site_load submit --url http://127.0.0.1:PORT --clients 64 --seconds 10 [--pid PID]
+//!   site_load submit --url http://127.0.0.1:PORT --clients 64 --seconds 10 [--pid PID] [--devices D]
+//!
+//! `--devices D` spreads the results over D device models (2,000 by default); `--defer` leaves
+//! the devices' aggregates to one refresh at the end, as a server does for a busy device.
 //!
 //! Every synthetic document carries `"synthetic": true`, which a site hides unless it was
 //! started with `--show-synthetic`; its device models start with "Synthetic". Each load phase
@@ -85,8 +88,13 @@ fn id(seed: u64, n: u64) -> String {
 
 /// Synthetic result `n`: device `n % DEVICES`, figures spread ±15% around its own.
 pub fn synthetic(seed: u64, n: u64) -> Value {
+    synthetic_of(seed, n, DEVICES)
+}
+
+/// Synthetic result `n` over `devices` device models.
+pub fn synthetic_of(seed: u64, n: u64, devices: u64) -> Value {
     let mut rng = Rng(seed ^ n.wrapping_mul(0x2545_F491_4F6C_DD1D));
-    let device = n % DEVICES;
+    let device = n % devices.max(1);
     let mut drng = Rng(device);
     let (transport, word, seq, rnd) = KINDS[(drng.next() % KINDS.len() as u64) as usize];
     let maker = MAKERS[(drng.next() % MAKERS.len() as u64) as usize];
@@ -161,6 +169,10 @@ fn generate(args: &[String]) {
     let seed: u64 = arg(args, "--seed")
         .and_then(|c| c.parse().ok())
         .unwrap_or(1);
+    let devices: u64 = arg(args, "--devices")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(DEVICES);
+    let defer = args.iter().any(|a| a == "--defer");
     let location = Location::parse(Some(&db)).expect("a store");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -168,11 +180,13 @@ fn generate(args: &[String]) {
         .build()
         .unwrap();
     runtime.block_on(async {
-        let store = Arc::new(
-            Store::open_with(location, Pooling::SERVER)
-                .await
-                .expect("open"),
-        );
+        let mut store = Store::open_with(location, Pooling::SERVER)
+            .await
+            .expect("open");
+        if defer {
+            store = store.refreshing_inline_up_to(0);
+        }
+        let store = Arc::new(store);
         let started = Instant::now();
         let next = Arc::new(AtomicU64::new(0));
         // Four writers at once, as a busy site has (SQLite serialises them; PostgreSQL not).
@@ -185,7 +199,7 @@ fn generate(args: &[String]) {
                     if n >= count {
                         break;
                     }
-                    let text = synthetic(seed, n).to_string();
+                    let text = synthetic_of(seed, n, devices).to_string();
                     let doc = ResultDoc::from_json(&text).expect("a valid synthetic document");
                     store.save(&doc).await.expect("saved");
                     if n > 0 && n % 10_000 == 0 {
@@ -197,6 +211,7 @@ fn generate(args: &[String]) {
         for t in tasks {
             t.await.unwrap();
         }
+        while store.refresh_stale().await.expect("refreshed") > 0 {}
         let seconds = started.elapsed().as_secs_f64();
         println!(
             "{}",
@@ -423,10 +438,13 @@ fn main() {
         }
         Some("submit") => {
             let seed = std::process::id() as u64 + 1_000;
+            let devices: u64 = arg(&args, "--devices")
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(DEVICES);
             let pick = Arc::new(move |n: u64| {
                 // A site refuses the synthetic mark from the network: these are sent as
                 // measured results would be.
-                let mut doc = synthetic(seed, 10_000_000 + n);
+                let mut doc = synthetic_of(seed, 10_000_000 + n, devices);
                 if let Some(fields) = doc.as_object_mut() {
                     fields.remove("synthetic");
                 }

@@ -352,6 +352,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_every)]
     pub read_db_max_lag: std::time::Duration,
 
+    /// A device with more ranked results than N has its aggregates refreshed in the
+    /// background, within a second or so, rather than in each submission (whose cost would
+    /// otherwise grow with them)
+    #[arg(long, value_name = "N", default_value_t = crate::store::INLINE)]
+    pub refresh_inline_up_to: i64,
+
     /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides
     #[arg(long, hide = true)]
     pub show_synthetic: bool,

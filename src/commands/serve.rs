@@ -39,7 +39,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let store = Store::open_with(location.clone(), Pooling::SERVER)
             .await?
             .with_replicas(&args.read_db, Pooling::SERVER, args.read_db_max_lag)
-            .await?;
+            .await?
+            .refreshing_inline_up_to(args.refresh_inline_up_to.max(0));
         let config = Config {
             listen: args.listen,
             public_url,

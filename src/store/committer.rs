@@ -39,6 +39,7 @@ impl Store {
                 pool: self.pool.clone(),
                 location: self.location.clone(),
                 pooling: self.pooling,
+                inline_up_to: self.inline_up_to,
                 replicas: Default::default(),
                 committer: Default::default(),
             };

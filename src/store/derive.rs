@@ -59,7 +59,11 @@ impl Store {
         query.execute(&mut **tx).await?;
         if let Some(key) = &id.device_key {
             let scopes = scopes(doc.host.board.as_deref(), doc.target.filesystem.as_deref());
-            self.refresh_device(tx, &id.class, key, &scopes).await?;
+            if self.defers(tx, &id.class, key).await? {
+                self.mark_stale(tx, &id.class, key, &scopes).await?;
+            } else {
+                self.refresh_device(tx, &id.class, key, &scopes).await?;
+            }
         }
         Ok(())
     }
@@ -202,6 +206,8 @@ impl Store {
             sqlx::query("DELETE FROM devices")
                 .execute(&mut **tx)
                 .await?;
+            // Every device is refreshed below.
+            sqlx::query("DELETE FROM stale").execute(&mut **tx).await?;
             let pairs = sqlx::query(
                 "SELECT DISTINCT class, device_key, board, filesystem FROM entries \
                  WHERE device_key IS NOT NULL",

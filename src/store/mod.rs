@@ -11,7 +11,7 @@
 //!   and statements, from the metric list; `derive.rs`: entries and aggregates kept current;
 //!   `aggregate.rs`: medians and names; `site.rs`: the site's queries; `replicas.rs`: the
 //!   PostgreSQL replicas a server reads from, `lag.rs` how far behind they are; `committer.rs`: a server's SQLite submissions
-//!   committed together.
+//!   committed together; `stale.rs`: busy devices' aggregates refreshed in the background.
 //!
 //! The API is async, as sqlx is; every write goes through [`Store::write`].
 
@@ -31,6 +31,7 @@ pub mod receipts;
 mod replicas;
 mod review;
 mod site;
+mod stale;
 mod standing;
 
 use sqlx::AnyPool;
@@ -45,6 +46,7 @@ pub use moderation::{AuditLine, Moderated};
 pub use open::Pooling;
 pub use replicas::on_primary;
 pub use review::Outlier;
+pub use stale::INLINE;
 pub use standing::{Among, FigureStanding, Whose};
 
 pub struct Store {
@@ -52,6 +54,9 @@ pub struct Store {
     pool: AnyPool,
     location: Location,
     pooling: Pooling,
+    /// Devices with more ranked results than this are refreshed in the background
+    /// (`stale.rs`); none: every submission refreshes its device.
+    inline_up_to: Option<i64>,
     replicas: replicas::Replicas,
     /// A server's SQLite submissions, committed together (`committer.rs`), once the first came.
     committer: std::sync::OnceLock<committer::Queue>,

@@ -110,6 +110,7 @@ impl Store {
             pool,
             location,
             pooling,
+            inline_up_to: None,
             replicas: Default::default(),
             committer: Default::default(),
         };
@@ -163,6 +164,7 @@ fn migrator() -> Migrator {
         ),
         (6, "names", include_str!("migrations/0006_names.sql")),
         (7, "standing", include_str!("migrations/0007_standing.sql")),
+        (8, "stale", include_str!("migrations/0008_stale.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -186,6 +186,7 @@ pub async fn serve(
     });
     metrics::install();
     let dumping = tokio::spawn(dump::keep_made(state.clone()));
+    let refreshing = tokio::spawn(keep_fresh(state.clone()));
     ready(address);
     let app = router(state.clone()).into_make_service_with_connect_info::<listener::Peer>();
     axum::serve(listener, app)
@@ -194,11 +195,31 @@ pub async fn serve(
     // A dump being made stops here; what it wrote is removed at the next start.
     dumping.abort();
     let _ = dumping.await;
+    // A refresh cut here is rolled back; its marks stay for the next start.
+    refreshing.abort();
+    let _ = refreshing.await;
     // Every request has finished: close the pool (PostgreSQL sees clean disconnections).
     if let Ok(state) = Arc::try_unwrap(state) {
         state.store.close().await;
     }
     Ok(())
+}
+
+/// Refreshes, every second, the aggregates submissions left to the background (`store::stale`).
+async fn keep_fresh(state: Shared) {
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        match state.store.refresh_stale().await {
+            Ok(0) => {}
+            Ok(refreshed) => {
+                ::metrics::counter!("iomark_store_background_refreshes_total")
+                    .increment(refreshed as u64);
+                // What the cache holds may show the aggregates as they were.
+                state.cache.clear();
+            }
+            Err(e) => tracing::error!("the background refresh of devices' figures: {e}"),
+        }
+    }
 }
 
 async fn stopped() {

@@ -237,3 +237,53 @@ fn each_request_is_one_json_line_in_the_log() {
     let text = std::fs::read_to_string(&quiet).unwrap();
     assert!(!text.contains("iomark::request"), "{text}");
 }
+
+/// A device with more ranked results than `--refresh-inline-up-to` has its aggregates
+/// refreshed in the background: each submission is answered at once, and the leaderboard
+/// catches up within seconds. A server killed before its refresh leaves the marks in the
+/// store, and the next server refreshes them.
+#[test]
+fn a_busy_device_is_refreshed_in_the_background() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--refresh-inline-up-to", "2", "--cache-seconds", "0"]);
+    let counted = |url: &str| {
+        get(&format!("{url}/api/v1/leaderboard?q=busy")).json()["devices"][0]["results"].as_u64()
+    };
+    let wait_for = |url: &str, n: u64| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while counted(url) != Some(n) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the leaderboard never counted {n}: {:?}",
+                counted(url)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    let doc = |n: u32| {
+        device_doc(
+            n,
+            "Busy",
+            "Drive",
+            0.02 + f64::from(n) / 1000.0,
+            "Raspberry Pi 5",
+        )
+    };
+    let mut site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    for n in 1..=5 {
+        assert_eq!(
+            post(&format!("{}/api/v1/results", site.url), &doc(n)).status,
+            201
+        );
+    }
+    wait_for(&site.url, 5);
+    assert_eq!(
+        post(&format!("{}/api/v1/results", site.url), &doc(6)).status,
+        201
+    );
+    site.kill();
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    wait_for(&site.url, 6);
+}
