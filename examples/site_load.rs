@@ -6,7 +6,9 @@
 //!   site_load submit --url http://127.0.0.1:PORT --clients 64 --seconds 10 [--pid PID] [--devices D]
 //!
 //! `--devices D` spreads the results over D device models (2,000 by default); `--defer` leaves
-//! the devices' aggregates to one refresh at the end, as a server does for a busy device.
+//! the devices' aggregates to one refresh at the end, as a server does for a busy device;
+//! `--real` leaves out the synthetic mark (a store for a benchmark of submissions, whose
+//! documents are sent unmarked: a device's real results are what its aggregates count).
 //!
 //! Every synthetic document carries `"synthetic": true`, which a site hides unless it was
 //! started with `--show-synthetic`; its device models start with "Synthetic". Each load phase
@@ -173,6 +175,7 @@ fn generate(args: &[String]) {
         .and_then(|c| c.parse().ok())
         .unwrap_or(DEVICES);
     let defer = args.iter().any(|a| a == "--defer");
+    let real = args.iter().any(|a| a == "--real");
     let location = Location::parse(Some(&db)).expect("a store");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -199,7 +202,13 @@ fn generate(args: &[String]) {
                     if n >= count {
                         break;
                     }
-                    let text = synthetic_of(seed, n, devices).to_string();
+                    let mut doc = synthetic_of(seed, n, devices);
+                    if real {
+                        if let Some(fields) = doc.as_object_mut() {
+                            fields.remove("synthetic");
+                        }
+                    }
+                    let text = doc.to_string();
                     let doc = ResultDoc::from_json(&text).expect("a valid synthetic document");
                     store.save(&doc).await.expect("saved");
                     if n > 0 && n % 10_000 == 0 {
