@@ -358,6 +358,10 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = crate::store::INLINE)]
     pub refresh_inline_up_to: i64,
 
+    /// The most of a group's latest results a submission's standing is compared with
+    #[arg(long, value_name = "N", default_value_t = crate::store::SAMPLE, hide = true)]
+    pub standing_sample: i64,
+
     /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides
     #[arg(long, hide = true)]
     pub show_synthetic: bool,

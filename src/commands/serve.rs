@@ -53,6 +53,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             data_licence: args.data_licence.clone(),
             dump_dir,
             dump_every: args.dump_every,
+            standing_sample: args.standing_sample.max(1),
         };
         web::serve(store, config, |address| {
             // One line, flushed: scripts and tests read the address from it.

@@ -84,7 +84,19 @@ impl Store {
                 .execute(&mut **tx)
                 .await?;
         }
-        let entries = self.ranked_entries(tx, class, key).await?;
+        let entries = self.ranked_entries(&mut **tx, class, key).await?;
+        self.write_scopes(tx, class, key, scopes, &entries).await
+    }
+
+    /// Writes a device's aggregates in each of `scopes` from its ranked `entries`.
+    pub(super) async fn write_scopes(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        class: &str,
+        key: &str,
+        scopes: &[String],
+        entries: &[Entry],
+    ) -> Result<(), sqlx::Error> {
         for scope in scopes {
             let chosen: Vec<Entry> = entries
                 .iter()
@@ -99,9 +111,9 @@ impl Store {
     /// The results a device's aggregates are made of, in the order they arrived: its
     /// unflagged results of `class`, and of those the real ones where it has any (a synthetic
     /// result, which only the local load generator makes, never moves a real device's figures).
-    async fn ranked_entries(
+    pub(super) async fn ranked_entries<'e>(
         &self,
-        tx: &mut Transaction<'_, Any>,
+        on: impl sqlx::Executor<'e, Database = Any>,
         class: &str,
         key: &str,
     ) -> Result<Vec<Entry>, sqlx::Error> {
@@ -112,7 +124,7 @@ impl Store {
         ))
         .bind(key)
         .bind(class)
-        .fetch_all(&mut **tx)
+        .fetch_all(on)
         .await?;
         let mut entries = rows.iter().map(entry).collect::<Result<Vec<_>, _>>()?;
         if entries.iter().any(|e| !e.synthetic) {

@@ -47,7 +47,7 @@ pub use open::Pooling;
 pub use replicas::on_primary;
 pub use review::Outlier;
 pub use stale::INLINE;
-pub use standing::{Among, FigureStanding, Whose};
+pub use standing::{Among, FigureStanding, Whose, SAMPLE};
 
 pub struct Store {
     /// The primary: every write, and every read when there are no replicas.

@@ -165,6 +165,7 @@ fn migrator() -> Migrator {
         (6, "names", include_str!("migrations/0006_names.sql")),
         (7, "standing", include_str!("migrations/0007_standing.sql")),
         (8, "stale", include_str!("migrations/0008_stale.sql")),
+        (9, "latest", include_str!("migrations/0009_latest.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -90,6 +90,12 @@ impl Store {
         }
         let refreshed = devices.len();
         for ((class, key), scopes) in devices {
+            if self.is_sqlite() {
+                self.refresh_outside_the_lock(&class, &key, &scopes)
+                    .await
+                    .map_err(|e| self.fail(e))?;
+                continue;
+            }
             self.write(Begin::Immediate, async |tx| {
                 // A mark made after this read is not removed here: its device is refreshed
                 // again at the next pass (on SQLite the write lock orders the two; on
@@ -110,6 +116,61 @@ impl Store {
             .map_err(|e| self.fail(e))?;
         }
         Ok(refreshed)
+    }
+
+    /// SQLite's refresh of one marked device, its results read outside the write lock (which
+    /// every submission waits for): the marks removed, the results read, the aggregates
+    /// written, each in a moment of its own. If the device's results changed between the
+    /// read and the write (a result added or hidden meanwhile), nothing is written and the
+    /// marks are put back for the next pass.
+    async fn refresh_outside_the_lock(
+        &self,
+        class: &str,
+        key: &str,
+        scopes: &[String],
+    ) -> Result<(), sqlx::Error> {
+        self.write(Begin::Immediate, async |tx| {
+            for scope in scopes {
+                sqlx::query(
+                    "DELETE FROM stale WHERE class = $1 AND device_key = $2 AND scope = $3",
+                )
+                .bind(class)
+                .bind(key)
+                .bind(scope)
+                .execute(&mut **tx)
+                .await?;
+            }
+            Ok(())
+        })
+        .await?;
+        let before = self.fingerprint(&self.pool, class, key).await?;
+        let entries = self.ranked_entries(&self.pool, class, key).await?;
+        self.write(Begin::Immediate, async |tx| {
+            if self.fingerprint(&mut **tx, class, key).await? != before {
+                return self.mark_stale(tx, class, key, scopes).await;
+            }
+            self.write_scopes(tx, class, key, scopes, &entries).await
+        })
+        .await
+    }
+
+    /// What changes when a device's results do: how many rows it has and its newest id (read
+    /// from the index on device, class and id alone; a flag changes only when every device is
+    /// derived anew).
+    async fn fingerprint<'e>(
+        &self,
+        on: impl sqlx::Executor<'e, Database = Any>,
+        class: &str,
+        key: &str,
+    ) -> Result<(i64, Option<String>), sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT COUNT(*), MAX(id) FROM entries WHERE device_key = $1 AND class = $2",
+        )
+        .bind(key)
+        .bind(class)
+        .fetch_one(on)
+        .await?;
+        Ok((row.try_get(0)?, row.try_get(1)?))
     }
 }
 

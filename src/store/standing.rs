@@ -1,18 +1,25 @@
 //! Where one result stands among the others a site holds: per ranked figure, how many ranked
 //! results of the same class it is faster than, among its own model and among devices of its
 //! kind on its board, and the model's median. Flagged and synthetic results are never counted,
-//! nor the result itself.
+//! nor the result itself. A group is compared by its latest [`SAMPLE`] results at most (by id,
+//! which orders results by when they were measured), read backwards along an index: reading a
+//! busy model's every result made each submission's cost grow with them (`bench/busy-device`).
 
 use sqlx::Row;
 
 use super::{Store, StoreError};
 use crate::result::metric::{Metric, METRICS};
 
+/// The most results of a group a standing compares with: its latest.
+pub const SAMPLE: i64 = 5000;
+
 /// Where the result stands in one group, for one figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Among {
-    /// Other ranked results of the group with this figure.
+    /// Other ranked results of the group with this figure, of the latest ones compared.
     pub results: i64,
+    /// Whether the group holds more than were compared (only its latest were).
+    pub latest: bool,
     /// How many of them it is faster than, counting ties as half.
     pub faster_than: f64,
     /// The group's median of the figure (the others').
@@ -45,23 +52,37 @@ impl Store {
     /// Where a saved result stands, figure by figure. Each group's figures are read in one
     /// query and counted here: a query per figure, group and count (up to 36 a submission)
     /// took 440 ms of every submission on a store of 100,000 results (bench/site-load).
-    pub async fn standing(&self, whose: &Whose<'_>) -> Result<Vec<FigureStanding>, StoreError> {
+    /// Each group compared by its latest `sample` results at most ([`SAMPLE`] on a site).
+    pub async fn standing(
+        &self,
+        whose: &Whose<'_>,
+        sample: i64,
+    ) -> Result<Vec<FigureStanding>, StoreError> {
+        let sample = sample.max(1);
         // A merged key's results are filed under the key it leads to.
         let key = match whose.device_key {
             Some(key) => Some(self.moved(key).await?.unwrap_or_else(|| key.to_string())),
             None => None,
         };
         let model = match &key {
-            Some(key) => self.peers(whose, "device_key = $3", &[key]).await?,
+            Some(key) => self.peers(whose, "device_key = $3", &[key], sample).await?,
             None => Vec::new(),
         };
         // The kind on the board, or on any board when the result names none.
         let kind = match whose.board {
             Some(board) => {
-                self.peers(whose, "kind = $3 AND board = $4", &[whose.kind, board])
+                self.peers(
+                    whose,
+                    "kind = $3 AND board = $4",
+                    &[whose.kind, board],
+                    sample,
+                )
+                .await?
+            }
+            None => {
+                self.peers(whose, "kind = $3", &[whose.kind], sample)
                     .await?
             }
-            None => self.peers(whose, "kind = $3", &[whose.kind]).await?,
         };
         Ok(whose
             .figures
@@ -76,8 +97,8 @@ impl Store {
                 FigureStanding {
                     metric,
                     value: *value,
-                    model: among(&model, at, *value),
-                    kind: among(&kind, at, *value),
+                    model: among(&model, at, *value, sample),
+                    kind: among(&kind, at, *value, sample),
                 }
             })
             .collect())
@@ -90,6 +111,7 @@ impl Store {
         whose: &Whose<'_>,
         condition: &str,
         binds: &[&str],
+        sample: i64,
     ) -> Result<Vec<Vec<Option<f64>>>, StoreError> {
         // Columns of the metric list, never text from a request.
         let columns: Vec<&str> = whose.figures.iter().map(|(m, _)| m.column).collect();
@@ -98,7 +120,7 @@ impl Store {
         }
         let sql = format!(
             "SELECT {} FROM entries WHERE class = $1 AND id <> $2 AND flag IS NULL \
-             AND synthetic = 0 AND {condition}",
+             AND synthetic = 0 AND {condition} ORDER BY id DESC LIMIT {sample}",
             columns.join(", ")
         );
         let rows = self
@@ -124,7 +146,7 @@ impl Store {
 
 /// Where `value` stands among the figures in column `at` of `rows`: how many there are, how
 /// many it is faster than (ties as half), and their median (the lower middle one).
-fn among(rows: &[Vec<Option<f64>>], at: usize, value: f64) -> Among {
+fn among(rows: &[Vec<Option<f64>>], at: usize, value: f64, sample: i64) -> Among {
     let mut values: Vec<f64> = rows
         .iter()
         .filter_map(|row| row.get(at).copied().flatten())
@@ -135,6 +157,7 @@ fn among(rows: &[Vec<Option<f64>>], at: usize, value: f64) -> Among {
     let equal = values.iter().filter(|v| **v == value).count() as f64;
     Among {
         results: values.len() as i64,
+        latest: rows.len() as i64 >= sample,
         faster_than: below + equal / 2.0,
         median: (!values.is_empty()).then(|| values[(values.len() - 1) / 2]),
     }
@@ -151,15 +174,20 @@ mod tests {
             .map(|v| vec![None, Some(*v)])
             .collect();
         assert_eq!(
-            among(&rows, 1, 2.0),
+            among(&rows, 1, 2.0, 5000),
             Among {
                 results: 4,
+                latest: false,
                 faster_than: 2.0,
                 median: Some(2.0)
             }
         );
-        assert_eq!(among(&rows, 0, 2.0).results, 0);
-        assert_eq!(among(&rows, 0, 2.0).median, None);
-        assert_eq!(among(&rows[..2], 1, 5.0).median, Some(1.0));
+        assert_eq!(among(&rows, 0, 2.0, 5000).results, 0);
+        assert_eq!(among(&rows, 0, 2.0, 5000).median, None);
+        assert_eq!(among(&rows[..2], 1, 5.0, 5000).median, Some(1.0));
+        assert!(
+            among(&rows, 1, 2.0, 4).latest,
+            "as many as the sample: there may be more"
+        );
     }
 }

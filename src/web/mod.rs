@@ -76,6 +76,8 @@ pub struct Config {
     /// Where dumps of every public result are made, and how often (zero: never).
     pub dump_dir: std::path::PathBuf,
     pub dump_every: Duration,
+    /// The most of a group's latest results a submission's standing compares with.
+    pub standing_sample: i64,
 }
 
 pub struct State {

@@ -287,3 +287,32 @@ fn a_busy_device_is_refreshed_in_the_background() {
     let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
     wait_for(&site.url, 6);
 }
+
+/// A busy model's standing compares the latest of its results only, and says so.
+#[test]
+fn a_standing_compares_the_latest_results_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--standing-sample", "5"]);
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let doc = |n: u32, scale: f64| device_doc(n, "Latest", "Stick", scale, "Raspberry Pi 5");
+    for n in 1..=7 {
+        let slow = doc(n, 0.01 + f64::from(n) / 1000.0);
+        assert_eq!(
+            post(&format!("{}/api/v1/results", site.url), &slow).status,
+            201
+        );
+    }
+    let answer = post(&format!("{}/api/v1/results", site.url), &doc(8, 0.02));
+    assert_eq!(answer.status, 201);
+    let standing = &answer.json()["standing"];
+    let model = &standing["figures"][0]["model"];
+    assert_eq!(model["results"], 5, "{standing}");
+    assert_eq!(model["latest"], true, "{standing}");
+    let sentence = standing["figures"][0]["sentence"].as_str().unwrap();
+    assert!(
+        sentence.contains("of the latest 5 other Latest Stick"),
+        "{sentence}"
+    );
+}

@@ -17,8 +17,10 @@ pub struct Group {
     /// What the group is, in words: `SanDisk Extreme 64 GB results`, `USB flash results on
     /// Raspberry Pi 4 Model B`.
     pub name: String,
-    /// Other ranked results in the group.
+    /// Other ranked results in the group compared: its latest 5,000 at most.
     pub results: i64,
+    /// True when the group may hold more than were compared (only its latest were).
+    pub latest: bool,
     /// The share of them this result is faster than, 0-100 (ties count half); null with fewer
     /// than five.
     pub percentile: Option<f64>,
@@ -70,7 +72,10 @@ pub async fn standing(
         board,
         figures,
     };
-    let found = state.store.standing(&whose).await?;
+    let found = state
+        .store
+        .standing(&whose, state.config.standing_sample)
+        .await?;
     let model_name = id.device_key.as_ref().map(|_| id.device_name.clone());
     let kind_name = match board {
         Some(board) => format!("{} results on {board}", id.kind),
@@ -114,6 +119,7 @@ fn group(among: &Among, name: String) -> Group {
     Group {
         name,
         results: among.results,
+        latest: among.latest,
         percentile: (among.results >= ENOUGH)
             .then(|| 100.0 * among.faster_than / among.results as f64),
         median: among.median,
@@ -129,26 +135,26 @@ fn figure(f: &FigureStanding, model: Option<&str>, kind: &str) -> Figure {
     let mut sentence = format!("{what} {value} {unit}: ");
     match (&model, &kind) {
         (
-            Some(Group {
-                percentile: Some(p),
-                results,
-                name,
-                median,
-            }),
+            Some(
+                m @ Group {
+                    percentile: Some(p),
+                    median,
+                    ..
+                },
+            ),
             _,
         ) => {
             sentence.push_str(&format!(
-                "{} of {results} other {name} (their median {} {unit})",
+                "{} of {} (their median {} {unit})",
                 place(*p),
+                counted(m, "other "),
                 median.map(number).unwrap_or_else(|| "-".into())
             ));
         }
         (
             _,
-            Group {
+            k @ Group {
                 percentile: Some(p),
-                results,
-                name,
                 ..
             },
         ) => {
@@ -158,7 +164,7 @@ fn figure(f: &FigureStanding, model: Option<&str>, kind: &str) -> Figure {
                     m.results, m.name
                 ));
             }
-            sentence.push_str(&format!("{} of {results} {name}", place(*p)));
+            sentence.push_str(&format!("{} of {}", place(*p), counted(k, "")));
         }
         (_, k) => sentence.push_str(&format!(
             "too few results to place it yet ({} other {}{})",
@@ -179,6 +185,13 @@ fn figure(f: &FigureStanding, model: Option<&str>, kind: &str) -> Figure {
         kind,
         sentence,
     }
+}
+
+/// How many of a group were compared, in words: `7 other SanDisk … results`, or `the latest
+/// 5000 other …` when the group holds more.
+fn counted(group: &Group, other: &str) -> String {
+    let latest = if group.latest { "the latest " } else { "" };
+    format!("{latest}{} {other}{}", group.results, group.name)
 }
 
 /// A percentile in words a buyer reads at once.
@@ -213,11 +226,13 @@ mod tests {
             value: 1500.0,
             model: Among {
                 results: model.0,
+                latest: model.0 >= 5000,
                 faster_than: model.1,
                 median: Some(2500.0),
             },
             kind: Among {
                 results: kind.0,
+                latest: kind.0 >= 5000,
                 faster_than: kind.1,
                 median: Some(1800.0),
             },
@@ -247,6 +262,16 @@ mod tests {
             "RND4K Q1T1 read 1500 IOPS: only 1 other SanDisk Extreme 64 GB results so far, too \
              few to place it; faster than most (faster than 75%) of 40 microSD results on \
              Raspberry Pi 4 Model B"
+        );
+        let busy = figure(
+            &standing((5000, 4000.0), (5000, 2500.0)),
+            Some("SanDisk Extreme 64 GB"),
+            "microSD results on Raspberry Pi 4 Model B",
+        );
+        assert_eq!(
+            busy.sentence,
+            "RND4K Q1T1 read 1500 IOPS: in the fastest fifth (faster than 80%) of the latest 5000 \
+             other SanDisk Extreme 64 GB results (their median 2500 IOPS)"
         );
         let none = figure(&standing((0, 0.0), (2, 1.0)), None, "USB flash results");
         assert!(
