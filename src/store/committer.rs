@@ -130,22 +130,14 @@ async fn commit(store: Store, mut queue: mpsc::Receiver<Job>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Location, Pooling};
     use super::*;
 
     /// Submissions that arrive together are written together: each saved, a duplicate (of a
     /// saved result, and of one in the same transaction) refused alone, every one answered.
     #[test]
     fn submissions_together_are_each_saved_or_refused_alone() {
-        let dir = tempfile::tempdir().unwrap();
-        let location = Location::Sqlite(dir.path().join("site.db"));
         // One thread: every submission is queued before the committer first runs.
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            let store = Store::open_with(location, Pooling::SERVER).await.unwrap();
+        super::super::on_a_server_store(None, async |store| {
             let doc = |n: u32| {
                 let mut doc = crate::result::sample::doc();
                 doc.id = format!("01JCOMMIT{n:017}");

@@ -116,6 +116,29 @@ impl Store {
     }
 }
 
+/// A server's SQLite store in a new folder (refreshing devices inline up to `inline_up_to`
+/// results, where given), and `test` run on it on one thread: a task it spawns runs only while
+/// the test awaits.
+#[cfg(test)]
+pub(crate) fn on_a_server_store<T>(
+    inline_up_to: Option<i64>,
+    test: impl AsyncFnOnce(&Store) -> T,
+) -> T {
+    let dir = tempfile::tempdir().unwrap();
+    let location = Location::Sqlite(dir.path().join("site.db"));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut store = Store::open_with(location, Pooling::SERVER).await.unwrap();
+        if let Some(most) = inline_up_to {
+            store = store.refreshing_inline_up_to(most);
+        }
+        test(&store).await
+    })
+}
+
 /// How a write transaction begins: `Immediate` takes SQLite's write lock at once.
 #[derive(Clone, Copy)]
 pub(crate) enum Begin {

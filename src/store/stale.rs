@@ -56,18 +56,21 @@ impl Store {
         key: &str,
         scopes: &[String],
     ) -> Result<(), sqlx::Error> {
-        for scope in scopes {
-            sqlx::query(
-                "INSERT INTO stale (class, device_key, scope) VALUES ($1, $2, $3) \
-                 ON CONFLICT DO NOTHING",
-            )
-            .bind(class)
-            .bind(key)
-            .bind(scope)
-            .execute(&mut **tx)
-            .await?;
-        }
-        Ok(())
+        let mark = "INSERT INTO stale (class, device_key, scope) VALUES ($1, $2, $3) \
+                    ON CONFLICT DO NOTHING";
+        each_scope(tx, mark, class, key, scopes).await
+    }
+
+    /// Removes a device's marks in `scopes`.
+    async fn unmark(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        class: &str,
+        key: &str,
+        scopes: &[String],
+    ) -> Result<(), sqlx::Error> {
+        let unmark = "DELETE FROM stale WHERE class = $1 AND device_key = $2 AND scope = $3";
+        each_scope(tx, unmark, class, key, scopes).await
     }
 
     /// Refreshes the devices marked stale, each in a transaction of its own that removes its
@@ -100,16 +103,7 @@ impl Store {
                 // A mark made after this read is not removed here: its device is refreshed
                 // again at the next pass (on SQLite the write lock orders the two; on
                 // PostgreSQL a mark committed before this delete is seen by the refresh's read).
-                for scope in &scopes {
-                    sqlx::query(
-                        "DELETE FROM stale WHERE class = $1 AND device_key = $2 AND scope = $3",
-                    )
-                    .bind(&class)
-                    .bind(&key)
-                    .bind(scope)
-                    .execute(&mut **tx)
-                    .await?;
-                }
+                self.unmark(tx, &class, &key, &scopes).await?;
                 self.refresh_device(tx, &class, &key, &scopes).await
             })
             .await
@@ -130,17 +124,7 @@ impl Store {
         scopes: &[String],
     ) -> Result<(), sqlx::Error> {
         self.write(Begin::Immediate, async |tx| {
-            for scope in scopes {
-                sqlx::query(
-                    "DELETE FROM stale WHERE class = $1 AND device_key = $2 AND scope = $3",
-                )
-                .bind(class)
-                .bind(key)
-                .bind(scope)
-                .execute(&mut **tx)
-                .await?;
-            }
-            Ok(())
+            self.unmark(tx, class, key, scopes).await
         })
         .await?;
         let before = self.fingerprint(&self.pool, class, key).await?;
@@ -174,26 +158,34 @@ impl Store {
     }
 }
 
+/// `statement` run for each of a device's `scopes` ($1 class, $2 device, $3 scope).
+async fn each_scope(
+    tx: &mut Transaction<'_, Any>,
+    statement: &str,
+    class: &str,
+    key: &str,
+    scopes: &[String],
+) -> Result<(), sqlx::Error> {
+    for scope in scopes {
+        sqlx::query(statement)
+            .bind(class)
+            .bind(key)
+            .bind(scope)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::{Location, Pooling};
     use super::*;
 
     /// Past the limit a submission marks its device instead of refreshing it, and one pass
     /// refreshes it with every result since; under it, each refreshes its own.
     #[test]
     fn a_busy_device_waits_for_the_pass_and_a_quiet_one_does_not() {
-        let dir = tempfile::tempdir().unwrap();
-        let location = Location::Sqlite(dir.path().join("site.db"));
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            let store = Store::open_with(location, Pooling::SERVER)
-                .await
-                .unwrap()
-                .refreshing_inline_up_to(2);
+        super::super::on_a_server_store(Some(2), async |store| {
             let doc = |n: u32| {
                 let mut doc = crate::result::sample::doc();
                 doc.id = format!("01JSTALE{n:018}");
