@@ -40,6 +40,7 @@ impl Store {
                 location: self.location.clone(),
                 pooling: self.pooling,
                 inline_up_to: self.inline_up_to,
+                passes: Default::default(),
                 replicas: Default::default(),
                 committer: Default::default(),
             };

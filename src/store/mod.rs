@@ -57,6 +57,8 @@ pub struct Store {
     /// Devices with more ranked results than this are refreshed in the background
     /// (`stale.rs`); none: every submission refreshes its device.
     inline_up_to: Option<i64>,
+    /// What the background passes remember (`stale.rs`).
+    passes: std::sync::Mutex<stale::Passes>,
     replicas: replicas::Replicas,
     /// A server's SQLite submissions, committed together (`committer.rs`), once the first came.
     committer: std::sync::OnceLock<committer::Queue>,

@@ -111,6 +111,7 @@ impl Store {
             location,
             pooling,
             inline_up_to: None,
+            passes: Default::default(),
             replicas: Default::default(),
             committer: Default::default(),
         };

@@ -3,10 +3,15 @@
 //! server ([`Store::refreshing_inline_up_to`]), a device with more ranked results than that is
 //! only marked stale in the submission's transaction (`stale`, one row per scope), and
 //! [`Store::refresh_stale`], which the server runs every second, refreshes each marked device
-//! once however many submissions marked it. Nothing is lost with the process: the marks are
-//! in the store, and the next server refreshes them.
+//! once however many submissions marked it, and a device at most every [`PER_RESULT`] times its
+//! results (a second at least): re-reading 20,000 results every second took the CPU the
+//! submissions needed (`bench/busy-device`), and a median of many results moves slowly. Each
+//! pass goes on from the device the last one stopped at, so that devices left for later
+//! cannot hold up the others. Nothing is lost with the process: the marks are in the store,
+//! and the next server refreshes them.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use sqlx::{Any, Row, Transaction};
 
@@ -14,8 +19,19 @@ use super::{Begin, Store, StoreError};
 
 /// A device with more ranked results than this is refreshed in the background by default.
 pub const INLINE: i64 = 1000;
-/// The most marks one pass takes.
-const PASS: i64 = 1000;
+/// The most devices one pass takes.
+const PASS: i64 = 250;
+/// A device is refreshed at most once in this much time per result it has (a second at
+/// least): 5 s at 20,000 results.
+pub const PER_RESULT: Duration = Duration::from_micros(250);
+
+/// What the passes remember: when each device was last refreshed, and where the last pass
+/// stopped.
+#[derive(Default)]
+pub(crate) struct Passes {
+    refreshed: HashMap<(String, String), Instant>,
+    after: Option<(String, String)>,
+}
 
 impl Store {
     /// Devices with more ranked results than `most` are refreshed by [`Store::refresh_stale`]
@@ -76,40 +92,114 @@ impl Store {
     /// Refreshes the devices marked stale, each in a transaction of its own that removes its
     /// marks: how many devices were refreshed.
     pub async fn refresh_stale(&self) -> Result<usize, StoreError> {
-        let rows = sqlx::query(&format!(
-            "SELECT class, device_key, scope FROM stale ORDER BY class, device_key LIMIT {PASS}"
-        ))
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
-        let mut devices: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+        let fail = |e| self.fail(e);
+        let after = self.passes().after.clone();
+        let rows = match &after {
+            None => sqlx::query(&format!(
+                "SELECT DISTINCT class, device_key FROM stale ORDER BY class, device_key \
+                 LIMIT {PASS}"
+            ))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(fail)?,
+            Some((class, key)) => sqlx::query(&format!(
+                "SELECT DISTINCT class, device_key FROM stale WHERE class > $1 \
+                 OR (class = $1 AND device_key > $2) ORDER BY class, device_key LIMIT {PASS}"
+            ))
+            .bind(class)
+            .bind(key)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(fail)?,
+        };
+        let mut devices = Vec::with_capacity(rows.len());
         for row in &rows {
-            let (class, key, scope): (String, String, String) = (
-                row.try_get(0).map_err(|e| self.fail(e))?,
-                row.try_get(1).map_err(|e| self.fail(e))?,
-                row.try_get(2).map_err(|e| self.fail(e))?,
-            );
-            devices.entry((class, key)).or_default().push(scope);
+            devices.push((
+                row.try_get::<String, _>(0).map_err(fail)?,
+                row.try_get::<String, _>(1).map_err(fail)?,
+            ));
         }
-        let refreshed = devices.len();
-        for ((class, key), scopes) in devices {
+        // Where the next pass goes on from; from the start once this one reached the end.
+        self.passes().after = (devices.len() as i64 == PASS)
+            .then(|| devices.last().cloned())
+            .flatten();
+        let mut refreshed = 0;
+        for (class, key) in devices {
+            if !self.due(&class, &key).await.map_err(fail)? {
+                continue;
+            }
+            let scopes: Vec<String> =
+                sqlx::query("SELECT scope FROM stale WHERE class = $1 AND device_key = $2")
+                    .bind(&class)
+                    .bind(&key)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(fail)?
+                    .iter()
+                    .map(|row| row.try_get(0))
+                    .collect::<Result<_, _>>()
+                    .map_err(fail)?;
             if self.is_sqlite() {
                 self.refresh_outside_the_lock(&class, &key, &scopes)
                     .await
-                    .map_err(|e| self.fail(e))?;
-                continue;
+                    .map_err(fail)?;
+            } else {
+                self.write(Begin::Immediate, async |tx| {
+                    // A mark made after this read is not removed here: its device is refreshed
+                    // again at a later pass (a mark committed before this delete is seen by
+                    // the refresh's read, which follows it).
+                    self.unmark(tx, &class, &key, &scopes).await?;
+                    self.refresh_device(tx, &class, &key, &scopes).await
+                })
+                .await
+                .map_err(fail)?;
             }
-            self.write(Begin::Immediate, async |tx| {
-                // A mark made after this read is not removed here: its device is refreshed
-                // again at the next pass (on SQLite the write lock orders the two; on
-                // PostgreSQL a mark committed before this delete is seen by the refresh's read).
-                self.unmark(tx, &class, &key, &scopes).await?;
-                self.refresh_device(tx, &class, &key, &scopes).await
-            })
-            .await
-            .map_err(|e| self.fail(e))?;
+            self.refreshed(&class, &key);
+            refreshed += 1;
         }
         Ok(refreshed)
+    }
+
+    fn passes(&self) -> std::sync::MutexGuard<'_, Passes> {
+        self.passes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a device may be refreshed now: never yet by this server, or not within its
+    /// interval ([`PER_RESULT`] times its results, a second at least).
+    async fn due(&self, class: &str, key: &str) -> Result<bool, sqlx::Error> {
+        let Some(last) = self
+            .passes()
+            .refreshed
+            .get(&(class.into(), key.into()))
+            .copied()
+        else {
+            return Ok(true);
+        };
+        let results: Option<i64> = sqlx::query(
+            "SELECT results FROM devices WHERE class = $1 AND scope = '' AND device_key = $2",
+        )
+        .bind(class)
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await?
+        .map(|row| row.try_get(0))
+        .transpose()?;
+        let every = PER_RESULT
+            .saturating_mul(results.unwrap_or(0).clamp(0, u32::MAX as i64) as u32)
+            .max(Duration::from_secs(1));
+        Ok(last.elapsed() >= every)
+    }
+
+    fn refreshed(&self, class: &str, key: &str) {
+        let mut passes = self.passes();
+        if passes.refreshed.len() >= 65_536 {
+            passes
+                .refreshed
+                .retain(|_, at| at.elapsed() < Duration::from_secs(3600));
+        }
+        passes
+            .refreshed
+            .insert((class.to_string(), key.to_string()), Instant::now());
     }
 
     /// SQLite's refresh of one marked device, its results read outside the write lock (which
@@ -226,6 +316,13 @@ mod tests {
             assert_eq!(store.refresh_stale().await.unwrap(), 1, "one device");
             assert_eq!(counted().await, (5, 0));
             assert_eq!(store.refresh_stale().await.unwrap(), 0);
+            // Marked again within its interval (a second, at 5 results): left for a later pass.
+            store.save_submitted(&doc(6), "t").await.unwrap();
+            assert_eq!(store.refresh_stale().await.unwrap(), 0, "not due yet");
+            assert!(counted().await.1 > 0, "the marks stay");
+            tokio::time::sleep(Duration::from_millis(1100)).await;
+            assert_eq!(store.refresh_stale().await.unwrap(), 1);
+            assert_eq!(counted().await, (6, 0));
         });
     }
 }
