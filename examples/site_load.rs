@@ -3,7 +3,8 @@
 //!
 //!   site_load generate --db PATH|URL --count N [--seed S] [--devices D] [--defer]
 //!   site_load read --url http://127.0.0.1:PORT --clients 64 --seconds 20 [--pid PID] [--rate R]
-//!   site_load submit --url http://127.0.0.1:PORT --clients 64 --seconds 10 [--pid PID] [--devices D]
+//!   site_load submit --url http://127.0.0.1:PORT --clients 64 --seconds 10 [--pid PID]
+//!       [--devices D]
 //!
 //! `--devices D` spreads the results over D device models (2,000 by default); `--defer` leaves
 //! the devices' aggregates to one refresh at the end, as a server does for a busy device;

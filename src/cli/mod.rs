@@ -343,7 +343,8 @@ pub struct ServeArgs {
 
     /// A PostgreSQL streaming replica of --db to read pages and API answers from (repeatable:
     /// taken in turn). Writes, and the reads of a client that wrote in the last 10 s, go to
-    /// --db; a replica that fails is left alone for 5 s, its reads made on --db
+    /// --db; a replica that fails has its reads made on --db until it answers again (tried
+    /// every 5 s)
     #[arg(long, value_name = "URL", value_parser = parse_replica)]
     pub read_db: Vec<crate::store::Location>,
 

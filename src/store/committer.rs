@@ -36,13 +36,8 @@ impl Store {
         let queue = self.committer.get_or_init(|| {
             let (queue, jobs) = mpsc::channel(QUEUE);
             let writer = Store {
-                pool: self.pool.clone(),
-                location: self.location.clone(),
-                pooling: self.pooling,
                 inline_up_to: self.inline_up_to,
-                passes: Default::default(),
-                replicas: Default::default(),
-                committer: Default::default(),
+                ..Store::over(self.pool.clone(), self.location.clone(), self.pooling)
             };
             tokio::spawn(commit(writer, jobs));
             queue
@@ -64,13 +59,10 @@ impl Store {
 
     /// Writes `jobs` in one transaction, each in a savepoint: what each is answered.
     async fn save_jobs(&self, jobs: &[Job]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let mut documents = Vec::with_capacity(jobs.len());
-        for job in jobs {
-            documents.push(
-                serde_json::to_string(&job.doc)
-                    .map_err(|e| StoreError::Invalid(format!("cannot encode the result: {e}"))),
-            );
-        }
+        let documents: Vec<_> = jobs
+            .iter()
+            .map(|job| super::history::encode(&job.doc))
+            .collect();
         self.write(Begin::Immediate, async |tx| {
             let mut each = Vec::with_capacity(jobs.len());
             for (job, document) in jobs.iter().zip(&documents) {
@@ -109,20 +101,24 @@ impl Store {
 async fn commit(store: Store, mut queue: mpsc::Receiver<Job>) {
     let mut jobs = Vec::with_capacity(MOST);
     while queue.recv_many(&mut jobs, MOST).await > 0 {
+        // Submissions over commits: how many a commit took, on average.
+        let commits = metrics::counter!("iomark_store_submission_commits_total");
         let outcomes = match store.save_jobs(&jobs).await {
-            Ok(outcomes) => outcomes,
+            Ok(outcomes) => {
+                commits.increment(1);
+                outcomes
+            }
             Err(_) if jobs.len() > 1 => {
                 // Each alone: whatever failed the batch fails only its own submission.
                 let mut outcomes = Vec::with_capacity(jobs.len());
                 for job in &jobs {
                     outcomes.push(store.save_with(&job.doc, Some(&job.token_hash)).await);
                 }
+                commits.increment(jobs.len() as u64);
                 outcomes
             }
             Err(e) => vec![Err(e)],
         };
-        // Submissions over commits: how many a commit took, on average.
-        metrics::counter!("iomark_store_submission_commits_total").increment(1);
         for (job, outcome) in jobs.drain(..).zip(outcomes) {
             let _ = job.answer.send(outcome);
         }

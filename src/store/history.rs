@@ -27,8 +27,7 @@ impl Store {
         doc: &ResultDoc,
         token_hash: Option<&str>,
     ) -> Result<(), StoreError> {
-        let document = serde_json::to_string(doc)
-            .map_err(|e| StoreError::Invalid(format!("cannot encode the result: {e}")))?;
+        let document = encode(doc)?;
         let saved = self
             .write(Begin::Deferred, async |tx| {
                 self.insert(tx, doc, document, token_hash).await
@@ -234,6 +233,12 @@ impl Store {
             .map_err(|e| self.fail(e))?;
         Ok(id)
     }
+}
+
+/// A result document as the store keeps it.
+pub(super) fn encode(doc: &ResultDoc) -> Result<String, StoreError> {
+    serde_json::to_string(doc)
+        .map_err(|e| StoreError::Invalid(format!("cannot encode the result: {e}")))
 }
 
 fn summary(row: &AnyRow) -> Result<Summary, sqlx::Error> {

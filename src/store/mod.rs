@@ -10,8 +10,9 @@
 //! - `model.rs`: what a site reads (entries, device aggregates); `columns.rs`: their columns
 //!   and statements, from the metric list; `derive.rs`: entries and aggregates kept current;
 //!   `aggregate.rs`: medians and names; `site.rs`: the site's queries; `replicas.rs`: the
-//!   PostgreSQL replicas a server reads from, `lag.rs` how far behind they are; `committer.rs`: a server's SQLite submissions
-//!   committed together; `stale.rs`: busy devices' aggregates refreshed in the background.
+//!   PostgreSQL replicas a server reads from, `lag.rs` how far behind they are;
+//!   `committer.rs`: a server's SQLite submissions committed together; `stale.rs`: busy
+//!   devices' aggregates refreshed in the background.
 //!
 //! The API is async, as sqlx is; every write goes through [`Store::write`].
 
@@ -65,6 +66,20 @@ pub struct Store {
 }
 
 impl Store {
+    /// A store over `pool`, with what only a server turns on left off: no replicas, every
+    /// device refreshed in its submission, no committer yet. The one place a `Store` is made.
+    fn over(pool: AnyPool, location: Location, pooling: Pooling) -> Store {
+        Store {
+            pool,
+            location,
+            pooling,
+            inline_up_to: None,
+            passes: Default::default(),
+            replicas: Default::default(),
+            committer: Default::default(),
+        }
+    }
+
     /// Runs `work` in one transaction, committed if it succeeds, on a connection of its own
     /// that is closed, never pooled again, if anything fails. Every write goes through here.
     /// After SQLite answered "database or disk is full" on a connection that went back to the

@@ -106,15 +106,7 @@ impl Store {
             .connect(&url)
             .await
             .map_err(fail)?;
-        let store = Store {
-            pool,
-            location,
-            pooling,
-            inline_up_to: None,
-            passes: Default::default(),
-            replicas: Default::default(),
-            committer: Default::default(),
-        };
+        let store = Store::over(pool, location, pooling);
         store.migrate().await?;
         store.backfill().await?;
         store.rederive().await?;

@@ -3,12 +3,13 @@
 //! every read made inside [`on_primary`] (a client that has just written), go to the primary.
 //!
 //! A replica more than `--read-db-max-lag` behind the primary takes no reads until it has
-//! caught up (`lag.rs`). A replica that fails a read is rested and that read is asked of the primary at once. While it
-//! rests, a probe in the background tries a connection every [`REST`], and the replica is back
-//! in turn when one succeeds: no request waits on a replica that is away (sqlx's pool retries a
-//! refused connection until its timeout, which made the first request after each rest wait
-//! [`ACQUIRE`]). A result asked for by its id and not (yet) on the replica is looked for on the
-//! primary too: a submitter's link works before the replica has replayed the submission.
+//! caught up (`lag.rs`). A replica that fails a read is rested and that read is asked of the
+//! primary at once. While it rests, a probe in the background tries a connection every
+//! [`REST`], and the replica is back in turn when one succeeds: no request waits on a replica
+//! that is away (sqlx's pool retries a refused connection until its timeout, which made the
+//! first request after each rest wait [`ACQUIRE`]). A result asked for by its id and not (yet)
+//! on the replica is looked for on the primary too: a submitter's link works before the
+//! replica has replayed the submission.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -84,7 +85,7 @@ impl Replica {
                     if let Ok(Ok(connection)) = probe.await {
                         let _ = connection.close().await;
                         *flag.lock().unwrap_or_else(|e| e.into_inner()) = None;
-                        tracing::info!(replica = %shown, "the replica answers again; reading from it");
+                        tracing::info!(replica = %shown, "the replica answers again; read from it");
                     }
                 });
                 false
@@ -120,11 +121,10 @@ impl Replica {
 }
 
 impl Store {
-    /// Adds the replicas the store's reads are spread over. Each must be a PostgreSQL URL, of a
-    /// PostgreSQL primary; a replica that cannot be reached now is said so and tried again
-    /// later (the site serves from the primary meanwhile).
-    /// One more than `max_lag` behind the primary takes no reads until it has caught up (zero:
-    /// whatever its lag).
+    /// Adds the replicas the store's reads are spread over: PostgreSQL URLs, of a PostgreSQL
+    /// primary. A replica that cannot be reached now is said so and tried again later (the
+    /// site serves from the primary meanwhile); one more than `max_lag` behind the primary
+    /// takes no reads until it has caught up (zero: whatever its lag).
     pub async fn with_replicas(
         mut self,
         urls: &[Location],
@@ -195,44 +195,61 @@ impl Store {
     }
 
     /// A read: on a replica in turn unless inside [`on_primary`], on the primary if there is
-    /// none awake or it fails.
-    /// (`query` makes a boxed future, not an async closure: with one, the compiler could not
-    /// see the handlers' futures were `Send`.)
+    /// none awake or it fails. (`query` makes a boxed future, not an async closure: with one,
+    /// the compiler could not see the handlers' futures were `Send`.)
     pub(crate) async fn read<'a, T>(
         &'a self,
         query: impl Fn(&'a AnyPool) -> BoxFuture<'a, Result<T, sqlx::Error>>,
     ) -> Result<T, sqlx::Error> {
-        if !on_primary_now() {
-            if let Some(replica) = self.replicas.pick() {
-                match query(&replica.pool).await {
-                    Ok(value) => {
-                        metrics::counter!("iomark_store_reads_total", "on" => "replica")
-                            .increment(1);
-                        return Ok(value);
-                    }
-                    Err(e) => replica.failed(&e),
-                }
-            }
+        match self.on_replica(&query).await {
+            Some(value) => Ok(value),
+            None => self.on_the_primary(&query).await,
         }
-        if self.has_replicas() {
-            metrics::counter!("iomark_store_reads_total", "on" => "primary").increment(1);
-        }
-        query(&self.pool).await
     }
 
     /// A read of one thing by its key: as [`Store::read`], and on the primary as well when a
-    /// replica has not got it (yet).
+    /// replica has not got it (yet). The primary is asked once, whichever way it comes to it.
     pub(crate) async fn read_one<'a, T>(
         &'a self,
         query: impl Fn(&'a AnyPool) -> BoxFuture<'a, Result<Option<T>, sqlx::Error>>,
     ) -> Result<Option<T>, sqlx::Error> {
-        match self.read(&query).await? {
-            None if self.has_replicas() && !on_primary_now() => {
-                metrics::counter!("iomark_store_reads_total", "on" => "primary").increment(1);
-                query(&self.pool).await
-            }
-            found => Ok(found),
+        match self.on_replica(&query).await {
+            Some(Some(found)) => Ok(Some(found)),
+            _ => self.on_the_primary(&query).await,
         }
+    }
+
+    /// What a replica in turn answers, unless inside [`on_primary`]; none when no replica is
+    /// awake or the one asked failed (it is rested).
+    async fn on_replica<'a, T>(
+        &'a self,
+        query: impl Fn(&'a AnyPool) -> BoxFuture<'a, Result<T, sqlx::Error>>,
+    ) -> Option<T> {
+        if on_primary_now() {
+            return None;
+        }
+        let replica = self.replicas.pick()?;
+        match query(&replica.pool).await {
+            Ok(value) => {
+                metrics::counter!("iomark_store_reads_total", "on" => "replica").increment(1);
+                Some(value)
+            }
+            Err(e) => {
+                replica.failed(&e);
+                None
+            }
+        }
+    }
+
+    /// The read on the primary, counted as such where there are replicas.
+    async fn on_the_primary<'a, T>(
+        &'a self,
+        query: impl Fn(&'a AnyPool) -> BoxFuture<'a, Result<T, sqlx::Error>>,
+    ) -> Result<T, sqlx::Error> {
+        if self.has_replicas() {
+            metrics::counter!("iomark_store_reads_total", "on" => "primary").increment(1);
+        }
+        query(&self.pool).await
     }
 
     pub(crate) async fn close_replicas(&self) {

@@ -52,16 +52,9 @@ impl Store {
         let Some(most) = self.inline_up_to else {
             return Ok(false);
         };
-        let results: Option<i64> = sqlx::query(
-            "SELECT results FROM devices WHERE class = $1 AND scope = '' AND device_key = $2",
-        )
-        .bind(class)
-        .bind(key)
-        .fetch_optional(&mut **tx)
-        .await?
-        .map(|row| row.try_get(0))
-        .transpose()?;
-        Ok(results.is_some_and(|n| n >= most))
+        Ok(results_of(&mut **tx, class, key)
+            .await?
+            .is_some_and(|n| n >= most))
     }
 
     /// Marks a device's aggregates in `scopes` for the background refresh.
@@ -175,15 +168,7 @@ impl Store {
         else {
             return Ok(true);
         };
-        let results: Option<i64> = sqlx::query(
-            "SELECT results FROM devices WHERE class = $1 AND scope = '' AND device_key = $2",
-        )
-        .bind(class)
-        .bind(key)
-        .fetch_optional(&self.pool)
-        .await?
-        .map(|row| row.try_get(0))
-        .transpose()?;
+        let results = results_of(&self.pool, class, key).await?;
         let every = PER_RESULT
             .saturating_mul(results.unwrap_or(0).clamp(0, u32::MAX as i64) as u32)
             .max(Duration::from_secs(1));
@@ -246,6 +231,21 @@ impl Store {
         .await?;
         Ok((row.try_get(0)?, row.try_get(1)?))
     }
+}
+
+/// How many ranked results a device's aggregate over all of them counts (none: no aggregate).
+async fn results_of<'e>(
+    on: impl sqlx::Executor<'e, Database = Any>,
+    class: &str,
+    key: &str,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query("SELECT results FROM devices WHERE class = $1 AND scope = '' AND device_key = $2")
+        .bind(class)
+        .bind(key)
+        .fetch_optional(on)
+        .await?
+        .map(|row| row.try_get(0))
+        .transpose()
 }
 
 /// `statement` run for each of a device's `scopes` ($1 class, $2 device, $3 scope).

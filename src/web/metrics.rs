@@ -127,20 +127,23 @@ pub fn saved() {
 pub async fn layer(request: Request, next: Next) -> Response {
     let route = route(request.uri().path());
     let method = request.method().as_str().to_string();
-    // The path alone: a query may hold what someone searched for.
-    let path = request.uri().path().to_string();
+    let path = REQUESTS
+        .load(Ordering::Relaxed)
+        .then(|| logged_path(request.uri().path()));
     let started = Instant::now();
     let response = next.run(request).await;
     let took = started.elapsed();
     let status = response.status().as_u16();
-    if REQUESTS.load(Ordering::Relaxed) {
+    if let Some(path) = path {
         let client = response.extensions().get::<Client>().map(|c| c.0);
+        let client = client.map(|c| c.to_string()).unwrap_or_default();
         let ms = (took.as_secs_f64() * 1e4).round() / 10.0;
         let cached = response.headers().contains_key(header::AGE);
+        // tracing takes a level known where it is written: one line for each.
         macro_rules! line {
             ($level:ident) => {
-                tracing::$level!(target: "iomark::request", %method, route, path = %crate::output::printable(&path),
-                    status, ms, cached, client = client.map(|c| c.to_string()).unwrap_or_default())
+                tracing::$level!(target: "iomark::request", %method, route, %path, status, ms,
+                    cached, client)
             };
         }
         if status >= 500 {
@@ -149,11 +152,31 @@ pub async fn layer(request: Request, next: Next) -> Response {
             line!(info);
         }
     }
-    metrics::counter!("iomark_requests_total", "route" => route, "method" => method, "status" => status.to_string())
-        .increment(1);
+    let status = status.to_string();
+    metrics::counter!("iomark_requests_total",
+        "route" => route, "method" => method, "status" => status)
+    .increment(1);
     metrics::histogram!("iomark_request_duration_seconds", "route" => route)
         .record(took.as_secs_f64());
     response
+}
+
+/// The most of a path a log line holds: a client may ask for any length of address, which
+/// would otherwise be written whole on every request.
+const LOGGED_PATH: usize = 200;
+
+/// A path as its log line shows it: the path alone (a query may hold what someone searched
+/// for), control characters escaped, cut at [`LOGGED_PATH`] characters with `…`.
+fn logged_path(path: &str) -> String {
+    let mut shown: String = crate::output::printable(path)
+        .chars()
+        .take(LOGGED_PATH + 1)
+        .collect();
+    if shown.chars().count() > LOGGED_PATH {
+        shown = shown.chars().take(LOGGED_PATH).collect();
+        shown.push('…');
+    }
+    shown
 }
 
 /// `GET /metrics`.
@@ -169,4 +192,21 @@ pub async fn metrics(axum::extract::State(state): axum::extract::State<Shared>) 
         handle().render(),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_path_is_cut_and_a_control_character_escaped() {
+        assert_eq!(logged_path("/devices/a"), "/devices/a");
+        assert_eq!(logged_path("/x\u{1b}[2J"), "/x\\u{1b}[2J");
+        let long = format!("/{}", "é".repeat(5000));
+        let shown = logged_path(&long);
+        assert_eq!(shown.chars().count(), LOGGED_PATH + 1);
+        assert!(shown.ends_with('…'));
+        let whole = format!("/{}", "a".repeat(LOGGED_PATH - 1));
+        assert_eq!(logged_path(&whole), whole, "as long as allowed: kept whole");
+    }
 }
