@@ -25,6 +25,8 @@ const MAX_ANSWER: usize = 1 << 20;
 
 pub struct Cache {
     ttl: Duration,
+    /// At most this many bytes of answers are kept ([`MAX_BYTES`] on a site).
+    most: usize,
     entries: Mutex<Entries>,
     /// The answers being drawn now: a receiver ends when its render does.
     drawing: Mutex<HashMap<String, tokio::sync::watch::Receiver<()>>>,
@@ -61,14 +63,21 @@ struct Entries {
 
 struct Kept {
     at: Instant,
+    /// How many requests it has answered since it was drawn.
+    hits: u32,
     headers: HeaderMap,
     body: Bytes,
 }
 
 impl Cache {
     pub fn new(ttl: Duration) -> Cache {
+        Cache::holding(ttl, MAX_BYTES)
+    }
+
+    fn holding(ttl: Duration, most: usize) -> Cache {
         Cache {
             ttl,
+            most,
             entries: Mutex::new(Entries::default()),
             drawing: Mutex::new(HashMap::new()),
         }
@@ -93,11 +102,12 @@ impl Cache {
         if self.ttl.is_zero() {
             return None;
         }
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        let kept = entries.map.get(key)?;
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = entries.map.get_mut(key)?;
         if kept.at.elapsed() >= self.ttl {
             return None;
         }
+        kept.hits = kept.hits.saturating_add(1);
         let mut response = Response::new(Body::from(kept.body.clone()));
         *response.headers_mut() = kept.headers.clone();
         // How long ago it was drawn (RFC 9111, 5.1): what a proxy would say of a kept answer.
@@ -110,21 +120,25 @@ impl Cache {
 
     fn put(&self, key: String, headers: HeaderMap, body: Bytes) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        if entries.bytes + body.len() > MAX_BYTES {
-            // Drop what has expired; if that is not enough, everything (simple and bounded).
-            let ttl = self.ttl;
-            entries.map.retain(|_, k| k.at.elapsed() < ttl);
-            entries.bytes = entries.map.values().map(|k| k.body.len()).sum();
-            if entries.bytes + body.len() > MAX_BYTES {
-                entries.map.clear();
-                entries.bytes = 0;
+        // When full: drop what has expired, then what nobody asked for again (searches made
+        // once, which filled 16 MiB in under a second and emptied it of every device page,
+        // bench/site-load), and if that is not enough, everything (simple and bounded).
+        let ttl = self.ttl;
+        let keeps: [&dyn Fn(&Kept) -> bool; 3] =
+            [&|k| k.at.elapsed() < ttl, &|k| k.hits > 0, &|_| false];
+        for keep in keeps {
+            if entries.bytes + body.len() <= self.most {
+                break;
             }
+            entries.map.retain(|_, k| keep(k));
+            entries.bytes = entries.map.values().map(|k| k.body.len()).sum();
         }
         entries.bytes += body.len();
         if let Some(old) = entries.map.insert(
             key,
             Kept {
                 at: Instant::now(),
+                hits: 0,
                 headers,
                 body,
             },
@@ -276,6 +290,39 @@ mod tests {
             matches!(cache.miss("/a"), Miss::Draw(_)),
             "a render that ended (or was dropped with its client) leaves nobody waiting"
         );
+    }
+
+    #[test]
+    fn when_full_what_was_asked_for_again_is_kept() {
+        let cache = Cache::holding(Duration::from_secs(60), 100);
+        let page = Bytes::from_static(&[b'x'; 30]);
+        cache.put("/devices/a".into(), HeaderMap::new(), page.clone());
+        assert!(cache.get("/devices/a").is_some());
+        for search in 0..10 {
+            cache.put(format!("/?q={search}"), HeaderMap::new(), page.clone());
+        }
+        assert!(cache.get("/devices/a").is_some(), "asked for again: kept");
+        assert!(cache.get("/?q=9").is_some(), "the newest is kept");
+        assert!(cache.get("/?q=0").is_none(), "drawn once, made room");
+        let entries = cache.entries.lock().unwrap();
+        assert!(entries.bytes <= 100);
+        assert_eq!(
+            entries.bytes,
+            entries.map.values().map(|k| k.body.len()).sum::<usize>()
+        );
+    }
+
+    #[test]
+    fn when_nothing_else_makes_room_everything_goes() {
+        let cache = Cache::holding(Duration::from_secs(60), 100);
+        let page = Bytes::from_static(&[b'x'; 40]);
+        for key in ["/a", "/b"] {
+            cache.put(key.into(), HeaderMap::new(), page.clone());
+            assert!(cache.get(key).is_some());
+        }
+        cache.put("/c".into(), HeaderMap::new(), page.clone());
+        assert!(cache.get("/a").is_none() && cache.get("/b").is_none());
+        assert!(cache.get("/c").is_some());
     }
 
     #[test]
