@@ -1,15 +1,17 @@
 //! The results site's benchmark tool (driven by `bench/site-load`): fills a store with
 //! synthetic results, and loads a running `iomark serve` from many clients on loopback.
 //!
-//!   site_load generate --db PATH|URL --count N [--seed S] [--devices D] [--defer]
+//!   site_load generate --db PATH|URL --count N [--seed S] [--devices D] [--defer] [--writers W]
 //!   site_load read --url http://127.0.0.1:PORT --clients 64 --seconds 20 [--pid PID] [--rate R]
+//!   site_load paths --url http://127.0.0.1:PORT [--count N]   (the read phase's paths, for wrk)
 //!   site_load submit --url http://127.0.0.1:PORT --clients 64 --seconds 10 [--pid PID]
 //!       [--devices D]
 //!
 //! `--devices D` spreads the results over D device models (2,000 by default); `--defer` leaves
 //! the devices' aggregates to one refresh at the end, as a server does for a busy device;
-//! `--real` leaves out the synthetic mark (a store for a benchmark of submissions, whose
-//! documents are sent unmarked: a device's real results are what its aggregates count).
+//! `--writers W` saves W at once (64 by default); `--real` leaves out the synthetic mark (a
+//! store for a benchmark of submissions, whose documents are sent unmarked: a device's real
+//! results are what its aggregates count).
 //!
 //! Every synthetic document carries `"synthetic": true`, which a site hides unless it was
 //! started with `--show-synthetic`; its device models start with "Synthetic". Each load phase
@@ -175,6 +177,9 @@ fn generate(args: &[String]) {
     let devices: u64 = arg(args, "--devices")
         .and_then(|c| c.parse().ok())
         .unwrap_or(DEVICES);
+    let writers: usize = arg(args, "--writers")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(64);
     let defer = args.iter().any(|a| a == "--defer");
     let real = args.iter().any(|a| a == "--real");
     let location = Location::parse(Some(&db)).expect("a store");
@@ -193,9 +198,12 @@ fn generate(args: &[String]) {
         let store = Arc::new(store);
         let started = Instant::now();
         let next = Arc::new(AtomicU64::new(0));
-        // Four writers at once, as a busy site has (SQLite serialises them; PostgreSQL not).
+        // Many writers at once, as a busy site has, each saving as a submission is saved: on
+        // SQLite through the server's committer, so those that wait are committed together
+        // (four writers each in a transaction of its own filled 400 a second here, and a store
+        // of a million took most of an hour).
         let mut tasks = Vec::new();
-        for _ in 0..4 {
+        for _ in 0..writers {
             let (store, next) = (store.clone(), next.clone());
             tasks.push(tokio::spawn(async move {
                 loop {
@@ -211,7 +219,11 @@ fn generate(args: &[String]) {
                     }
                     let text = doc.to_string();
                     let doc = ResultDoc::from_json(&text).expect("a valid synthetic document");
-                    store.save(&doc).await.expect("saved");
+                    // No deletion token's hash is all zeros.
+                    store
+                        .save_submitted(&doc, &"0".repeat(64))
+                        .await
+                        .expect("saved");
                     if n > 0 && n % 10_000 == 0 {
                         eprintln!("  {n} results, {:.0} s", started.elapsed().as_secs_f64());
                     }
@@ -380,6 +392,54 @@ fn report(
     println!("{out}");
 }
 
+/// The read phase's requests, the same for every run of a store: request `n` is a leaderboard
+/// (even `n`) or a device page, its device keys as the site spells them, from the leaderboard.
+fn read_pick(url: &str) -> Arc<Pick> {
+    // Device keys as the site spells them, from the leaderboard itself. Its agent goes
+    // (and its kept-alive connection with it) before the clients start: one more
+    // connection than the site lets one address hold (64) stalled a client per
+    // request, 12,254 failures in 20 s.
+    let board: Value = ureq::agent()
+        .get(format!("{url}/api/v1/leaderboard?limit=500"))
+        .call()
+        .expect("the site answers")
+        .body_mut()
+        .read_json()
+        .expect("a leaderboard");
+    let keys: Vec<String> = board["devices"]
+        .as_array()
+        .expect("devices")
+        .iter()
+        .filter_map(|d| d["key"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        !keys.is_empty(),
+        "the store has no ranked devices: generate first"
+    );
+    let sorts = [
+        "seq1m_q8_read",
+        "rnd4k_q1_read",
+        "seq1m_q8_write",
+        "rnd4k_q32_write",
+    ];
+    Arc::new(move |n: u64| {
+        let mut rng = Rng(n);
+        if n.is_multiple_of(2) {
+            let sort = sorts[(rng.next() % 4) as usize];
+            let query = match rng.next() % 4 {
+                0 => String::new(),
+                1 => "&kind=microSD".into(),
+                2 => format!("&q=model+{}", rng.next() % DEVICES),
+                _ => "&transport=usb".into(),
+            };
+            ("leaderboard", format!("/?sort={sort}{query}"), None)
+        } else {
+            let key = &keys[(rng.next() % keys.len() as u64) as usize];
+            ("device", format!("/devices/{key}"), None)
+        }
+    })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let clients: usize = arg(&args, "--clients")
@@ -400,51 +460,23 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("generate") => generate(&args),
         Some("read") => {
-            // Device keys as the site spells them, from the leaderboard itself. Its agent goes
-            // (and its kept-alive connection with it) before the clients start: one more
-            // connection than the site lets one address hold (64) stalled a client per
-            // request, 12,254 failures in 20 s.
-            let board: Value = ureq::agent()
-                .get(format!("{url}/api/v1/leaderboard?limit=500"))
-                .call()
-                .expect("the site answers")
-                .body_mut()
-                .read_json()
-                .expect("a leaderboard");
-            let keys: Vec<String> = board["devices"]
-                .as_array()
-                .expect("devices")
-                .iter()
-                .filter_map(|d| d["key"].as_str().map(str::to_string))
-                .collect();
-            assert!(
-                !keys.is_empty(),
-                "the store has no ranked devices: generate first"
-            );
-            let sorts = [
-                "seq1m_q8_read",
-                "rnd4k_q1_read",
-                "seq1m_q8_write",
-                "rnd4k_q32_write",
-            ];
-            let pick = Arc::new(move |n: u64| {
-                let mut rng = Rng(n);
-                if n.is_multiple_of(2) {
-                    let sort = sorts[(rng.next() % 4) as usize];
-                    let query = match rng.next() % 4 {
-                        0 => String::new(),
-                        1 => "&kind=microSD".into(),
-                        2 => format!("&q=model+{}", rng.next() % DEVICES),
-                        _ => "&transport=usb".into(),
-                    };
-                    ("leaderboard", format!("/?sort={sort}{query}"), None)
-                } else {
-                    let key = &keys[(rng.next() % keys.len() as u64) as usize];
-                    ("device", format!("/devices/{key}"), None)
-                }
-            });
+            let pick = read_pick(&url);
             let (kinds, failures, elapsed) = drive(&url, clients, seconds, rate, pick);
             report("read", kinds, failures, elapsed, pid.as_deref(), anon());
+        }
+        Some("paths") => {
+            // The same requests for a load tool of its own (bench/site-load's wrk), a path a
+            // line.
+            let count: u64 = arg(&args, "--count")
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(100_000);
+            let pick = read_pick(&url);
+            let mut out = String::new();
+            for n in 0..count {
+                out.push_str(&pick(n).1);
+                out.push('\n');
+            }
+            print!("{out}");
         }
         Some("submit") => {
             let seed = std::process::id() as u64 + 1_000;
