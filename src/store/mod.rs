@@ -62,7 +62,7 @@ pub struct Store {
     passes: std::sync::Mutex<stale::Passes>,
     replicas: replicas::Replicas,
     /// A server's SQLite submissions, committed together (`committer.rs`), once the first came.
-    committer: std::sync::OnceLock<committer::Queue>,
+    committer: std::sync::Mutex<Option<committer::Queue>>,
 }
 
 impl Store {
