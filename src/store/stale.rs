@@ -198,17 +198,43 @@ impl Store {
         key: &str,
         scopes: &[String],
     ) -> Result<(), sqlx::Error> {
+        let read = self.unmark_and_read(class, key, scopes).await?;
+        self.write_unless_changed(class, key, scopes, read).await
+    }
+
+    /// The first two moments of [`Store::refresh_outside_the_lock`]: the marks removed, then
+    /// the device's results read with what would show a change.
+    async fn unmark_and_read(
+        &self,
+        class: &str,
+        key: &str,
+        scopes: &[String],
+    ) -> Result<Read, sqlx::Error> {
         self.write(Begin::Immediate, async |tx| {
             self.unmark(tx, class, key, scopes).await
         })
         .await?;
-        let before = self.fingerprint(&self.pool, class, key).await?;
-        let entries = self.ranked_entries(&self.pool, class, key).await?;
+        Ok(Read {
+            fingerprint: self.fingerprint(&self.pool, class, key).await?,
+            entries: self.ranked_entries(&self.pool, class, key).await?,
+        })
+    }
+
+    /// The last: the aggregates written from `read`, or, if the device's results changed since,
+    /// its marks put back.
+    async fn write_unless_changed(
+        &self,
+        class: &str,
+        key: &str,
+        scopes: &[String],
+        read: Read,
+    ) -> Result<(), sqlx::Error> {
         self.write(Begin::Immediate, async |tx| {
-            if self.fingerprint(&mut **tx, class, key).await? != before {
+            if self.fingerprint(&mut **tx, class, key).await? != read.fingerprint {
                 return self.mark_stale(tx, class, key, scopes).await;
             }
-            self.write_scopes(tx, class, key, scopes, &entries).await
+            self.write_scopes(tx, class, key, scopes, &read.entries)
+                .await
         })
         .await
     }
@@ -231,6 +257,12 @@ impl Store {
         .await?;
         Ok((row.try_get(0)?, row.try_get(1)?))
     }
+}
+
+/// A device's results read outside the write lock, and what shows whether they changed since.
+struct Read {
+    fingerprint: (i64, Option<String>),
+    entries: Vec<super::model::Entry>,
 }
 
 /// How many ranked results a device's aggregate over all of them counts (none: no aggregate).
@@ -323,6 +355,44 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(1100)).await;
             assert_eq!(store.refresh_stale().await.unwrap(), 1);
             assert_eq!(counted().await, (6, 0));
+
+            // A result saved between the pass's read and its write: nothing written from the
+            // stale read, the marks put back, and the next pass counts it.
+            store.save_submitted(&doc(7), "t").await.unwrap();
+            let (class, key) = marked(store).await;
+            let scopes: Vec<String> = sqlx::query("SELECT scope FROM stale")
+                .fetch_all(&store.pool)
+                .await
+                .unwrap()
+                .iter()
+                .map(|row| row.try_get(0).unwrap())
+                .collect();
+            let read = store.unmark_and_read(&class, &key, &scopes).await.unwrap();
+            assert_eq!(counted().await.1, 0, "unmarked while it reads");
+            store.save_submitted(&doc(8), "t").await.unwrap();
+            let marks = counted().await.1;
+            store
+                .write_unless_changed(&class, &key, &scopes, read)
+                .await
+                .unwrap();
+            let (results, after) = counted().await;
+            assert_eq!(results, 6, "the read it made is out of date: not written");
+            assert!(
+                after >= scopes.len() as i64 && after >= marks,
+                "marked again"
+            );
+            tokio::time::sleep(Duration::from_millis(1100)).await;
+            assert_eq!(store.refresh_stale().await.unwrap(), 1);
+            assert_eq!(counted().await, (8, 0));
         });
+    }
+
+    /// The one device marked stale.
+    async fn marked(store: &Store) -> (String, String) {
+        let row = sqlx::query("SELECT DISTINCT class, device_key FROM stale")
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        (row.try_get(0).unwrap(), row.try_get(1).unwrap())
     }
 }
