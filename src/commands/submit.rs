@@ -64,21 +64,23 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
             return Ok(());
         }
     }
-    let (status, text) = request(
-        "POST",
-        &format!("{server}/api/v1/results"),
-        None,
-        Some(&body),
-    )
-    .with_context(|| format!("not submitted (the result stays in your store): {server}"))?;
+    // The deletion token is ours, sent with the result: if the answer is lost on the way
+    // (a dropped connection, a proxy's error), the same submission is sent again with it, and
+    // a site that saved the first answers with the same receipt.
+    let token = crate::web::new_token().context("cannot make a deletion token")?;
+    let (status, text) = post_until_answered(&server, &body, &token).with_context(|| {
+        format!(
+            "no answer from {server} in {TRIES} tries: the result stays in your store, and the \
+             site may or may not have it"
+        )
+    })?;
     let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     if status == 409 {
-        // Sent before: by hand, or by a proxy that sent it again after a server died before
-        // its answer reached us (the deletion token went with that answer).
+        // Sent before: by hand, or from another machine's store (a lost answer to this
+        // submission would have been answered with its receipt).
         bail!(
-            "{server} has result {} already, from an earlier submission (perhaps one whose \
-             answer was lost on the way): {server}/results/{}; without its receipt only the \
-             site's moderators can delete it",
+            "{server} has result {} already, from an earlier submission: {server}/results/{}; \
+             without that submission's receipt only the site's moderators can delete it",
             public.id,
             public.id
         );
@@ -207,6 +209,30 @@ fn server_url(text: &str) -> anyhow::Result<String> {
     }
 }
 
+/// The submission sent, and sent again (up to [`TRIES`] times, with the same token) while no
+/// answer comes or a proxy answers that the site did not: the status and text of the answer.
+fn post_until_answered(server: &str, body: &str, token: &str) -> anyhow::Result<(u16, String)> {
+    let url = format!("{server}/api/v1/results");
+    let mut tries = 1;
+    loop {
+        let answer = request("POST", &url, Some(token), Some(body));
+        let problem = match &answer {
+            Ok((status @ (502..=504), text)) => format!("it answered {status}: {}", one_line(text)),
+            Err(e) => format!("{e:#}"),
+            Ok(_) => return answer,
+        };
+        if tries == TRIES {
+            return answer;
+        }
+        eprintln!("No answer from {server} ({problem}): sending it again with the same token.");
+        std::thread::sleep(Duration::from_secs(tries));
+        tries += 1;
+    }
+}
+
+/// How many times a submission is sent before giving up.
+const TRIES: u64 = 3;
+
 fn request(
     method: &str,
     url: &str,
@@ -221,10 +247,13 @@ fn request(
         .into();
     let bearer = token.map(|t| format!("Bearer {t}"));
     let mut response = match (method, body) {
-        ("POST", Some(body)) => agent
-            .post(url)
-            .header("content-type", "application/json")
-            .send(body),
+        ("POST", Some(body)) => {
+            let mut request = agent.post(url).header("content-type", "application/json");
+            if let Some(bearer) = &bearer {
+                request = request.header("authorization", bearer);
+            }
+            request.send(body)
+        }
         _ => {
             let mut request = agent.delete(url);
             if let Some(bearer) = &bearer {

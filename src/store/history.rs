@@ -55,6 +55,34 @@ impl Store {
         }
     }
 
+    /// Whether `doc` was saved before with the deletion token whose hash is `token_hash`: the
+    /// same submission sent again by its submitter (asked of the primary, where it was saved).
+    pub async fn submitted_before(
+        &self,
+        doc: &ResultDoc,
+        token_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT e.token_hash, r.document FROM entries e JOIN results r ON r.id = e.id \
+             WHERE e.id = $1",
+        )
+        .bind(&doc.id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(|e| self.fail(e))?;
+        let Some(row) = row else {
+            return Ok(false);
+        };
+        let stored: Option<String> = row.try_get(0).map_err(|e| self.fail(e))?;
+        let document: String = row.try_get(1).map_err(|e| self.fail(e))?;
+        let same_token = stored.is_some_and(|stored| {
+            super::derive::constant_time_eq(stored.as_bytes(), token_hash.as_bytes())
+        });
+        let same_document = serde_json::from_str::<serde_json::Value>(&document).ok()
+            == serde_json::to_value(doc).ok();
+        Ok(same_token && same_document)
+    }
+
     /// The result's row and its facts, in `tx`.
     pub(super) async fn insert(
         &self,

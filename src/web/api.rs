@@ -14,6 +14,7 @@ use super::views::{self, params, BoardQuery, Compared, DeviceQuery};
 use super::Shared;
 use crate::result::ResultDoc;
 use crate::store::Deletion;
+use crate::store::StoreError;
 
 type Answer<T> = Result<Json<T>, Api>;
 
@@ -81,18 +82,26 @@ pub struct Receipt {
 }
 
 /// Submits a result document as `iomark run --json` writes it (`iomark submit` sends it so).
-/// The answer's token deletes it again.
+/// The answer's token deletes it again. A client may choose that token itself
+/// (`Authorization: Bearer TOKEN`, 32 to 128 letters, digits, `-` or `_`; `iomark submit` does):
+/// the same submission sent again with it, a retry whose answer was lost on the way, is then
+/// answered 201 with the same receipt instead of 409.
 #[utoipa::path(post, path = "/api/v1/results", tag = "results",
     request_body(content = Object, content_type = "application/json",
         description = "A result document (iomark.result/1)"),
+    security((), ("token" = [])),
     responses(
-        (status = CREATED, description = "Saved: where it is, its deletion token, and where it \
+        (status = CREATED, description = "Saved (or saved before, from the same document with \
+            the same token of the client's): where it is, its deletion token, and where it \
             stands", body = Receipt, headers(("Location" = String))),
+        (status = BAD_REQUEST, description = "A token of the client's that is too short or \
+            holds other characters", body = Refusal),
         (status = CONFLICT, description = "A result with that id is here already", body = Refusal),
         (status = UNPROCESSABLE_ENTITY, description = "Not a result document this site takes",
             body = Refusal)))]
 pub async fn submit(
     State(state): State<Shared>,
+    headers: HeaderMap,
     WholeBody(body): WholeBody,
 ) -> Result<Response, Api> {
     let text = std::str::from_utf8(&body).map_err(|_| {
@@ -107,17 +116,28 @@ pub async fn submit(
         super::metrics::refused("implausible");
         Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e)
     })?;
-    let token = new_token().map_err(|e| {
-        Failure::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("cannot make a token: {e}"),
-        )
-    })?;
-    state
-        .store
-        .save_submitted(&doc, &token_hash(&token))
-        .await?;
-    super::metrics::saved();
+    let own = bearer(&headers).map(own_token).transpose()?;
+    let token = match own {
+        Some(own) => own.to_string(),
+        None => new_token().map_err(|e| {
+            Failure::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("cannot make a token: {e}"),
+            )
+        })?,
+    };
+    let hash = token_hash(&token);
+    match state.store.save_submitted(&doc, &hash).await {
+        Ok(()) => super::metrics::saved(),
+        // Sent again by its submitter (the same document, the same token of its own): the
+        // first was saved and its answer lost, so this one is answered as that one was.
+        Err(StoreError::Duplicate(_))
+            if own.is_some() && state.store.submitted_before(&doc, &hash).await? =>
+        {
+            super::metrics::replayed()
+        }
+        Err(e) => return Err(e.into()),
+    }
     // The result is saved: a standing that cannot be read leaves it out, never the 201.
     let standing = match views::standing(&state, &doc).await {
         Ok(standing) => standing,
@@ -244,7 +264,25 @@ pub async fn health(State(state): State<Shared>) -> Answer<Health> {
 }
 
 /// 32 random bytes from the kernel, in hex.
-fn new_token() -> std::io::Result<String> {
+/// A deletion token a client chose: long enough not to be guessed, and plain.
+fn own_token(token: &str) -> Result<&str, Failure> {
+    if (32..=128).contains(&token.len())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        Ok(token)
+    } else {
+        super::metrics::refused("bad_token");
+        Err(Failure::bad(
+            "a token of your own (Authorization: Bearer TOKEN) is 32 to 128 letters, digits, \
+             '-' or '_'",
+        ))
+    }
+}
+
+/// A new deletion token: 32 random bytes, in hex.
+pub fn new_token() -> std::io::Result<String> {
     use std::io::Read;
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;

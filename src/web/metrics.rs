@@ -123,6 +123,11 @@ pub fn saved() {
     metrics::counter!("iomark_submissions_saved_total").increment(1);
 }
 
+/// A submission sent again by its submitter after it was saved, answered 201 as the first was.
+pub fn replayed() {
+    metrics::counter!("iomark_submissions_replayed_total").increment(1);
+}
+
 /// Counts every request and times it, by route, and writes its log line.
 pub async fn layer(request: Request, next: Next) -> Response {
     let route = route(request.uri().path());

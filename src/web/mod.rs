@@ -47,6 +47,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::store::Store;
 
+pub use api::new_token;
 pub use metrics::{install_log, Log};
 
 /// The largest request body taken, far above any result document (the real runs kept in

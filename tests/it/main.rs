@@ -19,6 +19,7 @@ mod langs;
 mod moderation;
 mod openapi;
 mod probe_fixtures;
+mod replay;
 mod replicas;
 mod scripting;
 mod service;
