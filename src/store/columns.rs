@@ -59,6 +59,8 @@ pub struct Statements {
     pub upsert_device: String,
     /// What an [`Entry`] is read from (the token's hash is never read back).
     pub entry_columns: Vec<String>,
+    /// Those of them that hold a real number: the figures and the price.
+    reals: Vec<String>,
 }
 
 impl Statements {
@@ -83,6 +85,7 @@ impl Statements {
                 .filter(|c| **c != "token_hash")
                 .map(|c| c.to_string())
                 .collect(),
+            reals: figures().chain(["price_usd"]).map(str::to_string).collect(),
         }
     }
 
@@ -94,6 +97,116 @@ impl Statements {
             .collect::<Vec<_>>()
             .join(", ")
     }
+
+    /// The entries `inner` selects (the entry columns, and those `order` names), as one row of
+    /// one text: a JSON array of each entry's columns, in `order`. Read row by row, each of a
+    /// device's 500 results cost about 12 µs in sqlx (a row's values copied, converted for
+    /// the Any driver, handed from the SQLite connection's thread), so that its page took 8 ms
+    /// where SQLite's own query took 1 ms. Each backend has its own JSON functions.
+    pub fn entries_as_json(&self, inner: &str, order: &str, sqlite: bool) -> String {
+        if sqlite {
+            // SQLite's JSON writes a real to 15 significant digits; as text to 17, it comes
+            // back the same double.
+            let columns: Vec<String> = self
+                .entry_columns
+                .iter()
+                .map(|c| match self.reals.contains(c) {
+                    true => format!(
+                        "CASE WHEN t.{c} IS NULL THEN NULL ELSE printf('%!.17g', t.{c}) END"
+                    ),
+                    false => format!("t.{c}"),
+                })
+                .collect();
+            let columns = columns.join(", ");
+            format!(
+                "SELECT json_group_array(json_array({columns}) ORDER BY {order}) FROM ({inner}) t"
+            )
+        } else {
+            let columns = self.entry_select("t.");
+            format!(
+                "SELECT CAST(COALESCE(json_agg(json_build_array({columns}) ORDER BY {order}), \
+                 '[]') AS TEXT) FROM ({inner}) t"
+            )
+        }
+    }
+}
+
+/// The entries of [`Statements::entries_as_json`]'s text. SQLite writes a figure in JSON to 15
+/// significant digits, well past any measurement's own.
+pub fn entries_from_json(text: &str, metrics: &[Metric]) -> Result<Vec<Entry>, sqlx::Error> {
+    use serde_json::Value;
+    let bad = |what: String| sqlx::Error::Decode(what.into());
+    let rows: Vec<Vec<Value>> =
+        serde_json::from_str(text).map_err(|e| bad(format!("entries as JSON: {e}")))?;
+    let columns: Vec<&str> = ENTRY_FACTS
+        .iter()
+        .copied()
+        .chain(metrics.iter().map(|m| m.column))
+        .filter(|c| *c != "token_hash")
+        .collect();
+    let at = |name: &str| columns.iter().position(|c| *c == name);
+    let (id, class, key, name, kind, transport, capacity, started) = (
+        at("id"),
+        at("class"),
+        at("device_key"),
+        at("device_name"),
+        at("kind"),
+        at("transport"),
+        at("capacity_gb"),
+        at("started_at"),
+    );
+    let (label, headline, sold_as, board, fs, price, flag, synthetic) = (
+        at("label"),
+        at("headline"),
+        at("sold_as"),
+        at("board"),
+        at("filesystem"),
+        at("price_usd"),
+        at("flag"),
+        at("synthetic"),
+    );
+    rows.into_iter()
+        .map(|row| {
+            if row.len() != columns.len() {
+                return Err(bad(format!(
+                    "an entry of {} columns, not {}",
+                    row.len(),
+                    columns.len()
+                )));
+            }
+            let value = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or(&Value::Null);
+            let text = |i| value(i).as_str().map(str::to_string);
+            // A number, or (from SQLite) a real written as text.
+            let real = |i| {
+                let v = value(i);
+                v.as_f64().or_else(|| v.as_str()?.parse().ok())
+            };
+            let required =
+                |i, what: &str| text(i).ok_or_else(|| bad(format!("an entry without its {what}")));
+            Ok(Entry {
+                id: required(id, "id")?,
+                class: required(class, "class")?,
+                device_key: text(key),
+                device_name: required(name, "device name")?,
+                kind: required(kind, "kind")?,
+                transport: text(transport),
+                capacity_gb: value(capacity).as_f64().map(|v| v as i64),
+                started_at: required(started, "start")?,
+                label: text(label),
+                headline: text(headline),
+                sold_as: text(sold_as),
+                board: text(board),
+                filesystem: text(fs),
+                price_usd: real(price),
+                flag: text(flag),
+                synthetic: value(synthetic).as_f64().is_some_and(|v| v != 0.0),
+                figures: metrics
+                    .iter()
+                    .filter_map(|m| Some((m.column.to_string(), real(at(m.column))?)))
+                    .collect(),
+            })
+        })
+        .collect()
 }
 
 fn insert(table: &str, columns: &[&str]) -> String {
@@ -256,6 +369,48 @@ mod tests {
             assert_eq!(entry.figures["seq1m_q8_read"], 0.5);
             assert_eq!(entry.headline.as_deref(), Some("score 12"));
             assert_eq!(entry.sold_as.as_deref(), Some("SanDisk Extreme"));
+
+            // Read as one JSON text, every entry is the same, to the last bit of each figure.
+            let mut odd = sqlx::query(&sql.insert_entry)
+                .bind("01ODD")
+                .bind(None::<String>)
+                .bind("Quote \" back\\slash ünïcode <b>")
+                .bind("SD")
+                .bind(Some("usb"))
+                .bind("standard/direct/random")
+                .bind(Some("Raspberry Pi 5"))
+                .bind(Some("ext4"))
+                .bind(None::<i64>)
+                .bind(Some(12.99_f64))
+                .bind(Some("too fast for its link"))
+                .bind(1_i64)
+                .bind(None::<String>)
+                .bind("2026-11-24T00:00:00Z")
+                .bind(Some("\u{1F4BE} label\n"))
+                .bind(None::<String>)
+                .bind(None::<String>);
+            for (i, _) in metrics.iter().enumerate() {
+                odd = odd.bind(
+                    (i != 3).then_some((i as f64 + 1.0) / 3.0 * 1e-300_f64.powi(i as i32 % 2)),
+                );
+            }
+            odd.execute(&store.pool).await.unwrap();
+            let everything = format!("SELECT {} FROM entries", sql.entry_select(""));
+            let by_row: Vec<Entry> = sqlx::query(&format!("{everything} ORDER BY id DESC"))
+                .fetch_all(&store.pool)
+                .await
+                .unwrap()
+                .iter()
+                .map(|row| entry_of(row, &metrics).unwrap())
+                .collect();
+            let text: String = sqlx::query(&sql.entries_as_json(&everything, "id DESC", true))
+                .fetch_one(&store.pool)
+                .await
+                .unwrap()
+                .get(0);
+            assert_eq!(entries_from_json(&text, &metrics).unwrap(), by_row);
+            assert_eq!(by_row.len(), 2);
+            assert!(by_row[0].figures.len() == metrics.len() - 1 && by_row[0].synthetic);
             store.close().await;
         });
     }

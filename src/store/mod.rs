@@ -32,6 +32,7 @@ pub mod receipts;
 mod replicas;
 mod review;
 mod site;
+pub use site::DEVICE_ENTRIES;
 mod stale;
 mod standing;
 

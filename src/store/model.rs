@@ -48,7 +48,7 @@ impl DeviceRow {
 }
 
 /// One result as a site lists it.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Entry {
     pub id: String,
     pub class: String,

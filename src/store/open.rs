@@ -159,6 +159,7 @@ fn migrator() -> Migrator {
         (7, "standing", include_str!("migrations/0007_standing.sql")),
         (8, "stale", include_str!("migrations/0008_stale.sql")),
         (9, "latest", include_str!("migrations/0009_latest.sql")),
+        (10, "search", include_str!("migrations/0010_search.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -8,10 +8,13 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::aggregate::scope;
-use super::columns::{device_row, entry, SQL};
+use super::columns::{device_row, entries_from_json, entry, SQL};
 use super::model::{DeviceRow, Entry, Filter, MAX_ROWS};
 use super::{Store, StoreError};
 use crate::result::metric::METRICS;
+
+/// The most results of one device read for its page: its newest.
+pub const DEVICE_ENTRIES: usize = 5000;
 
 impl Store {
     /// Every aggregate of one device, in all its classes and scopes: what its page shows, as
@@ -80,9 +83,16 @@ impl Store {
         // Each of board, filesystem and the two together reads its own scope's aggregates.
         let scope = scope(filter.board.as_deref(), filter.filesystem.as_deref());
         add("scope", Some(scope), false);
+        // A search reads names from their own index, a device's row only where they match
+        // (migration 0010); SQLite would walk the figure's index instead, a row each.
+        let indexed = if text.as_deref().is_some_and(|t| !t.is_empty()) && self.is_sqlite() {
+            "INDEXED BY devices_names"
+        } else {
+            ""
+        };
         let sql = format!(
             "SELECT device_key, device_name, kind, transport, capacity_gb, results, price_usd, \
-             stats, sold_as FROM devices WHERE {} AND {sort} IS NOT NULL \
+             stats, sold_as FROM devices {indexed} WHERE {} AND {sort} IS NOT NULL \
              ORDER BY {sort} DESC, device_key LIMIT {limit}",
             conditions.join(" AND ")
         );
@@ -174,29 +184,36 @@ impl Store {
             .map_err(|e| self.fail(e))
     }
 
-    /// Every result of one device, newest first (at most 5,000).
+    /// Every result of one device, newest first (at most [`DEVICE_ENTRIES`]).
     pub async fn device_entries(
         &self,
         key: &str,
         synthetic: bool,
     ) -> Result<Vec<Entry>, StoreError> {
-        let sql = format!(
-            "SELECT {} FROM entries WHERE device_key = $1 AND synthetic <= $2 \
-             ORDER BY started_at DESC, id DESC LIMIT 5000",
-            SQL.entry_select("")
+        let order = "started_at DESC, id DESC";
+        let sql = SQL.entries_as_json(
+            &format!(
+                "SELECT {} FROM entries WHERE device_key = $1 AND synthetic <= $2 \
+                 ORDER BY {order} LIMIT {DEVICE_ENTRIES}",
+                SQL.entry_select("")
+            ),
+            order,
+            self.is_sqlite(),
         );
-        let rows = self
+        let row = self
             .read(|pool| {
                 Box::pin(
                     sqlx::query(&sql)
                         .bind(key)
                         .bind(synthetic as i64)
-                        .fetch_all(pool),
+                        .fetch_one(pool),
                 )
             })
             .await
             .map_err(|e| self.fail(e))?;
-        self.entries(&rows)
+        row.try_get::<String, _>(0)
+            .and_then(|text| entries_from_json(&text, &METRICS))
+            .map_err(|e| self.fail(e))
     }
 
     /// The results that arrived last, ranked or not (a local history's runs have no device
