@@ -109,8 +109,9 @@ impl Store {
     }
 
     /// The results a device's aggregates are made of, in the order they arrived: its
-    /// unflagged results of `class`, and of those the real ones where it has any (a synthetic
-    /// result, which only the local load generator makes, never moves a real device's figures).
+    /// unflagged results of `class`, the real ones where it has any (a synthetic result, which
+    /// only the local load generator makes, never moves a real device's figures), read along
+    /// an index that keeps them apart (migration 0011).
     pub(super) async fn ranked_entries<'e>(
         &self,
         on: impl sqlx::Executor<'e, Database = Any>,
@@ -122,7 +123,8 @@ impl Store {
         let sql = SQL.entries_as_json(
             &format!(
                 "SELECT {}, r.saved_at AS saved_at FROM entries e JOIN results r ON r.id = e.id \
-                 WHERE e.device_key = $1 AND e.class = $2 AND e.flag IS NULL",
+                 WHERE e.device_key = $1 AND e.class = $2 AND e.flag IS NULL AND e.synthetic = \
+                 (SELECT MIN(synthetic) FROM entries WHERE device_key = $1 AND class = $2)",
                 SQL.entry_select("e.")
             ),
             "saved_at, id",
@@ -134,11 +136,7 @@ impl Store {
             .fetch_one(on)
             .await?
             .try_get(0)?;
-        let mut entries = entries_from_json(&text, &METRICS)?;
-        if entries.iter().any(|e| !e.synthetic) {
-            entries.retain(|e| !e.synthetic);
-        }
-        Ok(entries)
+        entries_from_json(&text, &METRICS)
     }
 
     /// Derives every result's facts and every device's aggregates anew, once, where the store

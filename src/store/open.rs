@@ -160,6 +160,11 @@ fn migrator() -> Migrator {
         (8, "stale", include_str!("migrations/0008_stale.sql")),
         (9, "latest", include_str!("migrations/0009_latest.sql")),
         (10, "search", include_str!("migrations/0010_search.sql")),
+        (
+            11,
+            "model real",
+            include_str!("migrations/0011_model_real.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(
