@@ -263,7 +263,6 @@ pub async fn health(State(state): State<Shared>) -> Answer<Health> {
     Ok(Json(Health { ok: true }))
 }
 
-/// 32 random bytes from the kernel, in hex.
 /// A deletion token a client chose: long enough not to be guessed, and plain.
 fn own_token(token: &str) -> Result<&str, Failure> {
     if (32..=128).contains(&token.len())
@@ -281,7 +280,7 @@ fn own_token(token: &str) -> Result<&str, Failure> {
     }
 }
 
-/// A new deletion token: 32 random bytes, in hex.
+/// A new deletion token: 32 random bytes from the kernel, in hex.
 pub fn new_token() -> std::io::Result<String> {
     use std::io::Read;
     let mut bytes = [0u8; 32];
