@@ -131,8 +131,8 @@ impl Statements {
     }
 }
 
-/// The entries of [`Statements::entries_as_json`]'s text. SQLite writes a figure in JSON to 15
-/// significant digits, well past any measurement's own.
+/// The entries of [`Statements::entries_as_json`]'s text: a real comes as a JSON number, or
+/// from SQLite as text of 17 significant digits, the same double either way.
 pub fn entries_from_json(text: &str, metrics: &[Metric]) -> Result<Vec<Entry>, sqlx::Error> {
     use serde_json::Value;
     let bad = |what: String| sqlx::Error::Decode(what.into());
