@@ -59,8 +59,8 @@ pub struct Statements {
     pub upsert_device: String,
     /// What an [`Entry`] is read from (the token's hash is never read back).
     pub entry_columns: Vec<String>,
-    /// Those of them that hold a real number: the figures and the price.
-    reals: Vec<String>,
+    /// The figures' columns, in the list's order: an entry's last columns.
+    figures: Vec<String>,
 }
 
 impl Statements {
@@ -85,7 +85,7 @@ impl Statements {
                 .filter(|c| **c != "token_hash")
                 .map(|c| c.to_string())
                 .collect(),
-            reals: figures().chain(["price_usd"]).map(str::to_string).collect(),
+            figures: figures().map(str::to_string).collect(),
         }
     }
 
@@ -99,10 +99,11 @@ impl Statements {
     }
 
     /// The entries `inner` selects (the entry columns, and those `order` names), as one row of
-    /// one text: a JSON array of each entry's columns, in `order`. Read row by row, each of a
-    /// device's 500 results cost about 12 µs in sqlx (a row's values copied, converted for
-    /// the Any driver, handed from the SQLite connection's thread), so that its page took 8 ms
-    /// where SQLite's own query took 1 ms. Each backend has its own JSON functions.
+    /// one text: a JSON array of each entry's columns, in `order`, for
+    /// [`Statements::entries_from_json`]. Read row by row through sqlx (each row's values
+    /// copied, converted for the Any driver, handed from the SQLite connection's thread), a
+    /// device page of 500 results took 9.3 ms; read so, 4.5 ms. Each backend has its own JSON
+    /// functions.
     pub fn entries_as_json(&self, inner: &str, order: &str, sqlite: bool) -> String {
         if sqlite {
             // SQLite's JSON writes a real to 15 significant digits; as text to 17, it comes
@@ -110,7 +111,7 @@ impl Statements {
             let columns: Vec<String> = self
                 .entry_columns
                 .iter()
-                .map(|c| match self.reals.contains(c) {
+                .map(|c| match self.holds_a_real(c) {
                     true => format!(
                         "CASE WHEN t.{c} IS NULL THEN NULL ELSE printf('%!.17g', t.{c}) END"
                     ),
@@ -129,84 +130,86 @@ impl Statements {
             )
         }
     }
-}
 
-/// The entries of [`Statements::entries_as_json`]'s text: a real comes as a JSON number, or
-/// from SQLite as text of 17 significant digits, the same double either way.
-pub fn entries_from_json(text: &str, metrics: &[Metric]) -> Result<Vec<Entry>, sqlx::Error> {
-    use serde_json::Value;
-    let bad = |what: String| sqlx::Error::Decode(what.into());
-    let rows: Vec<Vec<Value>> =
-        serde_json::from_str(text).map_err(|e| bad(format!("entries as JSON: {e}")))?;
-    let columns: Vec<&str> = ENTRY_FACTS
-        .iter()
-        .copied()
-        .chain(metrics.iter().map(|m| m.column))
-        .filter(|c| *c != "token_hash")
-        .collect();
-    let at = |name: &str| columns.iter().position(|c| *c == name);
-    let (id, class, key, name, kind, transport, capacity, started) = (
-        at("id"),
-        at("class"),
-        at("device_key"),
-        at("device_name"),
-        at("kind"),
-        at("transport"),
-        at("capacity_gb"),
-        at("started_at"),
-    );
-    let (label, headline, sold_as, board, fs, price, flag, synthetic) = (
-        at("label"),
-        at("headline"),
-        at("sold_as"),
-        at("board"),
-        at("filesystem"),
-        at("price_usd"),
-        at("flag"),
-        at("synthetic"),
-    );
-    rows.into_iter()
-        .map(|row| {
-            if row.len() != columns.len() {
-                return Err(bad(format!(
-                    "an entry of {} columns, not {}",
-                    row.len(),
-                    columns.len()
-                )));
-            }
-            let value = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or(&Value::Null);
-            let text = |i| value(i).as_str().map(str::to_string);
-            // A number, or (from SQLite) a real written as text.
-            let real = |i| {
-                let v = value(i);
-                v.as_f64().or_else(|| v.as_str()?.parse().ok())
-            };
-            let required =
-                |i, what: &str| text(i).ok_or_else(|| bad(format!("an entry without its {what}")));
-            Ok(Entry {
-                id: required(id, "id")?,
-                class: required(class, "class")?,
-                device_key: text(key),
-                device_name: required(name, "device name")?,
-                kind: required(kind, "kind")?,
-                transport: text(transport),
-                capacity_gb: value(capacity).as_f64().map(|v| v as i64),
-                started_at: required(started, "start")?,
-                label: text(label),
-                headline: text(headline),
-                sold_as: text(sold_as),
-                board: text(board),
-                filesystem: text(fs),
-                price_usd: real(price),
-                flag: text(flag),
-                synthetic: value(synthetic).as_f64().is_some_and(|v| v != 0.0),
-                figures: metrics
-                    .iter()
-                    .filter_map(|m| Some((m.column.to_string(), real(at(m.column))?)))
-                    .collect(),
+    /// Whether an entry column holds a real number: a figure, or the price.
+    fn holds_a_real(&self, column: &str) -> bool {
+        column == "price_usd" || self.figures.iter().any(|f| f == column)
+    }
+
+    /// The entries of [`Statements::entries_as_json`]'s text: a real comes as a JSON number,
+    /// or from SQLite as text of 17 significant digits, the same double either way.
+    pub fn entries_from_json(&self, text: &str) -> Result<Vec<Entry>, sqlx::Error> {
+        use serde_json::Value;
+        let bad = |what: String| sqlx::Error::Decode(what.into());
+        let rows: Vec<Vec<Value>> =
+            serde_json::from_str(text).map_err(|e| bad(format!("entries as JSON: {e}")))?;
+        let columns = &self.entry_columns;
+        let at = |name: &str| columns.iter().position(|c| c == name);
+        let (id, class, key, name, kind, transport, capacity, started) = (
+            at("id"),
+            at("class"),
+            at("device_key"),
+            at("device_name"),
+            at("kind"),
+            at("transport"),
+            at("capacity_gb"),
+            at("started_at"),
+        );
+        let (label, headline, sold_as, board, fs, price, flag, synthetic) = (
+            at("label"),
+            at("headline"),
+            at("sold_as"),
+            at("board"),
+            at("filesystem"),
+            at("price_usd"),
+            at("flag"),
+            at("synthetic"),
+        );
+        rows.into_iter()
+            .map(|row| {
+                if row.len() != columns.len() {
+                    return Err(bad(format!(
+                        "an entry of {} columns, not {}",
+                        row.len(),
+                        columns.len()
+                    )));
+                }
+                let value = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or(&Value::Null);
+                let text = |i| value(i).as_str().map(str::to_string);
+                // A number, or (from SQLite) a real written as text.
+                let real = |i| {
+                    let v = value(i);
+                    v.as_f64().or_else(|| v.as_str()?.parse().ok())
+                };
+                let required = |i, what: &str| {
+                    text(i).ok_or_else(|| bad(format!("an entry without its {what}")))
+                };
+                Ok(Entry {
+                    id: required(id, "id")?,
+                    class: required(class, "class")?,
+                    device_key: text(key),
+                    device_name: required(name, "device name")?,
+                    kind: required(kind, "kind")?,
+                    transport: text(transport),
+                    capacity_gb: value(capacity).as_f64().map(|v| v as i64),
+                    started_at: required(started, "start")?,
+                    label: text(label),
+                    headline: text(headline),
+                    sold_as: text(sold_as),
+                    board: text(board),
+                    filesystem: text(fs),
+                    price_usd: real(price),
+                    flag: text(flag),
+                    synthetic: value(synthetic).as_f64().is_some_and(|v| v != 0.0),
+                    figures: self
+                        .figures
+                        .iter()
+                        .filter_map(|f| Some((f.clone(), real(at(f))?)))
+                        .collect(),
+                })
             })
-        })
-        .collect()
+            .collect()
+    }
 }
 
 fn insert(table: &str, columns: &[&str]) -> String {
@@ -408,7 +411,7 @@ mod tests {
                 .await
                 .unwrap()
                 .get(0);
-            assert_eq!(entries_from_json(&text, &metrics).unwrap(), by_row);
+            assert_eq!(sql.entries_from_json(&text).unwrap(), by_row);
             assert_eq!(by_row.len(), 2);
             assert!(by_row[0].figures.len() == metrics.len() - 1 && by_row[0].synthetic);
             store.close().await;

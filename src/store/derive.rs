@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use sqlx::{Any, Row, Transaction};
 
 use super::aggregate::{aggregate, in_scope, scopes};
-use super::columns::{entries_from_json, SQL};
+use super::columns::SQL;
 use super::model::{Deletion, Entry};
 use super::{Begin, Store, StoreError};
 use crate::result::metric::METRICS;
@@ -124,7 +124,8 @@ impl Store {
             &format!(
                 "SELECT {}, r.saved_at AS saved_at FROM entries e JOIN results r ON r.id = e.id \
                  WHERE e.device_key = $1 AND e.class = $2 AND e.flag IS NULL AND e.synthetic = \
-                 (SELECT MIN(synthetic) FROM entries WHERE device_key = $1 AND class = $2)",
+                 (SELECT synthetic FROM entries WHERE device_key = $1 AND class = $2 \
+                 AND flag IS NULL ORDER BY synthetic LIMIT 1)",
                 SQL.entry_select("e.")
             ),
             "saved_at, id",
@@ -136,7 +137,7 @@ impl Store {
             .fetch_one(on)
             .await?
             .try_get(0)?;
-        entries_from_json(&text, &METRICS)
+        SQL.entries_from_json(&text)
     }
 
     /// Derives every result's facts and every device's aggregates anew, once, where the store
@@ -428,6 +429,57 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A device's aggregates count its real unflagged results where it has any, else its
+    /// synthetic ones: a real result that is flagged does not hide the synthetic ones.
+    #[test]
+    fn real_results_where_there_are_any_unflagged() {
+        super::super::on_a_server_store(None, async |store| {
+            let mut doc = crate::result::sample::doc();
+            doc.target.device = Some(crate::result::Device {
+                model: Some("Samsung SSD 980 PRO 1TB".into()),
+                vendor: Some("Samsung".into()),
+                transport: Some("nvme".into()),
+                size_bytes: Some(1_000_204_886_016),
+                ..Default::default()
+            });
+            let mut ids = Vec::new();
+            for n in 0..3 {
+                doc.id = format!("01JREAL{n:019}");
+                store.save(&doc).await.unwrap();
+                ids.push(doc.id.clone());
+            }
+            let row = sqlx::query("SELECT class, device_key FROM entries WHERE id = $1")
+                .bind(&ids[0])
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+            let (class, key): (String, String) = (row.get(0), row.get(1));
+            let set = async |sql: &str, id: &str| {
+                sqlx::query(sql)
+                    .bind(id)
+                    .execute(&store.pool)
+                    .await
+                    .unwrap();
+            };
+            let ranked = async || -> Vec<String> {
+                let entries = store
+                    .ranked_entries(&store.pool, &class, &key)
+                    .await
+                    .unwrap();
+                entries.into_iter().map(|e| e.id).collect()
+            };
+            for id in &ids[1..] {
+                set("UPDATE entries SET synthetic = 1 WHERE id = $1", id).await;
+            }
+            assert_eq!(ranked().await, ids[..1], "the real one alone");
+            set("UPDATE entries SET flag = 'flagged' WHERE id = $1", &ids[0]).await;
+            assert_eq!(ranked().await, ids[1..], "its one real result is flagged");
+            set("UPDATE entries SET flag = 'flagged' WHERE id = $1", &ids[1]).await;
+            set("UPDATE entries SET flag = 'flagged' WHERE id = $1", &ids[2]).await;
+            assert!(ranked().await.is_empty(), "every one flagged");
+        });
+    }
 
     #[test]
     fn equal_bytes_in_constant_time() {

@@ -8,7 +8,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::aggregate::scope;
-use super::columns::{device_row, entries_from_json, entry, SQL};
+use super::columns::{device_row, entry, SQL};
 use super::model::{DeviceRow, Entry, Filter, MAX_ROWS};
 use super::{Store, StoreError};
 use crate::result::metric::METRICS;
@@ -212,7 +212,7 @@ impl Store {
             .await
             .map_err(|e| self.fail(e))?;
         row.try_get::<String, _>(0)
-            .and_then(|text| entries_from_json(&text, &METRICS))
+            .and_then(|text| SQL.entries_from_json(&text))
             .map_err(|e| self.fail(e))
     }
 
