@@ -106,15 +106,11 @@ impl Statements {
     /// functions.
     pub fn entries_as_json(&self, inner: &str, order: &str, sqlite: bool) -> String {
         if sqlite {
-            // SQLite's JSON writes a real to 15 significant digits; as text to 17, it comes
-            // back the same double.
             let columns: Vec<String> = self
                 .entry_columns
                 .iter()
                 .map(|c| match self.holds_a_real(c) {
-                    true => format!(
-                        "CASE WHEN t.{c} IS NULL THEN NULL ELSE printf('%!.17g', t.{c}) END"
-                    ),
+                    true => real_as_json(&format!("t.{c}"), true),
                     false => format!("t.{c}"),
                 })
                 .collect();
@@ -176,11 +172,7 @@ impl Statements {
                 }
                 let value = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or(&Value::Null);
                 let text = |i| value(i).as_str().map(str::to_string);
-                // A number, or (from SQLite) a real written as text.
-                let real = |i| {
-                    let v = value(i);
-                    v.as_f64().or_else(|| v.as_str()?.parse().ok())
-                };
+                let real = |i| real_of_json(value(i));
                 let required = |i, what: &str| {
                     text(i).ok_or_else(|| bad(format!("an entry without its {what}")))
                 };
@@ -210,6 +202,21 @@ impl Statements {
             })
             .collect()
     }
+}
+
+/// A real number `expr` as a JSON function of the backend's takes it: SQLite writes a real to
+/// 15 significant digits in JSON, so there it goes as text of 17, which comes back the same
+/// double ([`real_of_json`]).
+pub fn real_as_json(expr: &str, sqlite: bool) -> String {
+    match sqlite {
+        true => format!("CASE WHEN {expr} IS NULL THEN NULL ELSE printf('%!.17g', {expr}) END"),
+        false => expr.to_string(),
+    }
+}
+
+/// A real of [`real_as_json`]: a JSON number, or (from SQLite) its text.
+pub fn real_of_json(value: &serde_json::Value) -> Option<f64> {
+    value.as_f64().or_else(|| value.as_str()?.parse().ok())
 }
 
 fn insert(table: &str, columns: &[&str]) -> String {

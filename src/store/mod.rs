@@ -9,8 +9,9 @@
 //! - `history.rs`: the runs, saved whole; `receipts.rs`: what was submitted elsewhere;
 //! - `model.rs`: what a site reads (entries, device aggregates); `columns.rs`: their columns
 //!   and statements, from the metric list; `derive.rs`: entries and aggregates kept current;
-//!   `aggregate.rs`: medians and names; `site.rs`: the site's queries; `replicas.rs`: the
-//!   PostgreSQL replicas a server reads from, `lag.rs` how far behind they are;
+//!   `aggregate.rs`: medians and names; `site.rs`: the site's queries, `device.rs` a device
+//!   page's; `replicas.rs`: the PostgreSQL replicas a server reads from, `lag.rs` how far
+//!   behind they are;
 //!   `committer.rs`: a server's SQLite submissions committed together; `stale.rs`: busy
 //!   devices' aggregates refreshed in the background.
 //!
@@ -21,6 +22,7 @@ mod backup;
 mod columns;
 mod committer;
 mod derive;
+mod device;
 mod error;
 mod history;
 mod lag;
@@ -32,7 +34,6 @@ pub mod receipts;
 mod replicas;
 mod review;
 mod site;
-pub use site::DEVICE_ENTRIES;
 mod stale;
 mod standing;
 
@@ -41,6 +42,7 @@ use sqlx::{Any, Connection, Transaction};
 
 pub use aggregate::{aggregate, spread};
 pub use derive::{constant_time_eq, RULES};
+pub use device::{Point, DEVICE_POINTS};
 pub use error::{Problem, StoreError};
 pub use location::{data_dir, Location};
 pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};

@@ -165,6 +165,11 @@ fn migrator() -> Migrator {
             "model real",
             include_str!("migrations/0011_model_real.sql"),
         ),
+        (
+            12,
+            "device newest",
+            include_str!("migrations/0012_device_newest.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -1,5 +1,5 @@
-//! What a results site reads from the store: the leaderboard, a device's aggregates and
-//! results, the newest results, one result's facts, the choices a leaderboard offers.
+//! What a results site reads from the store: the leaderboard, the newest results, one
+//! result's facts, the choices a leaderboard offers (a device's page: `device.rs`).
 //!
 //! The leaderboard reads only `devices` (for all results, one board's, one filesystem's, or
 //! both), so its cost does not grow with the number of results.
@@ -13,42 +13,7 @@ use super::model::{DeviceRow, Entry, Filter, MAX_ROWS};
 use super::{Store, StoreError};
 use crate::result::metric::METRICS;
 
-/// The most results of one device read for its page: its newest.
-pub const DEVICE_ENTRIES: usize = 5000;
-
 impl Store {
-    /// Every aggregate of one device, in all its classes and scopes: what its page shows, as
-    /// the leaderboard does.
-    pub async fn device_rows(
-        &self,
-        key: &str,
-    ) -> Result<Vec<(String, String, DeviceRow)>, StoreError> {
-        let rows = self
-            .read(|pool| {
-                Box::pin(
-                    sqlx::query(
-                        "SELECT class, scope, device_key, device_name, kind, transport, \
-                         capacity_gb, results, price_usd, stats, sold_as FROM devices \
-                         WHERE device_key = $1 ORDER BY class, scope",
-                    )
-                    .bind(key)
-                    .fetch_all(pool),
-                )
-            })
-            .await
-            .map_err(|e| self.fail(e))?;
-        rows.iter()
-            .map(|row| {
-                Ok((
-                    row.try_get("class")?,
-                    row.try_get("scope")?,
-                    device_row(row)?,
-                ))
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
-    }
-
     /// Devices ranked by `filter.sort`, best first.
     pub async fn leaderboard(&self, filter: &Filter) -> Result<Vec<DeviceRow>, StoreError> {
         // A column of the metric list, never text from a request.
@@ -181,38 +146,6 @@ impl Store {
         rows.iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
-    }
-
-    /// Every result of one device, newest first (at most [`DEVICE_ENTRIES`]).
-    pub async fn device_entries(
-        &self,
-        key: &str,
-        synthetic: bool,
-    ) -> Result<Vec<Entry>, StoreError> {
-        let order = "started_at DESC, id DESC";
-        let sql = SQL.entries_as_json(
-            &format!(
-                "SELECT {} FROM entries WHERE device_key = $1 AND synthetic <= $2 \
-                 ORDER BY {order} LIMIT {DEVICE_ENTRIES}",
-                SQL.entry_select("")
-            ),
-            order,
-            self.is_sqlite(),
-        );
-        let row = self
-            .read(|pool| {
-                Box::pin(
-                    sqlx::query(&sql)
-                        .bind(key)
-                        .bind(synthetic as i64)
-                        .fetch_one(pool),
-                )
-            })
-            .await
-            .map_err(|e| self.fail(e))?;
-        row.try_get::<String, _>(0)
-            .and_then(|text| SQL.entries_from_json(&text))
             .map_err(|e| self.fail(e))
     }
 

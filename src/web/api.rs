@@ -48,8 +48,9 @@ pub async fn results(
     Ok(Json(views::listing(&state, &query).await?))
 }
 
-/// One device: its figures across its results (per board too), its results newest first, the
-/// SD classes they meet, and where a result of the viewer's stands among them.
+/// One device: its figures across its results (per board too), its newest 50 results (every
+/// one through `all_results`), the SD classes they meet, and where a result of the viewer's
+/// stands among them.
 #[utoipa::path(get, path = "/api/v1/devices/{key}", tag = "results",
     params(("key" = inline(params::Text), Path, description = "The device's key, as the leaderboard lists it"),
         DeviceQuery),

@@ -585,6 +585,74 @@ fn suite(db: &str) {
         .unwrap();
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("no receipt"));
+
+    // A device with more results than its page lists: the newest 50 in full, every one drawn
+    // and counted, and a viewer's result that is not among the 50 placed among them all.
+    for i in 0..55u32 {
+        let d = device_doc(
+            900 + i,
+            "Kingston",
+            "DataTraveler Max",
+            0.05 + f64::from(i) / 1000.0,
+            "Raspberry Pi 5",
+        );
+        assert_eq!(post(&format!("{url}/api/v1/results"), &d).status, 201);
+    }
+    let found = get(&format!("{url}/api/v1/leaderboard?q=datatraveler%20max")).json();
+    let key = found["devices"][0]["key"].as_str().unwrap().to_string();
+    let device = get(&format!("{url}/api/v1/devices/{key}")).json();
+    assert_eq!(device["results_total"], 55, "{device}");
+    let listed: Vec<&str> = device["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let every = device["all_results"].as_str().unwrap();
+    assert_eq!(
+        every,
+        format!("/api/v1/results?device={key}&profile=standard%2Fdirect%2Frandom")
+    );
+    let mut all: Vec<Value> = get(&format!("{url}{every}")).json()["results"]
+        .as_array()
+        .unwrap()
+        .clone();
+    all.sort_by(|a, b| {
+        let at = |v: &Value| (v["started_at"].to_string(), v["id"].to_string());
+        at(b).cmp(&at(a))
+    });
+    let newest: Vec<&str> = all
+        .iter()
+        .take(50)
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, newest, "the newest 50, newest first");
+    let ranked = all.iter().filter(|r| r["flag"].is_null()).count();
+    let oldest = all[54]["id"].as_str().unwrap();
+    assert!(!listed.contains(&oldest));
+    let mine = get(&format!("{url}/api/v1/devices/{key}?mine={oldest}")).json()["mine"].clone();
+    assert_eq!(mine["found"], true, "{mine}");
+    let own = all[54]["figures"]["seq1m_q8_read"].as_f64().unwrap();
+    let beaten = all
+        .iter()
+        .filter(|r| r["flag"].is_null() && r["id"] != oldest)
+        .filter(|r| r["figures"]["seq1m_q8_read"].as_f64().unwrap() < own)
+        .count();
+    assert_eq!(
+        mine["mine"]["others"],
+        ranked - usize::from(all[54]["flag"].is_null())
+    );
+    assert_eq!(mine["mine"]["beats"], beaten as f64);
+    let page = get(&format!("{url}/devices/{key}")).body;
+    assert!(
+        page.contains("The newest 50 of its 55 results of this profile"),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!(" of its {ranked} ranked results, one bar")),
+        "{page}"
+    );
+    assert_eq!(page.matches("name=\"ids\"").count(), 50);
 }
 
 #[test]

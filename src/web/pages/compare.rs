@@ -113,7 +113,7 @@ pub async fn compare(
                         sub: format!(
                             "{} ranked of {} results, {}",
                             d.summary.values().map(|s| s.n).max().unwrap_or(0),
-                            d.results.len(),
+                            d.results_total,
                             profile_label(&d.class)
                         ),
                     })

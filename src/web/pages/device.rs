@@ -72,10 +72,6 @@ pub struct DevicePage {
     pub api: String,
 }
 
-/// The most results the page lists, newest first: a device with 500 drew a page of 101 KB (200
-/// lines) in 8 ms, and a site's cache held few of them (bench/site-load at 1,000,000 results).
-const SHOWN: usize = 50;
-
 pub async fn device(
     State(state): State<Shared>,
     Path(key): Path<String>,
@@ -90,12 +86,7 @@ pub async fn device(
             .collect::<BTreeMap<_, _>>()
     };
     let primary = metrics[0];
-    let values: Vec<f64> = view
-        .results
-        .iter()
-        .filter(|e| e.flag.is_none())
-        .filter_map(|e| e.figures.get(primary.column).copied())
-        .collect();
+    let values = view.distribution();
     let (label, unit) = (primary.label, primary.unit);
     let mut marks: Vec<Mark> = view
         .summary
@@ -175,23 +166,11 @@ pub async fn device(
                 cells: cells(&medians(&b.stats), &metrics),
             })
             .collect(),
-        more: (view.results.len() > SHOWN).then(|| {
-            (
-                match view.results.len() {
-                    n if n >= crate::store::DEVICE_ENTRIES => format!("at least {n}"),
-                    n => n.to_string(),
-                },
-                format!(
-                    "/api/v1/results?device={}&profile={}",
-                    encode(&view.key),
-                    encode(&view.class)
-                ),
-            )
-        }),
+        more: (view.results_total > view.results.len())
+            .then(|| (view.results_total.to_string(), view.all_results.clone())),
         results: view
             .results
             .iter()
-            .take(SHOWN)
             .map(|e| ResultLine {
                 id: e.id.clone(),
                 href: format!("/results/{}", encode(&e.id)),

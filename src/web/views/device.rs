@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{class_of, encode, params};
 use crate::result::metric::{self, Metric};
-use crate::store::{DeviceRow, Entry, Spread};
+use crate::store::{DeviceRow, Entry, Point, Spread};
 use crate::web::error::Failure;
 use crate::web::Shared;
 
@@ -23,22 +23,25 @@ pub struct DeviceQuery {
     pub mine: Option<String>,
 }
 
+/// The most results a device's page and API answer list in full, newest first; every one is
+/// in the listing (`/api/v1/results?device=KEY&profile=CLASS`). A page of 200 was 101 KB and
+/// a site's cache held few of them (bench/site-load at 1,000,000 results).
+pub const LISTED: usize = 50;
+
 pub async fn device_view(
     state: &Shared,
     key: &str,
     query: &DeviceQuery,
 ) -> Result<DeviceView, Failure> {
-    let entries = state
-        .store
-        .device_entries(key, state.config.show_synthetic)
-        .await?;
-    let rows = state.store.device_rows(key).await?;
     params::plain("profile", query.profile.as_deref())?;
     params::plain("mine", query.mine.as_deref())?;
-    let class = class_of(query.profile.as_deref());
-    let Some(mut view) = device(key, class.as_deref(), entries, rows) else {
+    let store = &state.store;
+    let synthetic = state.config.show_synthetic;
+    let (classes, rows) =
+        tokio::try_join!(store.device_classes(key, synthetic), store.device_rows(key))?;
+    let Some(class) = shown_class(class_of(query.profile.as_deref()), &classes) else {
         // A device merged into another, or renamed by new rules: its address leads there.
-        return Err(match state.store.moved(key).await? {
+        return Err(match store.moved(key).await? {
             // Relative, so the page and the API each lead to their own address for it.
             Some(target) => Failure::moved(match &query.profile {
                 Some(profile) => format!(
@@ -53,6 +56,23 @@ pub async fn device_view(
             None => Failure::not_found(format!("no results for a device '{key}'")),
         });
     };
+    // The figures of its ranked results, as its aggregate has them; those of its results
+    // when none is ranked (nothing is drawn then).
+    let present: Vec<&'static str> = rows
+        .iter()
+        .find(|(c, s, _)| *c == class && s.is_empty())
+        .map(|(_, _, row)| metric::present(|c| row.stats.contains_key(c)))
+        .unwrap_or_default();
+    let figure = metric::shown(&class, &present)[0].column;
+    let total = classes.iter().find(|(c, _)| *c == class).map_or(0, |c| c.1);
+    let (points, results) = store
+        .device_results(key, &class, figure, synthetic, LISTED, total)
+        .await?;
+    let present = match present.is_empty() {
+        true => metric::present(|c| results.iter().any(|e| e.figures.contains_key(c))),
+        false => present,
+    };
+    let mut view = device(key, &class, present, &classes, points, results, rows);
     if let Some(id) = query
         .mine
         .as_deref()
@@ -64,17 +84,32 @@ pub async fn device_view(
     Ok(view)
 }
 
+/// The class a device's page shows: the one asked for where it has results of it, else its
+/// standard one, else the one it has most results of.
+fn shown_class(asked: Option<String>, classes: &[(String, usize)]) -> Option<String> {
+    asked
+        .filter(|c| classes.iter().any(|(k, _)| k == c))
+        .or_else(|| {
+            classes
+                .iter()
+                .map(|(c, _)| c)
+                .find(|c| c.starts_with("standard/"))
+                .or_else(|| classes.first().map(|(c, _)| c))
+                .cloned()
+        })
+}
+
 /// Where the result `id` stands among the device's other ranked results of the class, by its
 /// first figure.
 fn mine(view: &DeviceView, id: &str) -> Mine {
     let figure = view.figures()[0].column;
-    let own = view.results.iter().find(|e| e.id == id);
-    let value = own.and_then(|e| e.figures.get(figure).copied());
+    let own = view.points.iter().find(|p| p.id == id);
+    let value = own.and_then(|p| p.value);
     let others: Vec<f64> = view
-        .results
+        .points
         .iter()
-        .filter(|e| e.id != id && e.flag.is_none())
-        .filter_map(|e| e.figures.get(figure).copied())
+        .filter(|p| p.id != id && p.flag.is_none())
+        .filter_map(|p| p.value)
         .collect();
     let beats = value.map(|v| {
         others
@@ -91,7 +126,7 @@ fn mine(view: &DeviceView, id: &str) -> Mine {
         found: own.is_some(),
         figure,
         value,
-        flag: own.and_then(|e| e.flag.clone()),
+        flag: own.and_then(|p| p.flag.clone()),
         beats,
         others: others.len(),
     }
@@ -133,8 +168,13 @@ pub struct DeviceView {
     pub price_usd: Option<f64>,
     /// The same per board the results were measured on.
     pub boards: Vec<BoardSummary>,
-    /// Every result of the class, flagged ones too (with their reason), newest first.
+    /// The class's newest results, flagged ones too (with their reason), newest first: at most
+    /// 50 of them; `all_results` lists every one.
     pub results: Vec<Entry>,
+    /// How many results of the class it has, flagged ones too.
+    pub results_total: usize,
+    /// Where every result of the class is listed, a page at a time.
+    pub all_results: String,
     /// For the sdcard profile, the SD classes its ranked results meet, in their headline's
     /// words, each with how many results meet just those; most often met first.
     pub classes_met: Vec<(String, usize)>,
@@ -148,6 +188,14 @@ pub struct DeviceView {
     /// In a comparison of devices, each figure against the first device's (absent for it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub versus: Option<BTreeMap<String, Versus>>,
+    /// The figures the class's ranked results have (columns of the metric list); where none
+    /// is ranked, those its newest have.
+    #[serde(skip)]
+    pub present: Vec<&'static str>,
+    /// The class's results (up to 5,000, the newest) as its distribution needs them, by the
+    /// first of [`DeviceView::figures`].
+    #[serde(skip)]
+    pub points: Vec<Point>,
 }
 
 /// A figure's median against the baseline device's, and whether that is a difference.
@@ -165,8 +213,12 @@ impl DeviceView {
 
     /// The figures its tables show, the one its distribution is drawn by first.
     pub fn figures(&self) -> Vec<&'static Metric> {
-        let present = metric::present(|c| self.results.iter().any(|e| e.figures.contains_key(c)));
-        metric::shown(&self.class, &present)
+        metric::shown(&self.class, &self.present)
+    }
+
+    /// The first figure of each ranked result: its distribution.
+    pub fn distribution(&self) -> Vec<f64> {
+        ranked(&self.points).filter_map(|p| p.value).collect()
     }
 }
 
@@ -179,41 +231,21 @@ pub struct BoardSummary {
 
 /// A device's view: its figures, per board too, from the same aggregates the leaderboard
 /// ranks it by (`rows`, all of them: a device with 9,696 results had a median of 11,853 on the
-/// leaderboard and 1,185 on its page, which read only its newest 5,000, issue 22), and its
-/// newest results (`entries`) with their flags.
+/// leaderboard and 1,185 on its page, which read only its newest 5,000, issue 22), the
+/// distribution of the `shown` class's results (`points`) and its newest results in full.
 pub fn device(
     key: &str,
-    class: Option<&str>,
-    entries: Vec<Entry>,
+    class: &str,
+    present: Vec<&'static str>,
+    classes: &[(String, usize)],
+    points: Vec<Point>,
+    results: Vec<Entry>,
     rows: Vec<(String, String, DeviceRow)>,
-) -> Option<DeviceView> {
-    let newest = entries.first()?.clone();
-    let mut classes: Vec<(String, usize)> = Vec::new();
-    for e in &entries {
-        match classes.iter_mut().find(|(c, _)| *c == e.class) {
-            Some((_, n)) => *n += 1,
-            None => classes.push((e.class.clone(), 1)),
-        }
-    }
-    classes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let class = class
-        .filter(|c| classes.iter().any(|(k, _)| k == c))
-        .map(str::to_string)
-        .or_else(|| {
-            classes
-                .iter()
-                .find(|(c, _)| c.starts_with("standard/"))
-                .map(|(c, _)| c.clone())
-        })
-        .unwrap_or_else(|| classes[0].0.clone());
-    let results: Vec<Entry> = entries.into_iter().filter(|e| e.class == class).collect();
+) -> DeviceView {
+    let class = class.to_string();
     let mut classes_met: Vec<(String, usize)> = Vec::new();
     if class.starts_with("sdcard/") {
-        for h in results
-            .iter()
-            .filter(|e| e.flag.is_none())
-            .filter_map(|e| e.headline.as_ref())
-        {
+        for h in ranked(&points).filter_map(|p| p.headline.as_ref()) {
             match classes_met.iter_mut().find(|(v, _)| v == h) {
                 Some((_, n)) => *n += 1,
                 None => classes_met.push((h.clone(), 1)),
@@ -236,21 +268,22 @@ pub fn device(
         })
         .collect();
     let sold_as = named.and_then(|(_, _, row)| row.sold_as.clone());
-    let (name, kind, transport, capacity_gb) = match named {
-        Some((_, _, row)) => (
+    let (name, kind, transport, capacity_gb) = match (named, results.first()) {
+        (Some((_, _, row)), _) => (
             row.name.clone(),
             row.kind.clone(),
             row.transport.clone(),
             row.capacity_gb,
         ),
-        None => (
-            newest.device_name,
-            newest.kind,
-            newest.transport,
+        (None, Some(newest)) => (
+            newest.device_name.clone(),
+            newest.kind.clone(),
+            newest.transport.clone(),
             newest.capacity_gb,
         ),
+        (None, None) => (key.to_string(), String::new(), None, None),
     };
-    Some(DeviceView {
+    let mut view = DeviceView {
         key: key.to_string(),
         references: crate::reference::device_figures(&name, &kind),
         name,
@@ -258,8 +291,17 @@ pub fn device(
         kind,
         transport,
         capacity_gb,
+        all_results: format!(
+            "/api/v1/results?device={}&profile={}",
+            encode(key),
+            encode(&class)
+        ),
+        results_total: classes
+            .iter()
+            .find(|(c, _)| *c == class)
+            .map_or(0, |(_, n)| *n),
         class,
-        classes,
+        classes: classes.to_vec(),
         summary: all.map(|(_, _, r)| r.stats.clone()).unwrap_or_default(),
         price_usd: all.and_then(|(_, _, r)| r.price_usd),
         boards,
@@ -268,21 +310,24 @@ pub fn device(
         mine: None,
         versus: None,
         typical: None,
-    })
-    .map(|mut view| {
-        view.typical = typical(&view);
-        view
-    })
+        present,
+        points,
+    };
+    view.typical = typical(&view);
+    view
+}
+
+/// The ranked (unflagged) of `points`.
+fn ranked(points: &[Point]) -> impl Iterator<Item = &Point> {
+    points.iter().filter(|p| p.flag.is_none())
 }
 
 /// The id of the ranked result nearest the median of the view's first figure.
 fn typical(view: &DeviceView) -> Option<String> {
     let figure = view.figures()[0].column;
     let median = view.summary.get(figure)?.median;
-    view.results
-        .iter()
-        .filter(|e| e.flag.is_none())
-        .filter_map(|e| Some((e, (e.figures.get(figure)? - median).abs())))
+    ranked(&view.points)
+        .filter_map(|p| Some((p, (p.value? - median).abs())))
         .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(e, _)| e.id.clone())
+        .map(|(p, _)| p.id.clone())
 }
