@@ -1334,3 +1334,55 @@ fn standing(db: &str) {
     assert_eq!(answer.status, 201);
     assert_eq!(answer.json()["standing"], Value::Null);
 }
+
+/// A site on PostgreSQL searches names along a trigram index (pg_trgm) where its database user
+/// may add the extension; a user who may not still gets a site that starts, finds devices by
+/// name, and says at start why searches are slower.
+#[test]
+fn searches_on_postgres_read_a_trigram_index_where_they_may() {
+    let pg = Postgres::start();
+    let dir = tempfile::tempdir().unwrap();
+    let name = |url: &str| url.rsplit('/').next().unwrap().to_string();
+    let owned = pg.database();
+    Site::start(&owned, dir.path(), &[]).stop();
+    let plan = pg.psql(
+        &name(&owned),
+        "SET enable_seqscan = off; EXPLAIN SELECT device_key FROM devices \
+         WHERE names LIKE '%extreme%'",
+    );
+    assert!(plan.contains("devices_names_trgm"), "{plan}");
+
+    // A user who may make tables in the database but not add extensions to it.
+    let theirs = pg.database();
+    pg.psql(
+        &name(&theirs),
+        "CREATE ROLE lesser LOGIN; GRANT USAGE, CREATE ON SCHEMA public TO lesser",
+    );
+    let url = theirs.replacen("iomark@", "lesser@", 1);
+    assert_ne!(url, theirs);
+    let log = dir.path().join("serve.log");
+    let mut command = Site::command(&url, dir.path(), &["--submissions-per-minute", "0"]);
+    command.stderr(std::fs::File::create(&log).unwrap());
+    let mut site = Site::launch(command);
+    let doc = device_doc(1, "SanDisk", "Extreme Pro", 0.1, "Raspberry Pi 4 Model B");
+    assert_eq!(
+        post(&format!("{}/api/v1/results", site.url), &doc).status,
+        201
+    );
+    let found = get(&format!("{}/api/v1/leaderboard?q=extreme", site.url)).json();
+    assert_eq!(
+        found["devices"][0]["key"], "sandisk-extreme-pro-128gb",
+        "{found}"
+    );
+    site.stop();
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        said.contains("searches by name read every device of a class") && said.contains("pg_trgm"),
+        "{said}"
+    );
+    let indexes = pg.psql(
+        &name(&theirs),
+        "SELECT count(*) FROM pg_indexes WHERE indexname = 'devices_names_trgm'",
+    );
+    assert_eq!(indexes, "0");
+}
