@@ -158,6 +158,11 @@ pub async fn submit(
     if let Ok(location) = format!("/results/{}", doc.id).parse() {
         response.headers_mut().insert(header::LOCATION, location);
     }
+    // The pages a new result of its device may change (a device merged into another is
+    // filed under that one, whose page then shows it within --cache-seconds).
+    response
+        .extensions_mut()
+        .insert(super::cache::Changed(doc.identity().device_key));
     Ok(response)
 }
 

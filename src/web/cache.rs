@@ -1,7 +1,9 @@
 //! Answers to GET requests kept for a few seconds: every visitor sees the same leaderboard and
 //! device pages, so a busy site draws each once per period instead of once per visitor. A
-//! submission or deletion through this process empties the cache at once; another process's
-//! is seen within the period (`--cache-seconds`; 0 turns the cache off). Bounded in bytes.
+//! submission through this process forgets at once every answer it may change: all but the
+//! other devices' pages (a device's page shows its own results alone); a deletion or a
+//! moderator's change, every answer. Another process's writes are seen within the period
+//! (`--cache-seconds`; 0 turns the cache off). Bounded in bytes.
 //!
 //! One render per missing answer: the requests that miss while the same answer is being
 //! drawn wait for it (single flight) instead of each asking the store the same queries.
@@ -147,6 +149,16 @@ impl Cache {
         }
     }
 
+    /// Forgets every answer that a new result of `device` (or of none) may change: all but
+    /// the other devices' pages.
+    fn forget(&self, device: Option<&str>) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries
+            .map
+            .retain(|key, _| device_of(key).is_some_and(|d| Some(d.as_ref()) != device));
+        entries.bytes = entries.map.values().map(|k| k.body.len()).sum();
+    }
+
     /// Forgets every answer (after a write).
     pub fn clear(&self) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
@@ -174,6 +186,23 @@ pub const KNOWN: [&str; 14] = [
     "device",
     "documents",
 ];
+
+/// What a write changed, where the handler knows: a result of this device (its key), or of
+/// none. Without it, a write forgets every answer.
+#[derive(Clone)]
+pub struct Changed(pub Option<String>);
+
+/// The device whose page (or API answer) a cache key is, if it is one.
+fn device_of(key: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let path = key.split('?').next()?;
+    let device = path
+        .strip_prefix("/devices/")
+        .or_else(|| path.strip_prefix("/api/v1/devices/"))
+        .filter(|d| !d.is_empty() && !d.contains('/'))?;
+    percent_encoding::percent_decode_str(device)
+        .decode_utf8()
+        .ok()
+}
 
 /// A request's key: its path and the parameters pages read, in the order given.
 fn key_of(uri: &axum::http::Uri) -> String {
@@ -237,7 +266,10 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
     }
     let response = next.run(request).await;
     if write && response.status().is_success() {
-        state.cache.clear();
+        match response.extensions().get::<Changed>() {
+            Some(Changed(device)) => state.cache.forget(device.as_deref()),
+            None => state.cache.clear(),
+        }
     }
     if !cacheable || response.status() != StatusCode::OK || state.cache.ttl.is_zero() {
         return response;
@@ -323,6 +355,61 @@ mod tests {
         cache.put("/c".into(), HeaderMap::new(), page.clone());
         assert!(cache.get("/a").is_none() && cache.get("/b").is_none());
         assert!(cache.get("/c").is_some());
+    }
+
+    #[test]
+    fn a_new_result_keeps_only_the_other_devices_pages() {
+        let cache = Cache::new(Duration::from_secs(60));
+        let keys = [
+            "/devices/a",
+            "/devices/b",
+            "/devices/b%2Dc?profile=pi",
+            "/api/v1/devices/b?mine=X",
+            "/api/v1/devices/a",
+            "/?sort=score",
+            "/results/01J",
+            "/compare?devices=a,b",
+            "/api/v1/leaderboard",
+        ];
+        let fill = || {
+            for key in keys {
+                cache.put(key.into(), HeaderMap::new(), Bytes::from_static(b"page"));
+            }
+        };
+        let kept = || -> Vec<&str> {
+            keys.into_iter()
+                .filter(|k| cache.get(k).is_some())
+                .collect()
+        };
+        fill();
+        cache.forget(Some("a"));
+        assert_eq!(
+            kept(),
+            [
+                "/devices/b",
+                "/devices/b%2Dc?profile=pi",
+                "/api/v1/devices/b?mine=X"
+            ]
+        );
+        fill();
+        cache.forget(Some("b-c"));
+        assert_eq!(
+            kept(),
+            [
+                "/devices/a",
+                "/devices/b",
+                "/api/v1/devices/b?mine=X",
+                "/api/v1/devices/a"
+            ]
+        );
+        fill();
+        cache.forget(None);
+        assert_eq!(
+            kept().len(),
+            5,
+            "a result of no device: every device's page kept"
+        );
+        assert_eq!(cache.entries.lock().unwrap().bytes, 5 * 4);
     }
 
     #[test]

@@ -1386,3 +1386,51 @@ fn searches_on_postgres_read_a_trigram_index_where_they_may() {
     );
     assert_eq!(indexes, "0");
 }
+
+/// A submission forgets the answers it may change and keeps the other devices' pages: after a
+/// result of one device, its page and the leaderboards are drawn anew (and show it), while
+/// another device's page is still served from the cache.
+#[test]
+fn a_submission_keeps_the_other_devices_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(
+        db.to_str().unwrap(),
+        dir.path(),
+        &["--submissions-per-minute", "0", "--cache-seconds", "600"],
+    );
+    let url = site.url.clone();
+    let submit = |n: u32, model: &str| {
+        let doc = device_doc(n, "SanDisk", model, 0.1, "Raspberry Pi 5");
+        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    };
+    submit(1, "Extreme Pro");
+    submit(2, "Ultra");
+    let (a, b) = (
+        "/devices/sandisk-extreme-pro-128gb",
+        "/devices/sandisk-ultra-128gb",
+    );
+    let kept = |path: &str| {
+        let answer = get(&format!("{url}{path}"));
+        assert_eq!(answer.status, 200, "{path}");
+        let age = answer
+            .headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("age"));
+        (age, answer.body)
+    };
+    for path in [a, b, "/", "/api/v1/leaderboard"] {
+        kept(path);
+        assert!(kept(path).0, "{path} is served from the cache once drawn");
+    }
+    let before = kept(a).1;
+    assert!(before.contains("(1)"), "{before}");
+    submit(3, "Extreme Pro");
+    let (from_cache, page) = kept(a);
+    assert!(!from_cache, "its own device's page is drawn anew");
+    assert!(page.contains("(2)"), "{page}");
+    assert!(kept(b).0, "another device's page stays in the cache");
+    assert!(!kept("/").0, "a leaderboard is drawn anew");
+    let board = kept("/api/v1/leaderboard").1;
+    assert!(board.contains("\"results\":2"), "{board}");
+}
