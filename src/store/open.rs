@@ -66,8 +66,8 @@ impl Store {
                 // Each SQLite connection is a thread of its own, each PostgreSQL one a process:
                 // more than twice the cores only adds switching between them (one writer at a
                 // time in any case). A PostgreSQL site on 2 cores, 64 clients saturating it
-                // (wrk, bench/site-load's pages): p99 67-76 ms with 4, 78-83 with 8, 101-103
-                // with 16.
+                // (wrk, bench/site-load's pages): p99 68-76 ms with 4 against 78-83 with 8 in
+                // three runs each; 101-103 with 16 against 69-75 with 8 in two.
                 pooling
                     .connections
                     .min(std::thread::available_parallelism().map_or(2, |n| n.get() as u32 * 2))
