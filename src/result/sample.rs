@@ -22,6 +22,20 @@ pub fn result(name: &str, op: &str, block_size: u64, mb_per_s: f64, iops: f64) -
     }
 }
 
+/// [`doc`] of one SSD model a site files under a device key (the store's tests).
+#[cfg(test)]
+pub fn ssd_doc() -> ResultDoc {
+    let mut doc = doc();
+    doc.target.device = Some(crate::result::Device {
+        model: Some("Samsung SSD 980 PRO 1TB".into()),
+        vendor: Some("Samsung".into()),
+        transport: Some("nvme".into()),
+        size_bytes: Some(1_000_204_886_016),
+        ..Default::default()
+    });
+    doc
+}
+
 /// A whole document: the standard profile's eight tests with plausible figures.
 pub fn doc() -> ResultDoc {
     let rows = [

@@ -435,14 +435,7 @@ mod tests {
     #[test]
     fn real_results_where_there_are_any_unflagged() {
         super::super::on_a_server_store(None, async |store| {
-            let mut doc = crate::result::sample::doc();
-            doc.target.device = Some(crate::result::Device {
-                model: Some("Samsung SSD 980 PRO 1TB".into()),
-                vendor: Some("Samsung".into()),
-                transport: Some("nvme".into()),
-                size_bytes: Some(1_000_204_886_016),
-                ..Default::default()
-            });
+            let mut doc = crate::result::sample::ssd_doc();
             let mut ids = Vec::new();
             for n in 0..3 {
                 doc.id = format!("01JREAL{n:019}");

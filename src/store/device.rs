@@ -205,14 +205,7 @@ mod tests {
     #[test]
     fn a_device_page_reads_its_newest_and_every_point() {
         super::super::on_a_server_store(None, async |store| {
-            let mut doc = crate::result::sample::doc();
-            doc.target.device = Some(crate::result::Device {
-                model: Some("Samsung SSD 980 PRO 1TB".into()),
-                vendor: Some("Samsung".into()),
-                transport: Some("nvme".into()),
-                size_bytes: Some(1_000_204_886_016),
-                ..Default::default()
-            });
+            let mut doc = crate::result::sample::ssd_doc();
             // Ids run against time: the first saved is the newest.
             for n in 0..62u32 {
                 doc.id = format!("01JPAGE{n:019}");

@@ -309,15 +309,8 @@ mod tests {
     fn a_busy_device_waits_for_the_pass_and_a_quiet_one_does_not() {
         super::super::on_a_server_store(Some(2), async |store| {
             let doc = |n: u32| {
-                let mut doc = crate::result::sample::doc();
+                let mut doc = crate::result::sample::ssd_doc();
                 doc.id = format!("01JSTALE{n:018}");
-                doc.target.device = Some(crate::result::Device {
-                    model: Some("Samsung SSD 980 PRO 1TB".into()),
-                    vendor: Some("Samsung".into()),
-                    transport: Some("nvme".into()),
-                    size_bytes: Some(1_000_204_886_016),
-                    ..Default::default()
-                });
                 doc
             };
             let counted = async || -> (i64, i64) {
