@@ -242,3 +242,41 @@ fn a_store_from_before_headlines_gains_them() {
     let history = stdout(&ok(iomark(home).arg("history")));
     assert!(history.contains("score 1459"), "{history}");
 }
+
+/// A card none of whose results is ranked (each measured with the null engine) has no
+/// aggregate: its page takes its figures from its results, and places a viewer's result by the
+/// first of those (SEQ1M Q8T1 write for the sdcard profile), not by a figure it lacks.
+#[test]
+fn a_card_with_no_ranked_result_places_yours_by_its_own_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let db = home.join("site.db");
+    let site = Site::start(db.to_str().unwrap(), home, &NO_LIMITS);
+    let url = site.url.clone();
+    let mut d = sdcard_doc(7);
+    d["settings"]["engine"] = json!("null");
+    let answer = post(&format!("{url}/api/v1/results"), &d);
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    assert!(answer.json()["flag"].is_string(), "{}", answer.body);
+    let listed = get(&format!("{url}/api/v1/results/{}", ulid(7))).json();
+    let key = listed["device_key"].as_str().unwrap();
+    let written = listed["figures"]["seq1m_q8_write"].as_f64().unwrap();
+    let api = get(&format!(
+        "{url}/api/v1/devices/{key}?profile=sdcard&mine={}",
+        ulid(7)
+    ))
+    .json();
+    assert_eq!(api["mine"]["figure"], "seq1m_q8_write", "{api}");
+    assert_eq!(api["mine"]["value"].as_f64(), Some(written), "{api}");
+    assert!(api["mine"]["flag"].is_string(), "{api}");
+    let page = get(&format!(
+        "{url}/devices/{key}?profile=sdcard&mine={}",
+        ulid(7)
+    ))
+    .body;
+    assert!(
+        page.contains("Your result is marked, but not ranked"),
+        "{page}"
+    );
+    assert!(!page.contains("SEQ1M Q8T1 read"), "{page}");
+}

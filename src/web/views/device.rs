@@ -65,13 +65,22 @@ pub async fn device_view(
         .unwrap_or_default();
     let figure = metric::shown(&class, &present)[0].column;
     let total = classes.iter().find(|(c, _)| *c == class).map_or(0, |c| c.1);
-    let (points, results) = store
+    let (mut points, results) = store
         .device_results(key, &class, figure, synthetic, LISTED, total)
         .await?;
     let present = match present.is_empty() {
         true => metric::present(|c| results.iter().any(|e| e.figures.contains_key(c))),
         false => present,
     };
+    // Where none is ranked (or its aggregate is still to come, `store::stale`), its results'
+    // own first figure may be another: its points are read again by that one.
+    let first = metric::shown(&class, &present)[0].column;
+    if first != figure {
+        points = store
+            .device_results(key, &class, first, synthetic, LISTED, total)
+            .await?
+            .0;
+    }
     let mut view = device(key, &class, present, &classes, points, results, rows);
     if let Some(id) = query
         .mine
