@@ -1,6 +1,6 @@
-//! What one device's page reads: its aggregates, how many results it has of each class and
-//! which figures they have, one figure of each of a class's results (its distribution, its SD
-//! verdicts, where a viewer's result stands), and its newest results in full.
+//! What one device's page reads: its aggregates, how many results it has of each class, one
+//! figure of each of a class's results (its distribution, its SD verdicts, where a viewer's
+//! result stands), and its newest results in full.
 //!
 //! A page read every result in full before (up to 5,000): 4.4 ms a page for a device of 500
 //! results, most of it each result's 40 columns written as JSON and read back. Its distribution
@@ -94,11 +94,11 @@ impl Store {
         Ok(classes)
     }
 
-    /// The newest [`DEVICE_POINTS`] results of one device and class, each with `figure` (a
+    /// The newest `DEVICE_POINTS` results of one device and class, each with `figure` (a
     /// column of `METRICS`, never text from a request), and the newest `limit` of them in
-    /// full; newest first. One statement: a query more cost a page more than a tenth of a
-    /// millisecond, most of it the hand-offs between threads. Where the class has no more
-    /// than `limit` results (its `total`), the points are those read in full.
+    /// full; newest first. One statement: as two, a page of a device with 50 results cost the
+    /// server 1,091 µs of CPU against 940 (wrk, one connection, no cache). Where the class has
+    /// no more than `limit` results (its `total`), the points are those read in full.
     pub async fn device_results(
         &self,
         key: &str,
@@ -174,7 +174,7 @@ impl Store {
     }
 }
 
-/// The points of [`Store::device_points`]'s text: `[id, flag, headline, value]` each.
+/// The points of [`Store::device_results`]'s first text: `[id, flag, headline, value]` each.
 fn points_from_json(text: &str) -> Result<Vec<Point>, sqlx::Error> {
     use serde_json::Value;
     let bad = |what: String| sqlx::Error::Decode(what.into());

@@ -42,7 +42,7 @@ use sqlx::{Any, Connection, Transaction};
 
 pub use aggregate::{aggregate, spread};
 pub use derive::{constant_time_eq, RULES};
-pub use device::{Point, DEVICE_POINTS};
+pub use device::Point;
 pub use error::{Problem, StoreError};
 pub use location::{data_dir, Location};
 pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};

@@ -17,7 +17,8 @@ use super::{Problem, Store, StoreError};
 pub struct Pooling {
     pub connections: u32,
     pub acquire_timeout: Duration,
-    /// SQLite in write-ahead-log mode, so that readers never wait for a writer (a server).
+    /// SQLite in write-ahead-log mode, so that readers never wait for a writer: a server's
+    /// pooling, which on PostgreSQL also adds the search's trigram index (`search_index`).
     pub wal: bool,
 }
 
