@@ -27,30 +27,44 @@ impl Store {
             conditions.push("synthetic = 0".to_string());
         }
         let mut binds: Vec<String> = Vec::new();
-        let mut add = |column: &str, value: Option<String>, like: bool| {
-            if let Some(value) = value.filter(|v| !v.is_empty() || column == "scope") {
-                binds.push(if like { format!("%{value}%") } else { value });
-                let n = binds.len() + 1;
-                conditions.push(if like {
-                    format!("{column} LIKE ${n}")
-                } else {
-                    format!("{column} = ${n}")
-                });
-            }
+        let mut bind = |value: String| {
+            binds.push(value);
+            binds.len() + 1
         };
-        add("kind", filter.kind.clone(), false);
-        add("transport", filter.transport.clone(), false);
+        for (column, value) in [("kind", &filter.kind), ("transport", &filter.transport)] {
+            if let Some(value) = value.clone().filter(|v| !v.is_empty()) {
+                conditions.push(format!("{column} = ${}", bind(value)));
+            }
+        }
         // Every word of the search in some name of the device, in any order: "samsung 860"
         // finds samsung-ssd-860-evo-500gb, "extreme" a card sold as a SanDisk Extreme.
-        for word in text.iter().flat_map(|t| t.split('-')) {
-            add("names", Some(word.to_string()), true);
-        }
+        let words: Vec<String> = text
+            .iter()
+            .flat_map(|t| t.split('-'))
+            .filter(|w| !w.is_empty())
+            .map(|w| format!("names LIKE ${}", bind(format!("%{w}%"))))
+            .collect();
         // Each of board, filesystem and the two together reads its own scope's aggregates.
         let scope = scope(filter.board.as_deref(), filter.filesystem.as_deref());
-        add("scope", Some(scope), false);
-        // A search reads names from their own index, a device's row only where they match
-        // (migration 0010); SQLite would walk the figure's index instead, a row each.
-        let indexed = if text.as_deref().is_some_and(|t| !t.is_empty()) && self.is_sqlite() {
+        conditions.push(format!("scope = ${}", bind(scope)));
+        let searched = !words.is_empty();
+        if searched && !self.is_sqlite() {
+            // PostgreSQL finds the names in the trigram index of the devices' rows of all
+            // results (`Store::search_index`), then each scope's row by its key: an index of
+            // every scope's rows holds each name a dozen times, and a word every device has
+            // ("model") read 232 of its pages, 1.5 ms a search against 0.2 (EXPLAIN ANALYZE,
+            // 100,000 results).
+            conditions.push(format!(
+                "device_key IN (SELECT device_key FROM devices WHERE class = $1 \
+                 AND scope = '' AND {})",
+                words.join(" AND ")
+            ));
+        } else {
+            conditions.extend(words);
+        }
+        // SQLite reads a search's names from their own index, a device's row only where they
+        // match (migration 0010); it would walk the figure's index instead, a row each.
+        let indexed = if searched && self.is_sqlite() {
             "INDEXED BY devices_names"
         } else {
             ""
