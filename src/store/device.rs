@@ -110,11 +110,7 @@ impl Store {
     ) -> Result<(Vec<Point>, Vec<Entry>), StoreError> {
         debug_assert!(METRICS.iter().any(|m| m.column == figure));
         let sqlite = self.is_sqlite();
-        let of_class = "device_key = $1 AND class = $2 AND synthetic <= $3";
-        let inner = format!(
-            "SELECT id, flag, headline, {figure}, started_at FROM entries WHERE {of_class} \
-             ORDER BY {NEWEST} LIMIT {DEVICE_POINTS}"
-        );
+        let inner = points_of(figure);
         let value = real_as_json(&format!("t.{figure}"), sqlite);
         let points = if sqlite {
             format!(
@@ -127,10 +123,10 @@ impl Store {
                  {value}) ORDER BY {NEWEST}), '[]') AS TEXT) FROM ({inner}) t"
             )
         };
-        // Which, from the index alone (migration 0012); then only those rows.
+        // Which, from the index alone (migration 0013); then only those rows.
         let entries = SQL.entries_as_json(
             &format!(
-                "SELECT {} FROM entries WHERE id IN (SELECT id FROM entries WHERE {of_class} \
+                "SELECT {} FROM entries WHERE id IN (SELECT id FROM entries WHERE {OF_CLASS} \
                  ORDER BY {NEWEST} LIMIT {limit})",
                 SQL.entry_select("")
             ),
@@ -172,6 +168,19 @@ impl Store {
         };
         read().map_err(|e| self.fail(e))
     }
+}
+
+/// A device's results of one class, as seen by the viewer: `$1` its key, `$2` the class, `$3`
+/// 1 where synthetic results are shown.
+const OF_CLASS: &str = "device_key = $1 AND class = $2 AND synthetic <= $3";
+
+/// The statement that reads a class's newest `DEVICE_POINTS` results with `figure`, from the
+/// index of migration 0013 alone.
+fn points_of(figure: &str) -> String {
+    format!(
+        "SELECT id, flag, headline, {figure}, started_at FROM entries WHERE {OF_CLASS} \
+         ORDER BY {NEWEST} LIMIT {DEVICE_POINTS}"
+    )
 }
 
 /// The points of [`Store::device_results`]'s first text: `[id, flag, headline, value]` each.
@@ -266,6 +275,38 @@ mod tests {
                 .await
                 .unwrap();
             assert_eq!((whole, all.len()), (points, 60));
+        })
+    }
+
+    /// The points by any figure of `METRICS`, and which results are the newest, are read from
+    /// an index alone, not from each result's row: a figure added to `METRICS` belongs in
+    /// migration 0013's index too.
+    #[test]
+    fn a_device_page_reads_its_points_from_an_index_alone() {
+        super::super::on_a_server_store(None, async |store| {
+            let plan = async |sql: String| -> String {
+                sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}"))
+                    .bind("key")
+                    .bind("class")
+                    .bind(0i64)
+                    .fetch_all(&store.pool)
+                    .await
+                    .unwrap()
+                    .iter()
+                    .map(|row| row.get::<String, _>("detail"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let newest =
+                format!("SELECT id FROM entries WHERE {OF_CLASS} ORDER BY {NEWEST} LIMIT 50");
+            for sql in METRICS.iter().map(|m| points_of(m.column)).chain([newest]) {
+                let plan = plan(sql.clone()).await;
+                assert!(
+                    plan.contains("USING COVERING INDEX entries_device_points")
+                        && !plan.contains("TEMP B-TREE"),
+                    "{sql}: {plan}"
+                );
+            }
         })
     }
 }

@@ -206,6 +206,11 @@ fn migrator() -> Migrator {
             "device newest",
             include_str!("migrations/0012_device_newest.sql"),
         ),
+        (
+            13,
+            "device points",
+            include_str!("migrations/0013_device_points.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(
