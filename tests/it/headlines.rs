@@ -217,8 +217,8 @@ fn a_pi_score_from_other_sizes_is_marked_and_not_ranked() {
     assert_eq!(board["devices"].as_array().unwrap().len(), 0, "{board}");
 }
 
-/// A store written before headlines were kept (no `entries.headline`, migration 4 not run,
-/// older rules) gains the column and every stored result's headline when a newer iomark opens
+/// A store written before headlines were kept (no `entries.headline`, migration 4 not run, nor
+/// 13, whose index holds it; older rules) gains the column and every stored result's headline when a newer iomark opens
 /// it.
 #[test]
 fn a_store_from_before_headlines_gains_them() {
@@ -229,8 +229,9 @@ fn a_store_from_before_headlines_gains_them() {
     let db = home.join("iomark/results.db");
     let script = "import sqlite3, sys\n\
                   c = sqlite3.connect(sys.argv[1])\n\
+                  c.execute('DROP INDEX entries_device_points')\n\
                   c.execute('ALTER TABLE entries DROP COLUMN headline')\n\
-                  c.execute('DELETE FROM _sqlx_migrations WHERE version = 4')\n\
+                  c.execute('DELETE FROM _sqlx_migrations WHERE version IN (4, 13)')\n\
                   c.execute(\"UPDATE meta SET value = '3' WHERE name = 'rules'\")\n\
                   c.commit()\n";
     let status = std::process::Command::new("python3")
