@@ -124,8 +124,10 @@ impl Store {
     /// own index, migration 0010). Made where the database lets this user add the extension
     /// (its owner can: pg_trgm is trusted); else searches work as before, and the server says
     /// why at start. The index holds the rows of all results only (`scope = ''`), a device
-    /// once a class: `Store::leaderboard` finds a scope's rows by their keys. One of every
-    /// row, as made before, is dropped.
+    /// once a class; one of every row, as made before, is dropped. New entries go straight
+    /// into it (`fastupdate = off`, one row a submission): in GIN's default pending list,
+    /// which every search reads whole until a vacuum, 65 pages had gathered on a store of
+    /// 20,000 results, and a search read 94 pages of the index instead of 30.
     async fn search_index(&self) {
         if self.is_sqlite() {
             return;
@@ -133,7 +135,7 @@ impl Store {
         for sql in [
             "CREATE EXTENSION IF NOT EXISTS pg_trgm",
             "CREATE INDEX IF NOT EXISTS devices_names_trgm_all ON devices \
-             USING gin (names gin_trgm_ops) WHERE scope = ''",
+             USING gin (names gin_trgm_ops) WITH (fastupdate = off) WHERE scope = ''",
         ] {
             if let Err(e) = sqlx::query(sql).execute(&self.pool).await {
                 tracing::warn!(
