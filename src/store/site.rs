@@ -45,9 +45,9 @@ impl Store {
             .map(|w| format!("names LIKE ${}", bind(format!("%{w}%"))))
             .collect();
         // Each of board, filesystem and the two together reads its own scope's aggregates.
-        // All results' is named in the statement, so that PostgreSQL may read a search's names
-        // from the trigram index of those rows alone (`Store::search_index`), generic plans
-        // too: an index of every scope's rows held each name a dozen times, and a word every
+        // The scope of all results is written into the statement, so that PostgreSQL may read
+        // a search's names from the trigram index of those rows alone (`Store::search_index`),
+        // in a generic plan too: an index of every scope's rows held each name a dozen times, and a word every
         // device has ("model") read 232 of its pages, 1.5 ms a search against 0.2 (EXPLAIN
         // ANALYZE, 100,000 results). A board's search tests its own rows' names: finding them
         // in that index and then each board's row by its key was as fast with statistics, but
