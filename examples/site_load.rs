@@ -233,7 +233,7 @@ fn generate(args: &[String]) {
         for t in tasks {
             t.await.unwrap();
         }
-        while store.refresh_stale().await.expect("refreshed") > 0 {}
+        while !store.refresh_stale().await.expect("refreshed").is_empty() {}
         let seconds = started.elapsed().as_secs_f64();
         println!(
             "{}",

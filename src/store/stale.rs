@@ -83,8 +83,8 @@ impl Store {
     }
 
     /// Refreshes the devices marked stale, each in a transaction of its own that removes its
-    /// marks: how many devices were refreshed.
-    pub async fn refresh_stale(&self) -> Result<usize, StoreError> {
+    /// marks: the keys of the devices refreshed (a key once for each of its classes).
+    pub async fn refresh_stale(&self) -> Result<Vec<String>, StoreError> {
         let fail = |e| self.fail(e);
         let after = self.passes().after.clone();
         let rows = match &after {
@@ -116,7 +116,7 @@ impl Store {
         self.passes().after = (devices.len() as i64 == PASS)
             .then(|| devices.last().cloned())
             .flatten();
-        let mut refreshed = 0;
+        let mut refreshed = Vec::new();
         for (class, key) in devices {
             if !self.due(&class, &key).await.map_err(fail)? {
                 continue;
@@ -148,7 +148,7 @@ impl Store {
                 .map_err(fail)?;
             }
             self.refreshed(&class, &key);
-            refreshed += 1;
+            refreshed.push(key);
         }
         Ok(refreshed)
     }
@@ -338,15 +338,15 @@ mod tests {
             let (results, marks) = counted().await;
             assert_eq!(results, 2, "left to the pass");
             assert!(marks > 0);
-            assert_eq!(store.refresh_stale().await.unwrap(), 1, "one device");
+            assert_eq!(store.refresh_stale().await.unwrap().len(), 1, "one device");
             assert_eq!(counted().await, (5, 0));
-            assert_eq!(store.refresh_stale().await.unwrap(), 0);
+            assert_eq!(store.refresh_stale().await.unwrap().len(), 0);
             // Marked again within its interval (a second, at 5 results): left for a later pass.
             store.save_submitted(&doc(6), "t").await.unwrap();
-            assert_eq!(store.refresh_stale().await.unwrap(), 0, "not due yet");
+            assert_eq!(store.refresh_stale().await.unwrap().len(), 0, "not due yet");
             assert!(counted().await.1 > 0, "the marks stay");
             tokio::time::sleep(Duration::from_millis(1100)).await;
-            assert_eq!(store.refresh_stale().await.unwrap(), 1);
+            assert_eq!(store.refresh_stale().await.unwrap().len(), 1);
             assert_eq!(counted().await, (6, 0));
 
             // A result saved between the pass's read and its write: nothing written from the
@@ -375,7 +375,7 @@ mod tests {
                 "marked again"
             );
             tokio::time::sleep(Duration::from_millis(1100)).await;
-            assert_eq!(store.refresh_stale().await.unwrap(), 1);
+            assert_eq!(store.refresh_stale().await.unwrap().len(), 1);
             assert_eq!(counted().await, (8, 0));
         });
     }

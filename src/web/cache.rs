@@ -149,13 +149,13 @@ impl Cache {
         }
     }
 
-    /// Forgets every answer that a new result of `device` (or of none) may change: all but
-    /// the other devices' pages.
-    fn forget(&self, device: Option<&str>) {
+    /// Forgets every answer that new figures of `devices` (a new result, a refresh of their
+    /// aggregates) may change: all but the other devices' pages.
+    pub fn forget(&self, devices: &[&str]) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries
             .map
-            .retain(|key, _| device_of(key).is_some_and(|d| Some(d.as_ref()) != device));
+            .retain(|key, _| device_of(key).is_some_and(|d| !devices.contains(&d.as_ref())));
         entries.bytes = entries.map.values().map(|k| k.body.len()).sum();
     }
 
@@ -267,7 +267,7 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
     let response = next.run(request).await;
     if write && response.status().is_success() {
         match response.extensions().get::<Changed>() {
-            Some(Changed(device)) => state.cache.forget(device.as_deref()),
+            Some(Changed(device)) => state.cache.forget(device.as_deref().as_slice()),
             None => state.cache.clear(),
         }
     }
@@ -382,7 +382,7 @@ mod tests {
                 .collect()
         };
         fill();
-        cache.forget(Some("a"));
+        cache.forget(&["a"]);
         assert_eq!(
             kept(),
             [
@@ -392,7 +392,7 @@ mod tests {
             ]
         );
         fill();
-        cache.forget(Some("b-c"));
+        cache.forget(&["b-c"]);
         assert_eq!(
             kept(),
             [
@@ -403,7 +403,14 @@ mod tests {
             ]
         );
         fill();
-        cache.forget(None);
+        cache.forget(&["a", "b"]);
+        assert_eq!(
+            kept(),
+            ["/devices/b%2Dc?profile=pi"],
+            "two devices refreshed at once"
+        );
+        fill();
+        cache.forget(&[]);
         assert_eq!(
             kept().len(),
             5,

@@ -213,12 +213,15 @@ async fn keep_fresh(state: Shared) {
     loop {
         tokio::time::sleep(Duration::from_secs(1)).await;
         match state.store.refresh_stale().await {
-            Ok(0) => {}
+            Ok(refreshed) if refreshed.is_empty() => {}
             Ok(refreshed) => {
                 ::metrics::counter!("iomark_store_background_refreshes_total")
-                    .increment(refreshed as u64);
-                // What the cache holds may show the aggregates as they were.
-                state.cache.clear();
+                    .increment(refreshed.len() as u64);
+                // Their pages and every leaderboard may show the aggregates as they were; the
+                // other devices' pages do not (emptying the whole cache each second took them
+                // too, on a site where busy devices keep the pass at work).
+                let keys: Vec<&str> = refreshed.iter().map(String::as_str).collect();
+                state.cache.forget(&keys);
             }
             Err(e) => tracing::error!("the background refresh of devices' figures: {e}"),
         }

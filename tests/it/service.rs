@@ -288,6 +288,77 @@ fn a_busy_device_is_refreshed_in_the_background() {
     wait_for(&site.url, 6);
 }
 
+/// The background refresh of a busy device forgets the answers its new figures change (the
+/// leaderboards, drawn anew with them) and keeps the other devices' pages in the cache.
+#[test]
+fn a_background_refresh_keeps_the_other_devices_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--refresh-inline-up-to", "2", "--cache-seconds", "600"]);
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let url = site.url.clone();
+    let submit = |n: u32, make: &str| {
+        let doc = device_doc(
+            n,
+            make,
+            "Drive",
+            0.02 + f64::from(n) / 1000.0,
+            "Raspberry Pi 5",
+        );
+        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+    };
+    let cached = |path: &str| {
+        let answer = get(&format!("{url}{path}"));
+        assert_eq!(answer.status, 200, "{path}");
+        answer
+            .headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("age"))
+    };
+    let counted = || {
+        get(&format!("{url}/api/v1/leaderboard?q=busy")).json()["devices"][0]["results"].as_u64()
+    };
+    let quiet = "/devices/quiet-drive-128gb";
+    submit(1, "Quiet");
+    submit(2, "Busy");
+    submit(3, "Busy");
+    assert_eq!(counted(), Some(2));
+    cached(quiet);
+    assert!(
+        cached(quiet),
+        "the other device's page is cached once drawn"
+    );
+    // Past two results the device's figures are left to the background pass (once a second):
+    // the leaderboard drawn meanwhile, and cached, still counts two.
+    let mut n = 4;
+    loop {
+        submit(n, "Busy");
+        if counted() == Some(u64::from(n) - 2) {
+            break;
+        }
+        assert!(n < 8, "the background pass drew each leaderboard first");
+        n += 1;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while counted() != Some(u64::from(n) - 1) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the refreshed figures never reached the cached leaderboard: {:?}",
+            counted()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // The cache is told right after the refresh is written.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let metrics = get(&format!("{url}/metrics")).body;
+    assert!(
+        metrics.contains("iomark_store_background_refreshes_total"),
+        "the figures came from the background pass: {metrics}"
+    );
+    assert!(cached(quiet), "the other device's page stays in the cache");
+}
+
 /// A busy model's standing compares the latest of its results only, and says so.
 #[test]
 fn a_standing_compares_the_latest_results_and_says_so() {
