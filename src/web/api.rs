@@ -158,11 +158,18 @@ pub async fn submit(
     if let Ok(location) = format!("/results/{}", doc.id).parse() {
         response.headers_mut().insert(header::LOCATION, location);
     }
-    // The pages a new result of its device may change (a device merged into another is
-    // filed under that one, whose page then shows it within --cache-seconds).
+    // The pages a new result of its device may change: the device it names, and the one it
+    // was filed under where that one was merged into another (whose page showed it only after
+    // --cache-seconds before).
+    let named = doc.identity().device_key;
+    let filed = match named {
+        Some(_) => state.store.entry(&doc.id).await.ok().flatten(),
+        None => None,
+    };
+    let devices = named.into_iter().chain(filed.and_then(|e| e.device_key));
     response
         .extensions_mut()
-        .insert(super::cache::Changed(doc.identity().device_key));
+        .insert(super::cache::Changed(devices.collect()));
     Ok(response)
 }
 

@@ -187,10 +187,10 @@ pub const KNOWN: [&str; 14] = [
     "documents",
 ];
 
-/// What a write changed, where the handler knows: a result of this device (its key), or of
-/// none. Without it, a write forgets every answer.
+/// What a write changed, where the handler knows: a result of these devices (their keys), or
+/// of none. Without it, a write forgets every answer.
 #[derive(Clone)]
-pub struct Changed(pub Option<String>);
+pub struct Changed(pub Vec<String>);
 
 /// The device whose page (or API answer) a cache key is, if it is one.
 fn device_of(key: &str) -> Option<std::borrow::Cow<'_, str>> {
@@ -267,7 +267,9 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
     let response = next.run(request).await;
     if write && response.status().is_success() {
         match response.extensions().get::<Changed>() {
-            Some(Changed(device)) => state.cache.forget(device.as_deref().as_slice()),
+            Some(Changed(devices)) => state
+                .cache
+                .forget(&devices.iter().map(String::as_str).collect::<Vec<_>>()),
             None => state.cache.clear(),
         }
     }

@@ -255,8 +255,19 @@ fn moderation(db: &str) {
     site.stop();
     let mut site = Site::start(db, home, &args);
     let url = site.url.clone();
+    let total = || {
+        get(&format!("{url}/api/v1/devices/{card}")).json()["results_total"]
+            .as_u64()
+            .unwrap()
+    };
+    let before = total(); // the card's answer, now cached
     let doc = device_doc(77, "Moderated", "Card Twin", 0.2, "Raspberry Pi 4 Model B");
     let receipt = post(&format!("{url}/api/v1/results"), &doc).json();
+    assert_eq!(
+        total(),
+        before + 1,
+        "the card's answer is drawn anew at once"
+    );
     // Its standing is among the card's results, where it was filed.
     let model = &receipt["standing"]["figures"][0]["model"];
     assert_eq!(model["results"], 4, "{receipt}");
