@@ -228,12 +228,27 @@ pub async fn delete(
             "deleting a result needs its token: Authorization: Bearer TOKEN",
         )
     })?;
+    // The device whose pages a deletion may change; where it cannot be read, every answer is
+    // forgotten.
+    let device = state
+        .store
+        .entry(&id)
+        .await
+        .ok()
+        .map(|e| e.and_then(|e| e.device_key));
     match state
         .store
         .delete_submitted(&id, &token_hash(token))
         .await?
     {
-        Deletion::Deleted => Ok((StatusCode::OK, Json(Deleted { deleted: id })).into_response()),
+        Deletion::Deleted => {
+            let mut response = (StatusCode::OK, Json(Deleted { deleted: id })).into_response();
+            if let Some(device) = device {
+                let changed = super::cache::Changed(device.into_iter().collect());
+                response.extensions_mut().insert(changed);
+            }
+            Ok(response)
+        }
         Deletion::NoSuchResult => {
             Err(Failure::not_found(format!("no result has the id '{id}'")).into())
         }

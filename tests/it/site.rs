@@ -1443,7 +1443,7 @@ fn searches_on_postgres_read_a_trigram_index_where_they_may() {
 
 /// A submission forgets the answers it may change and keeps the other devices' pages: after a
 /// result of one device, its page and the leaderboards are drawn anew (and show it), while
-/// another device's page is still served from the cache.
+/// another device's page is still served from the cache; the same when a result is deleted.
 #[test]
 fn a_submission_keeps_the_other_devices_pages() {
     let dir = tempfile::tempdir().unwrap();
@@ -1456,7 +1456,9 @@ fn a_submission_keeps_the_other_devices_pages() {
     let url = site.url.clone();
     let submit = |n: u32, model: &str| {
         let doc = device_doc(n, "SanDisk", model, 0.1, "Raspberry Pi 5");
-        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+        let answer = post(&format!("{url}/api/v1/results"), &doc);
+        assert_eq!(answer.status, 201);
+        answer.json()["token"].as_str().unwrap().to_string()
     };
     submit(1, "Extreme Pro");
     submit(2, "Ultra");
@@ -1479,7 +1481,7 @@ fn a_submission_keeps_the_other_devices_pages() {
     }
     let before = kept(a).1;
     assert!(before.contains("(1)"), "{before}");
-    submit(3, "Extreme Pro");
+    let token = submit(3, "Extreme Pro");
     let (from_cache, page) = kept(a);
     assert!(!from_cache, "its own device's page is drawn anew");
     assert!(page.contains("(2)"), "{page}");
@@ -1487,4 +1489,21 @@ fn a_submission_keeps_the_other_devices_pages() {
     assert!(!kept("/").0, "a leaderboard is drawn anew");
     let board = kept("/api/v1/leaderboard").1;
     assert!(board.contains("\"results\":2"), "{board}");
+
+    let deleted = http(
+        "DELETE",
+        &format!("{url}/api/v1/results/{}", ulid(3)),
+        None,
+        Some(&token),
+    );
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+    let (from_cache, page) = kept(a);
+    assert!(
+        !from_cache,
+        "the deleted result's device's page is drawn anew"
+    );
+    assert!(page.contains("(1)"), "{page}");
+    assert!(kept(b).0, "another device's page stays in the cache");
+    let board = kept("/api/v1/leaderboard").1;
+    assert!(board.contains("\"results\":1"), "{board}");
 }
