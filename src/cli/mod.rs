@@ -303,8 +303,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 1200)]
     pub requests_per_minute: u32,
 
-    /// Serve a page or API answer again for up to N seconds (a submission here forgets at once
-    /// those it changes, a deletion all); 0 turns this off
+    /// Serve a page or API answer again for up to N seconds (a submission or deletion here
+    /// forgets at once those it changes); 0 turns this off
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub cache_seconds: u64,
 

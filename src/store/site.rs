@@ -47,9 +47,9 @@ impl Store {
         // Each of board, filesystem and the two together reads its own scope's aggregates.
         // The scope of all results is written into the statement, so that PostgreSQL may read
         // a search's names from the trigram index of those rows alone (`Store::search_index`),
-        // in a generic plan too: an index of every scope's rows held each name a dozen times, and a word every
-        // device has ("model") read 232 of its pages, 1.5 ms a search against 0.2 (EXPLAIN
-        // ANALYZE, 100,000 results). A board's search tests its own rows' names: finding them
+        // in a generic plan too: an index of every scope's rows held each name a dozen times,
+        // and a word every device has ("model") read 232 of its pages, 1.5 ms a search against
+        // 0.2 (EXPLAIN ANALYZE, 100,000 results). A board's search tests its own rows' names: finding them
         // in that index and then each board's row by its key was as fast with statistics, but
         // without them (a store just filled or restored) PostgreSQL read every device's row
         // for each of the board's, 1.5 s a search.
@@ -168,8 +168,8 @@ impl Store {
         let sql = format!(
             // CROSS JOIN: SQLite then walks results by the index on saved_at and stops at the
             // limit (with a plain JOIN it sorted every result, 70 ms a page at 20,000).
-            // Synthetic as a figure, not a parameter: PostgreSQL planned the statement anew at
-            // each of a leaderboard's reads, 0.13 ms to run 0.03 (it never chose the generic
+            // Synthetic or not written into the statement, not bound: PostgreSQL planned it anew
+            // at each of a leaderboard's reads, 0.13 ms to run 0.03 (it never chose the generic
             // plan; pg_stat_statements under bench/site-load), and plans it once so.
             "SELECT {} FROM results r CROSS JOIN entries e WHERE e.id = r.id \
              AND e.synthetic <= {} ORDER BY r.saved_at DESC LIMIT {}",

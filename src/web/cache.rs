@@ -1,9 +1,10 @@
 //! Answers to GET requests kept for a few seconds: every visitor sees the same leaderboard and
 //! device pages, so a busy site draws each once per period instead of once per visitor. A
-//! submission through this process forgets at once every answer it may change: all but the
-//! other devices' pages (a device's page shows its own results alone); a deletion or a
-//! moderator's change, every answer. Another process's writes are seen within the period
-//! (`--cache-seconds`; 0 turns the cache off). Bounded in bytes.
+//! submission or a deletion through this process, or the background refresh of a busy device,
+//! forgets at once every answer it may change: all but the other devices' pages (a device's
+//! page shows its own results alone); a moderator's change, every answer. Another process's
+//! writes are seen within the period (`--cache-seconds`; 0 turns the cache off). Bounded in
+//! bytes.
 //!
 //! One render per missing answer: the requests that miss while the same answer is being
 //! drawn wait for it (single flight) instead of each asking the store the same queries.
