@@ -248,9 +248,7 @@ fn a_busy_device_is_refreshed_in_the_background() {
     let db = dir.path().join("site.db");
     let mut args = NO_LIMITS.to_vec();
     args.extend(["--refresh-inline-up-to", "2", "--cache-seconds", "0"]);
-    let counted = |url: &str| {
-        get(&format!("{url}/api/v1/leaderboard?q=busy")).json()["devices"][0]["results"].as_u64()
-    };
+    let counted = busy_results;
     let wait_for = |url: &str, n: u64| {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
         while counted(url) != Some(n) {
@@ -288,6 +286,11 @@ fn a_busy_device_is_refreshed_in_the_background() {
     wait_for(&site.url, 6);
 }
 
+/// How many results the leaderboard counts for the device searched as "busy".
+fn busy_results(url: &str) -> Option<u64> {
+    get(&format!("{url}/api/v1/leaderboard?q=busy")).json()["devices"][0]["results"].as_u64()
+}
+
 /// The background refresh of a busy device forgets the answers its new figures change (the
 /// leaderboards, drawn anew with them) and keeps the other devices' pages in the cache.
 #[test]
@@ -316,9 +319,7 @@ fn a_background_refresh_keeps_the_other_devices_pages() {
             .iter()
             .any(|(k, _)| k.eq_ignore_ascii_case("age"))
     };
-    let counted = || {
-        get(&format!("{url}/api/v1/leaderboard?q=busy")).json()["devices"][0]["results"].as_u64()
-    };
+    let counted = || busy_results(&url);
     let quiet = "/devices/quiet-drive-128gb";
     submit(1, "Quiet");
     submit(2, "Busy");
