@@ -341,6 +341,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogArg::Text)]
     pub log: LogArg,
 
+    /// Threads answering requests [default: the CPUs iomark may use]. Processes sharing one
+    /// machine share its cores: give each its part (two processes on 4 CPUs: 2 each)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub workers: Option<u16>,
+
     /// A PostgreSQL streaming replica of --db to read pages and API answers from (repeatable:
     /// taken in turn). Writes, and the reads of a client that wrote in the last 10 s, go to
     /// --db; a replica that fails has its reads made on --db until it answers again (tried

@@ -32,7 +32,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         LogArg::Quiet => web::Log::Quiet,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(match args.workers {
+            Some(n) => n.into(),
+            None => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        })
         .enable_all()
         .build()?;
     runtime.block_on(async move {

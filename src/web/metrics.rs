@@ -3,8 +3,9 @@
 //! `metrics` facade and its Prometheus exporter, whose own HTTP listener is left out: the site
 //! serves them. Requests by route, method and status, and their time by route; submissions
 //! saved, and refused by reason; the answer cache's hits and misses; the store pool's
-//! connections. A route is the pattern the site knows (`/devices/{key}`), never the address
-//! asked for, so no client can make new series.
+//! connections; the threads answering requests (`serve --workers`). A route is the pattern the
+//! site knows (`/devices/{key}`), never the address asked for, so no client can make new
+//! series.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -189,6 +190,8 @@ pub async fn metrics(axum::extract::State(state): axum::extract::State<Shared>) 
     let (open, idle) = state.store.connections();
     metrics::gauge!("iomark_store_connections", "state" => "open").set(open as f64);
     metrics::gauge!("iomark_store_connections", "state" => "idle").set(idle as f64);
+    let workers = tokio::runtime::Handle::current().metrics().num_workers();
+    metrics::gauge!("iomark_workers").set(workers as f64);
     (
         [(
             header::CONTENT_TYPE,

@@ -164,6 +164,69 @@ fn an_operator_reads_the_site_s_metrics() {
     );
 }
 
+/// `--workers N`: N threads answer requests (the runtime's own count at `/metrics`, and as many
+/// of its threads in /proc at least); left out, one for each CPU the process may run on (here,
+/// one CPU: one); 0 is refused in one line.
+#[test]
+fn the_operator_chooses_how_many_threads_answer() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let db = db.to_str().unwrap();
+    let workers = |site: &Site| {
+        let text = get(&format!("{}/metrics", site.url)).body;
+        let line = text.lines().find(|l| l.starts_with("iomark_workers "));
+        line.and_then(|l| l.rsplit(' ').next()?.parse::<u32>().ok())
+            .unwrap_or_else(|| panic!("no iomark_workers in:\n{text}"))
+    };
+    let threads = |site: &Site| {
+        std::fs::read_dir(format!("/proc/{}/task", site.pid()))
+            .unwrap()
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+            .filter(|name| name.trim() == "tokio-rt-worker")
+            .count()
+    };
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--workers", "3"]);
+    let site = Site::start(db, dir.path(), &args);
+    assert_eq!(workers(&site), 3);
+    assert!(threads(&site) >= 3, "{} threads", threads(&site));
+    drop(site);
+
+    let mut command = Site::command(db, dir.path(), &NO_LIMITS);
+    // SAFETY: between fork and exec, one system call on a set built before the fork.
+    let mut one = unsafe { std::mem::zeroed::<libc::cpu_set_t>() };
+    unsafe { libc::CPU_SET(0, &mut one) };
+    unsafe {
+        command.pre_exec(move || {
+            match libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let site = Site::launch(command);
+    assert_eq!(workers(&site), 1, "on one CPU");
+    drop(site);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--workers",
+            "0",
+            "--db",
+            db,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--workers"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
 /// `--log json`: one JSON line per request on standard error, with its route, status, time and
 /// client (behind a trusted proxy, the address the proxy appended), never its query (what
 /// someone searched for); `--log quiet` writes none.
