@@ -1,13 +1,14 @@
 //! Issue 27: the site beyond one process. `iomark serve --read-db` reads from a real PostgreSQL
 //! streaming replica (`pg_basebackup -R`, both servers on 127.0.0.1); two `iomark serve`
-//! behind a real haproxy lose no request when one is killed or the replica stops.
+//! behind a real haproxy (packaging/haproxy.cfg) lose no request when one is killed or the
+//! replica stops, and a client that submitted through it sees its result on every page.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::common::proxy::Haproxy;
-use crate::common::site::{device_doc, get, post, Site, NO_LIMITS};
+use crate::common::site::{device_doc, from_address, get, post, Site, NO_LIMITS};
 use crate::common::Postgres;
 
 /// A request as client `from` (the address a trusted proxy would have put last in
@@ -256,7 +257,7 @@ fn two_sites_behind_a_proxy_lose_no_request() {
     args.extend(["--read-db", &replica_url, "--trust-forwarded-for"]);
     let first = Site::start(&url, dir.path(), &args);
     let mut second = Site::start(&url, dir.path(), &args);
-    let proxy = Haproxy::start(&[&first.url, &second.url], "roundrobin");
+    let proxy = Haproxy::start(&[&first.url, &second.url]);
     let base = proxy.url.clone();
     for n in 0..8 {
         let doc = device_doc(
@@ -266,7 +267,11 @@ fn two_sites_behind_a_proxy_lose_no_request() {
             0.2,
             "Raspberry Pi 5",
         );
-        assert_eq!(post(&format!("{base}/api/v1/results"), &doc).status, 201);
+        // From an address of its own: the proxy sends a client's reads for 10 s after a write
+        // to the process that took it, and the load's clients are to be spread.
+        let results = format!("{base}/api/v1/results");
+        let (status, body) = from_address("POST", &results, "127.0.0.5", Some(&doc.to_string()));
+        assert_eq!(status, 201, "{body}");
     }
     let id = device_doc(100, "Proxied", "Drive 0", 0.2, "Raspberry Pi 5")["id"]
         .as_str()
@@ -313,6 +318,84 @@ fn two_sites_behind_a_proxy_lose_no_request() {
     assert_eq!(post(&format!("{base}/api/v1/results"), &doc).status, 201);
     let after = doc["id"].as_str().unwrap();
     assert_eq!(get(&format!("{base}/api/v1/results/{after}")).status, 200);
+}
+
+/// Through the proxy as README configures it (packaging/haproxy.cfg: each page by its address
+/// to one process), two processes reading a replica whose replay is paused: a client that has
+/// just submitted sees its result on every page it asks for, whichever process draws that page
+/// for everyone else; another client, answered by the other process from its cache and the
+/// replica, does not.
+#[test]
+fn a_writer_behind_the_proxy_sees_its_result_on_every_page() {
+    let (primary, replica, name, url, replica_url) = primary_and_replica();
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--read-db", &replica_url, "--trust-forwarded-for"]);
+    let first = Site::start(&url, dir.path(), &args);
+    let second = Site::start(&url, dir.path(), &args);
+    let proxy = Haproxy::start(&[&first.url, &second.url]);
+    caught_up_then_paused(&primary, &replica, &name);
+    let sorts = [
+        "seq1m_q8_read",
+        "seq1m_q8_write",
+        "rnd4k_q1_read",
+        "rnd4k_q32_write",
+    ];
+    let pages: Vec<String> = sorts
+        .iter()
+        .flat_map(|sort| {
+            [
+                format!("{}/api/v1/leaderboard?q=written&sort={sort}", proxy.url),
+                format!("{}/?q=written&sort={sort}", proxy.url),
+            ]
+        })
+        .collect();
+    let (writer, reader) = ("127.0.0.2", "127.0.0.3");
+    let shows = |from: &str, page: &str| {
+        let (status, body) = from_address("GET", page, from, None);
+        assert_eq!(status, 200, "{page}: {body}");
+        body.contains("Written Drive")
+    };
+    // Every page drawn and cached before the submission, by both processes between them.
+    for page in &pages {
+        assert!(!shows(reader, page), "{page} before the submission");
+    }
+    let served = |site: &Site| {
+        get(&format!("{}/metrics", site.url))
+            .body
+            .lines()
+            .filter(|l| l.starts_with("iomark_requests_total{"))
+            .filter(|l| {
+                ["\"/\"", "\"/api/v1/leaderboard\""]
+                    .iter()
+                    .any(|r| l.contains(r))
+            })
+            .count()
+    };
+    assert!(
+        served(&first) > 0 && served(&second) > 0,
+        "both processes draw pages"
+    );
+
+    let doc = device_doc(300, "Written", "Drive", 0.2, "Raspberry Pi 5");
+    let results = format!("{}/api/v1/results", proxy.url);
+    let (status, body) = from_address("POST", &results, writer, Some(&doc.to_string()));
+    assert_eq!(status, 201, "{body}");
+    for page in &pages {
+        assert!(
+            shows(writer, page),
+            "the writer reads {page} without its result"
+        );
+    }
+    // The pages the other process draws come from its cache and the paused replica: without
+    // the result. (The writer's own process keeps what it drew for the writer, from the
+    // primary, in its cache: newer, and right.)
+    let unseen = pages.iter().filter(|page| !shows(reader, page)).count();
+    assert!(
+        unseen > 0,
+        "every page has the result for a reader of the paused replica"
+    );
+    replica.psql(&name, "SELECT pg_wal_replay_resume()");
 }
 
 /// Four clients, each asking for one page after another as fast as they are answered.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::site::{device_doc, get, http, post, ulid, Site};
+use crate::common::site::{connect_from, device_doc, get, http, post, ulid, Site};
 use crate::common::{Postgres, SmallFs};
 
 /// A server for load: no rate limit at all.
@@ -348,21 +348,6 @@ fn more_files() {
         limit.rlim_cur = limit.rlim_max.min(65_536);
         libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
     }
-}
-
-/// Opens a connection to `url`'s server from the loopback address `from`.
-fn connect_from(from: &str, url: &str) -> std::io::Result<std::net::TcpStream> {
-    let to: std::net::SocketAddr = url.trim_start_matches("http://").parse().unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let socket = tokio::net::TcpSocket::new_v4()?;
-        socket.bind(format!("{from}:0").parse().unwrap())?;
-        let stream = socket.connect(to).await?;
-        stream.into_std()
-    })
 }
 
 /// Whether the server has closed `stream` (a read sees the end, or an error), waiting up to

@@ -26,33 +26,28 @@ fn program() -> String {
 }
 
 impl Haproxy {
-    /// haproxy on a free port, balancing `balance` (`roundrobin`, `source`) over `backends`
-    /// (`http://127.0.0.1:PORT`), each checked every 200 ms. A request whose connection fails
-    /// or whose server closes without answering is tried again on another server (`retry-on`,
-    /// `option redispatch`): a submission replayed so is refused 409, never saved twice.
-    pub fn start(backends: &[&str], balance: &str) -> Haproxy {
+    /// haproxy on a free port with packaging/haproxy.cfg, the configuration README gives, its
+    /// addresses replaced: the site's own with the port, the processes' with `backends`
+    /// (`http://127.0.0.1:PORT`, one or two).
+    pub fn start(backends: &[&str]) -> Haproxy {
+        Haproxy::start_with(backends, &shipped())
+    }
+
+    /// haproxy with `config`, in packaging/haproxy.cfg's form.
+    pub fn start_with(backends: &[&str], config: &str) -> Haproxy {
+        assert!((1..=2).contains(&backends.len()), "one or two processes");
         let dir = tempfile::tempdir().unwrap();
         let port = {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             listener.local_addr().unwrap().port()
         };
-        let servers: String = backends
-            .iter()
-            .enumerate()
-            .map(|(i, url)| {
-                let address = url.trim_start_matches("http://").trim_end_matches('/');
-                format!("    server site{i} {address} check inter 200ms fall 2 rise 2\n")
-            })
-            .collect();
-        let config = format!(
-            "global\n    maxconn 2048\n\
-             defaults\n    mode http\n    timeout connect 1s\n    timeout client 30s\n\
-             \x20   timeout server 30s\n    retries 3\n    option redispatch 1\n\
-             \x20   retry-on conn-failure empty-response response-timeout\n\
-             \x20   option forwardfor\n\
-             frontend site\n    bind 127.0.0.1:{port}\n    default_backend iomark\n\
-             backend iomark\n    balance {balance}\n{servers}"
-        );
+        let mut addresses = vec![format!("127.0.0.1:{port}")];
+        addresses.extend(backends.iter().map(|url| {
+            url.trim_start_matches("http://")
+                .trim_end_matches('/')
+                .to_string()
+        }));
+        let config = replace_addresses(config, &addresses);
         let file = dir.path().join("haproxy.cfg");
         std::fs::write(&file, config).unwrap();
         let program = program();
@@ -84,6 +79,37 @@ impl Haproxy {
             _dir: dir,
         }
     }
+}
+
+/// packaging/haproxy.cfg.
+pub fn shipped() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/packaging/haproxy.cfg"
+    ))
+    .unwrap()
+}
+
+/// `config` with its addresses 127.0.0.1:8080, :8081 and :8082 replaced by `addresses` (the
+/// site's, then the processes'); the lines of a process not given are dropped.
+fn replace_addresses(config: &str, addresses: &[String]) -> String {
+    // Marked first, so that an address given cannot itself be replaced.
+    let marked = (0..3).fold(config.to_string(), |text, n| {
+        text.replace(&format!("127.0.0.1:808{n}"), &format!("\u{1}{n}"))
+    });
+    marked
+        .lines()
+        .filter(|line| (addresses.len()..3).all(|n| !line.contains(&format!("\u{1}{n}"))))
+        .map(|line| {
+            let line = addresses
+                .iter()
+                .enumerate()
+                .fold(line.to_string(), |line, (n, a)| {
+                    line.replace(&format!("\u{1}{n}"), a)
+                });
+            line + "\n"
+        })
+        .collect()
 }
 
 impl Drop for Haproxy {

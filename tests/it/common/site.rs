@@ -218,6 +218,55 @@ pub fn post(url: &str, doc: &Value) -> Answer {
     http("POST", url, Some(doc.to_string().as_bytes()), None)
 }
 
+/// Opens a connection to `url`'s server (`http://ADDRESS:PORT`, any path after it) from the
+/// loopback address `from`.
+pub fn connect_from(from: &str, url: &str) -> std::io::Result<std::net::TcpStream> {
+    let host = url.trim_start_matches("http://").split('/').next().unwrap();
+    let to: std::net::SocketAddr = host.parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(format!("{from}:0").parse().unwrap())?;
+        let stream = socket.connect(to).await?;
+        stream.into_std()
+    })
+}
+
+/// A request over a connection of its own from the loopback address `from` (what a proxy tells
+/// clients apart by), in HTTP/1.0 so that the answer ends with the connection: its status and
+/// body.
+pub fn from_address(method: &str, url: &str, from: &str, body: Option<&str>) -> (u16, String) {
+    use std::io::{Read, Write};
+    let rest = url.trim_start_matches("http://");
+    let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let mut stream = connect_from(from, url).unwrap_or_else(|e| panic!("{url} from {from}: {e}"));
+    stream.set_nonblocking(false).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        stream,
+        "{method} {} HTTP/1.0\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        if path.is_empty() { "/" } else { path },
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{method} {url} from {from}: {answer:?}"));
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, body.to_string())
+}
+
 /// A ULID for test document `n`.
 pub fn ulid(n: u32) -> String {
     format!("01JTEST{n:019}")
