@@ -160,10 +160,13 @@ pub async fn submit(
     }
     // The pages a new result of its device may change: the device it names, and the one it
     // was filed under where that one was merged into another (whose page showed it only after
-    // --cache-seconds before).
+    // --cache-seconds before). Read on the primary, which has it: a replica would not yet.
     let named = doc.identity().device_key;
     let filed = match named {
-        Some(_) => state.store.entry(&doc.id).await.ok().flatten(),
+        Some(_) => crate::store::on_primary(state.store.entry(&doc.id))
+            .await
+            .ok()
+            .flatten(),
         None => None,
     };
     let devices = named.into_iter().chain(filed.and_then(|e| e.device_key));
@@ -228,11 +231,10 @@ pub async fn delete(
             "deleting a result needs its token: Authorization: Bearer TOKEN",
         )
     })?;
-    // The device whose pages a deletion may change; where it cannot be read, every answer is
-    // forgotten.
-    let device = state
-        .store
-        .entry(&id)
+    // The device whose pages a deletion may change, as the primary has it (a replica may not
+    // have the result yet, or the merge that moved it); where it cannot be read, every answer
+    // is forgotten.
+    let device = crate::store::on_primary(state.store.entry(&id))
         .await
         .ok()
         .map(|e| e.and_then(|e| e.device_key));
