@@ -123,11 +123,11 @@ impl Store {
     /// up (a search of 100,000 results: 4.9 ms against 0.2 ms, EXPLAIN ANALYZE; SQLite reads
     /// the names' own index, migration 0010). Made where the database lets this user add the
     /// extension (its owner can: pg_trgm is trusted); else searches work as before, and the
-    /// server says why at start. The index holds the rows of all results only (`scope = ''`), a device
-    /// once a class; one of every row, as made before, is dropped. New entries go straight
-    /// into it (`fastupdate = off`, one row a submission): in GIN's default pending list,
-    /// which every search reads whole until a vacuum, 65 pages had gathered on a store of
-    /// 20,000 results, and a search read 94 pages of the index instead of 30.
+    /// server says why at start. The index holds the rows of all results only (`scope = ''`),
+    /// a device once a class; one of every row, as made before, is dropped. New entries go
+    /// straight into it (`fastupdate = off`, one row a submission): in GIN's default pending
+    /// list, which every search reads whole until a vacuum, 65 pages had gathered on a store of
+    /// 20,000 results, and tripled what a search read.
     async fn search_index(&self) {
         if self.is_sqlite() {
             return;

@@ -49,10 +49,10 @@ impl Store {
         // a search's names from the trigram index of those rows alone (`Store::search_index`),
         // in a generic plan too: an index of every scope's rows held each name a dozen times,
         // and a word every device has ("model") read 232 of its pages, 1.5 ms a search against
-        // 0.2 (EXPLAIN ANALYZE, 100,000 results). A board's search tests its own rows' names: finding them
-        // in that index and then each board's row by its key was as fast with statistics, but
-        // without them (a store just filled or restored) PostgreSQL read every device's row
-        // for each of the board's, 1.5 s a search.
+        // 0.2 (EXPLAIN ANALYZE, 100,000 results). A board's search tests its own rows' names:
+        // finding them in that index and then each board's row by its key was as fast with
+        // statistics, but without them (a store just filled or restored) PostgreSQL read every
+        // device's row for each of the board's, 1.5 s a search.
         let scope = scope(filter.board.as_deref(), filter.filesystem.as_deref());
         conditions.push(match scope.is_empty() {
             true => "scope = ''".to_string(),

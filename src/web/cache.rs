@@ -152,11 +152,11 @@ impl Cache {
 
     /// Forgets every answer that new figures of `devices` (a new result, a refresh of their
     /// aggregates) may change: all but the other devices' pages.
-    pub fn forget(&self, devices: &[&str]) {
+    pub fn forget(&self, devices: &[impl AsRef<str>]) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries
-            .map
-            .retain(|key, _| device_of(key).is_some_and(|d| !devices.contains(&d.as_ref())));
+        entries.map.retain(|key, _| {
+            device_of(key).is_some_and(|d| devices.iter().all(|changed| changed.as_ref() != d))
+        });
         entries.bytes = entries.map.values().map(|k| k.body.len()).sum();
     }
 
@@ -268,9 +268,7 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
     let response = next.run(request).await;
     if write && response.status().is_success() {
         match response.extensions().get::<Changed>() {
-            Some(Changed(devices)) => state
-                .cache
-                .forget(&devices.iter().map(String::as_str).collect::<Vec<_>>()),
+            Some(Changed(devices)) => state.cache.forget(devices),
             None => state.cache.clear(),
         }
     }
@@ -413,7 +411,7 @@ mod tests {
             "two devices refreshed at once"
         );
         fill();
-        cache.forget(&[]);
+        cache.forget(&[] as &[&str]);
         assert_eq!(
             kept().len(),
             5,

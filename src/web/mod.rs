@@ -220,8 +220,7 @@ async fn keep_fresh(state: Shared) {
                 // Their pages and every leaderboard may show the aggregates as they were; the
                 // other devices' pages do not (emptying the whole cache each second took them
                 // too, on a site where busy devices keep the pass at work).
-                let keys: Vec<&str> = refreshed.iter().map(String::as_str).collect();
-                state.cache.forget(&keys);
+                state.cache.forget(&refreshed);
             }
             Err(e) => tracing::error!("the background refresh of devices' figures: {e}"),
         }

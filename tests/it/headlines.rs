@@ -218,8 +218,8 @@ fn a_pi_score_from_other_sizes_is_marked_and_not_ranked() {
 }
 
 /// A store written before headlines were kept (no `entries.headline`, migration 4 not run, nor
-/// 13, whose index holds it; older rules) gains the column and every stored result's headline when a newer iomark opens
-/// it.
+/// 13, whose index holds it; older rules) gains the column and every stored result's headline
+/// when a newer iomark opens it.
 #[test]
 fn a_store_from_before_headlines_gains_them() {
     let dir = tempfile::tempdir().unwrap();

@@ -30,11 +30,6 @@ impl Haproxy {
     /// addresses replaced: the site's own with the port, the processes' with `backends`
     /// (`http://127.0.0.1:PORT`, one or two).
     pub fn start(backends: &[&str]) -> Haproxy {
-        Haproxy::start_with(backends, &shipped())
-    }
-
-    /// haproxy with `config`, in packaging/haproxy.cfg's form.
-    pub fn start_with(backends: &[&str], config: &str) -> Haproxy {
         assert!((1..=2).contains(&backends.len()), "one or two processes");
         let dir = tempfile::tempdir().unwrap();
         let port = {
@@ -47,7 +42,7 @@ impl Haproxy {
                 .trim_end_matches('/')
                 .to_string()
         }));
-        let config = replace_addresses(config, &addresses);
+        let config = replace_addresses(&shipped(), &addresses);
         let file = dir.path().join("haproxy.cfg");
         std::fs::write(&file, config).unwrap();
         let program = program();
@@ -82,7 +77,7 @@ impl Haproxy {
 }
 
 /// packaging/haproxy.cfg.
-pub fn shipped() -> String {
+fn shipped() -> String {
     std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/packaging/haproxy.cfg"
