@@ -1,8 +1,8 @@
 //! The clients that wrote a moment ago. With read replicas (`--read-db`), their reads are made
 //! on the primary for [`FRESH`] after a submission or deletion, and never from the answer
 //! cache, so that whoever submits sees their result at once, whatever the replicas' lag; every
-//! other reader is served from the replicas. Per process: the proxy README gives
-//! (packaging/haproxy.cfg) sends a client's requests to the process that took its write for as
+//! other reader is served from the replicas. Per process: the proxy docs/SITE.md
+//! gives (packaging/haproxy.cfg) sends a client's requests to the process that took its write for as
 //! long, so that is every read a submitter makes.
 
 use std::collections::HashMap;

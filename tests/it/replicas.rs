@@ -320,7 +320,7 @@ fn two_sites_behind_a_proxy_lose_no_request() {
     assert_eq!(get(&format!("{base}/api/v1/results/{after}")).status, 200);
 }
 
-/// Through the proxy as README configures it (packaging/haproxy.cfg: each page by its address
+/// Through the proxy as docs/SITE.md configures it (packaging/haproxy.cfg: each page by its address
 /// to one process), two processes reading a replica whose replay is paused: a client that has
 /// just submitted sees its result on every page it asks for, whichever process draws that page
 /// for everyone else; another client, answered by the other process from its cache and the

@@ -1,6 +1,6 @@
 //! A real reverse proxy from Debian (haproxy, which `tests/run` installs) on 127.0.0.1 in front
-//! of several `iomark serve`: what README's "Running a public site" configures, with its
-//! health checks and its retries, stopped when dropped.
+//! of several `iomark serve`: what docs/SITE.md configures, with its health checks and its
+//! retries, stopped when dropped.
 
 #![allow(dead_code)]
 
@@ -26,8 +26,8 @@ fn program() -> String {
 }
 
 impl Haproxy {
-    /// haproxy on a free port with packaging/haproxy.cfg, the configuration README gives, its
-    /// addresses replaced: the site's own with the port, the processes' with `backends`
+    /// haproxy on a free port with packaging/haproxy.cfg, the configuration docs/SITE.md gives,
+    /// its addresses replaced: the site's own with the port, the processes' with `backends`
     /// (`http://127.0.0.1:PORT`, one or two).
     pub fn start(backends: &[&str]) -> Haproxy {
         assert!((1..=2).contains(&backends.len()), "one or two processes");
