@@ -1,28 +1,27 @@
 //! iomark: a storage benchmark whose every figure survives a side-by-side check against fio.
 //!
-//! Data flows one way: `cli → commands → suite → engine → Measurement → suite (aggregate,
-//! score, verdicts) → result → {output, export, store}`. The binary (`main.rs`) only parses
-//! arguments and dispatches; each command ties the rooms together for one job. The map is
-//! `docs/ARCHITECTURE.md`.
+//! This crate is the `iomark` binary's own floor: the command line (`cli`), one module per
+//! command (`commands`) and the terminal (`output`). The floors below it are crates of the
+//! workspace, re-exported here under the names the rooms have always had, so that tests,
+//! examples and benches reach every room as `iomark::ROOM`:
+//!
+//! `iomark_result` (the document) is below all; `iomark_core` (measuring), `iomark_store` and
+//! `iomark_export` each stand on it alone; `iomark_site` on the store and the exports; this
+//! crate on all of them. The map is docs/ARCHITECTURE.md.
+//!
+//! In `cli/`: clap definitions (`mod.rs`; `run.rs` for `iomark run`, whose
+//! `RunArgs::options()` turns arguments into `suite::Options`; `verify.rs`); `outputs.rs` declares
+//! once where a result goes: `StoreArgs` (`--db`, parsed to a `store::Location` as the arguments
+//! are read) and `ResultArgs` (`--json`, `--label`, `--no-save`, the store), flattened into `run`,
+//! `langs` and `verify`; the value parsers and the one-line usage errors (`values.rs`). It knows
+//! nothing of files, devices.
 
 pub mod cli;
 pub mod commands;
-pub mod compare;
-pub mod dirs;
-pub mod engine;
-pub mod export;
-pub mod interrupt;
-pub mod langs;
 pub mod output;
-pub mod probe;
-pub mod progress;
-pub mod reference;
-pub mod result;
-pub mod rng;
-pub mod space;
-pub mod stats;
-pub mod store;
-pub mod suite;
-pub mod units;
-pub mod verify;
-pub mod web;
+
+pub use iomark_core::{engine, interrupt, langs, probe, progress, suite, verify};
+pub use iomark_export as export;
+pub use iomark_result::{compare, dirs, reference, result, rng, space, stats, units};
+pub use iomark_site as web;
+pub use iomark_store as store;

@@ -351,7 +351,7 @@ pub struct ServeArgs {
     /// --db; a replica that fails has its reads made on --db until it answers again (tried
     /// every 5 s)
     #[arg(long, value_name = "URL", value_parser = parse_replica)]
-    pub read_db: Vec<crate::store::Location>,
+    pub read_db: Vec<iomark_store::Location>,
 
     /// A replica further behind --db than this takes no reads until it has caught up (0: read
     /// from it whatever its lag)
@@ -361,11 +361,11 @@ pub struct ServeArgs {
     /// A device with more ranked results than N has its aggregates refreshed in the
     /// background, within a second or so, rather than in each submission (whose cost would
     /// otherwise grow with them)
-    #[arg(long, value_name = "N", default_value_t = crate::store::INLINE)]
+    #[arg(long, value_name = "N", default_value_t = iomark_store::INLINE)]
     pub refresh_inline_up_to: i64,
 
     /// The most of a group's latest results a submission's standing is compared with
-    #[arg(long, value_name = "N", default_value_t = crate::store::SAMPLE, hide = true)]
+    #[arg(long, value_name = "N", default_value_t = iomark_store::SAMPLE, hide = true)]
     pub standing_sample: i64,
 
     /// Show results marked synthetic (made by the benchmarks' generator), which a real site hides

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::values::parse_label;
-use crate::store::Location;
+use iomark_store::Location;
 
 /// Which store: the local history unless told otherwise.
 #[derive(Debug, Args)]

@@ -10,8 +10,8 @@ use super::values::{
     self, parse_class, parse_loops, parse_positive_duration, parse_size_arg, profile_parser,
     LoopsArg,
 };
-use crate::engine::{Data, EngineChoice};
-use crate::suite::{Options, Profile};
+use iomark_core::engine::{Data, EngineChoice};
+use iomark_core::suite::{Options, Profile};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ProgressArg {
@@ -84,7 +84,7 @@ pub struct RunArgs {
     pub duration: Option<Duration>,
 
     /// Unscored warm-up before each test, e.g. 1s, 0 [default: from the profile]
-    #[arg(long, value_name = "DUR", value_parser = crate::units::parse_duration)]
+    #[arg(long, value_name = "DUR", value_parser = iomark_result::units::parse_duration)]
     pub warmup: Option<Duration>,
 
     /// Latency profile: how many samples to take; surface profile: how many access times
@@ -110,7 +110,7 @@ pub struct RunArgs {
 
     /// Threads for every test of the standard, quick or nvme table, each with its own queue
     /// over the file (fio's numjobs): RND4K_Q32T1 becomes RND4K_Q32T4 [default: the table's]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::suite::spec::MAX_THREADS)))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(iomark_core::suite::spec::MAX_THREADS)))]
     pub threads: Option<u32>,
 
     /// At queue depth 1 on one thread, poll for each I/O (up to 200 µs) instead of sleeping
@@ -164,7 +164,7 @@ impl RunArgs {
             size: self.size,
             loops: match self.loops {
                 Some(LoopsArg::Count(n)) => Some(n),
-                Some(LoopsArg::Auto) => Some(crate::suite::plan::AUTO_MAX_LOOPS),
+                Some(LoopsArg::Auto) => Some(iomark_core::suite::plan::AUTO_MAX_LOOPS),
                 None => None,
             },
             auto_loops: self.loops == Some(LoopsArg::Auto),

@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use crate::suite::Profile;
+use iomark_core::suite::Profile;
 
 pub(super) fn parse_lang(text: &str) -> Result<String, String> {
     let name = text.trim().to_ascii_lowercase();
-    if crate::langs::lang(&name).is_some() {
+    if iomark_core::langs::lang(&name).is_some() {
         Ok(name)
     } else {
-        let all: Vec<&str> = crate::langs::LANGS.iter().map(|l| l.name).collect();
+        let all: Vec<&str> = iomark_core::langs::LANGS.iter().map(|l| l.name).collect();
         Err(format!(
             "unknown language '{text}' (languages: {})",
             all.join(", ")
@@ -27,10 +27,10 @@ pub(super) fn profile_parser() -> impl clap::builder::TypedValueParser<Value = P
 
 pub(super) fn parse_class(text: &str) -> Result<String, String> {
     let class = text.trim().to_ascii_uppercase();
-    if crate::suite::sdcard::known(&class) {
+    if iomark_core::suite::sdcard::known(&class) {
         Ok(class)
     } else {
-        let all: Vec<&str> = crate::suite::sdcard::CLASSES
+        let all: Vec<&str> = iomark_core::suite::sdcard::CLASSES
             .iter()
             .map(|c| c.name)
             .collect();
@@ -42,7 +42,7 @@ pub(super) fn parse_class(text: &str) -> Result<String, String> {
 }
 
 pub(super) fn parse_size_arg(text: &str) -> Result<u64, String> {
-    let size = crate::units::parse_size(text)?;
+    let size = iomark_result::units::parse_size(text)?;
     if size == 0 {
         return Err("the size must be larger than zero".into());
     }
@@ -67,12 +67,12 @@ pub(super) fn parse_loops(text: &str) -> Result<LoopsArg, String> {
 }
 
 pub(super) fn parse_label(text: &str) -> Result<String, String> {
-    crate::result::check_label(text)?;
+    iomark_result::result::check_label(text)?;
     Ok(text.to_string())
 }
 
 pub(super) fn parse_sold_as(text: &str) -> Result<String, String> {
-    crate::result::check_sold_as(text.trim())?;
+    iomark_result::result::check_sold_as(text.trim())?;
     Ok(text.trim().to_string())
 }
 
@@ -81,7 +81,7 @@ pub(super) fn parse_every(text: &str) -> Result<Duration, String> {
     if text.trim() == "0" {
         return Ok(Duration::ZERO);
     }
-    let every = crate::units::parse_duration(text)?;
+    let every = iomark_result::units::parse_duration(text)?;
     if every < Duration::from_secs(1) {
         return Err("at least 1s, or 0 for never".into());
     }
@@ -89,7 +89,7 @@ pub(super) fn parse_every(text: &str) -> Result<Duration, String> {
 }
 
 pub(super) fn parse_positive_duration(text: &str) -> Result<Duration, String> {
-    let duration = crate::units::parse_duration(text)?;
+    let duration = iomark_result::units::parse_duration(text)?;
     if duration < Duration::from_millis(10) {
         return Err("a loop must last at least 10ms".into());
     }

@@ -11,7 +11,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         for id in &args.ids {
             docs.push(s.get(id).await?);
         }
-        let mut comparison = crate::compare::compare(&docs);
+        let mut comparison = iomark_result::compare::compare(&docs);
         if !args.json {
             // People type ids: show each as short as the store allows (the JSON keeps them
             // whole).

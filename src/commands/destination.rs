@@ -128,7 +128,7 @@ impl Destination {
                 path: path.to_path_buf(),
                 source,
             })?;
-        crate::interrupt::remove_on_signal(&partial);
+        iomark_core::interrupt::remove_on_signal(&partial);
         Ok(How::Replace { partial, file })
     }
 
@@ -217,7 +217,7 @@ impl Drop for Destination {
         if let How::Replace { partial, .. } = &self.how {
             // Gone already when it was renamed into place.
             let _ = std::fs::remove_file(partial);
-            crate::interrupt::forget_on_signal(partial);
+            iomark_core::interrupt::forget_on_signal(partial);
         }
     }
 }

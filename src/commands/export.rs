@@ -3,7 +3,7 @@
 use anyhow::bail;
 
 use crate::cli::{ExportArgs, FormatArg, PlotArgs, PlotKind};
-use crate::export::{self, chart, Format};
+use iomark_export::{self as export, chart, Format};
 
 use super::destination::Destination;
 use super::write_stdout;

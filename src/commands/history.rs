@@ -4,8 +4,8 @@ use anyhow::Context;
 
 use crate::cli::{DeleteArgs, HistoryArgs, ImportArgs, ShowArgs};
 use crate::output::{history, table, Style};
-use crate::result::ResultDoc;
-use crate::store::StoreError;
+use iomark_result::result::ResultDoc;
+use iomark_store::StoreError;
 
 use super::{json_or, with_store, write_stdout};
 
@@ -36,11 +36,11 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         let size = std::fs::metadata(path)
             .with_context(|| format!("{}: cannot read", path.display()))?
             .len();
-        if size > crate::result::validate::MAX_DOCUMENT_BYTES as u64 {
+        if size > iomark_result::result::validate::MAX_DOCUMENT_BYTES as u64 {
             anyhow::bail!(
                 "{}: {size} bytes, more than the {} a result can be",
                 path.display(),
-                crate::result::validate::MAX_DOCUMENT_BYTES
+                iomark_result::result::validate::MAX_DOCUMENT_BYTES
             );
         }
         let text = std::fs::read_to_string(path)

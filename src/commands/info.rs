@@ -6,7 +6,7 @@ use anyhow::bail;
 
 use crate::cli::InfoArgs;
 use crate::output::{info, Style};
-use crate::result::Info;
+use iomark_result::result::Info;
 
 pub fn run(args: InfoArgs) -> anyhow::Result<()> {
     let path = args.path.unwrap_or_else(|| PathBuf::from("."));
@@ -16,9 +16,9 @@ pub fn run(args: InfoArgs) -> anyhow::Result<()> {
         }
         bail!("{}: {error}", path.display());
     }
-    let host = crate::probe::host::probe(std::path::Path::new("/"));
-    let target = crate::probe::local_target(&path);
-    let warnings = crate::probe::bottleneck::warnings(&host, &target);
+    let host = iomark_core::probe::host::probe(std::path::Path::new("/"));
+    let target = iomark_core::probe::local_target(&path);
+    let warnings = iomark_core::probe::bottleneck::warnings(&host, &target);
     let report = Info {
         host,
         target,

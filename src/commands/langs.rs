@@ -6,11 +6,11 @@ use anyhow::{bail, Context};
 use super::destination::directory;
 use super::outputs::{Begun, Outputs};
 use crate::cli::{LangsArgs, ProgressArg};
-use crate::engine::{self, EngineChoice};
-use crate::langs::{self, program, toolchain};
 use crate::output::langs as table;
-use crate::result::langs::{Section, Skipped};
-use crate::suite::{self, Options, Plan, Profile};
+use iomark_core::engine::{self, EngineChoice};
+use iomark_core::langs::{self, program, toolchain};
+use iomark_core::suite::{self, Options, Plan, Profile};
+use iomark_result::result::langs::{Section, Skipped};
 
 pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     let dir = directory(args.path.as_deref())?;
@@ -53,7 +53,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     };
     let progress = outputs.progress();
     let begun = Begun::now();
-    let target = crate::probe::local_target(&dir);
+    let target = iomark_core::probe::local_target(&dir);
 
     // Toolchains first: a missing one is a note, not a failure.
     let cache = toolchain::cache_root()?;

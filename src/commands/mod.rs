@@ -2,6 +2,19 @@
 //! `outputs.rs` (where a measured result goes, settled before measuring, and publishing it),
 //! `session.rs` (the store, opened once per command), `destination.rs` (files users name), and
 //! here the few helpers for what commands print.
+//!
+//! What lives where: one file per subcommand, tying the rooms together for one job; `outputs.rs`
+//! settles a measuring command's outputs once, before anything is measured (`Outputs`: the store's
+//! location, the `--json` destination, the progress mode, the label), makes the document
+//! (`Begun::now()` probes the host and takes the time; `Outputs::document`) and publishes it
+//! (report, store, `export::json`); `session.rs` is the store as commands use it: one runtime, one
+//! pool, one migration per command (`with_store`; `save_run` saves and finds the short id in one
+//! opening, the result written aside first and kept there if the store cannot take it;
+//! `IOMARK_LOG=store` logs each opening); `destination.rs` checks the directories and files users
+//! name (`--json`, `-o`); `shell.rs` makes completions and the manual page; `store.rs` looks after
+//! the store (`backup`: the copy made into the checked destination's temporary file, checked, then
+//! renamed into place); `mod.rs` holds `Stopped`, the error a command returns when the user stopped
+//! it. It knows nothing of how I/O is done.
 
 pub mod compare;
 pub mod destination;
@@ -54,7 +67,7 @@ pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
 
 /// The shortest beginning of `id` that names one run in the store (the whole id if the store
 /// cannot say).
-pub async fn short_id(store: &crate::store::Store, id: &str) -> String {
+pub async fn short_id(store: &iomark_store::Store, id: &str) -> String {
     store.short_id(id).await.unwrap_or_else(|_| id.to_string())
 }
 
@@ -81,7 +94,7 @@ mod tests {
         assert_eq!(shell_quote("/tmp/my store.db"), "'/tmp/my store.db'");
         assert_eq!(shell_quote("it's"), "'it'\\''s'");
         // A URL's password is shown as *** before it is quoted (`Location::display`).
-        let url = crate::store::Location::parse(Some("postgres://me:secret@db/iomark")).unwrap();
+        let url = iomark_store::Location::parse(Some("postgres://me:secret@db/iomark")).unwrap();
         assert_eq!(shell_quote(&url.display()), "'postgres://me:***@db/iomark'");
     }
 }

@@ -8,11 +8,11 @@ use std::path::Path;
 use super::destination::Destination;
 use super::session;
 use crate::cli::{ProgressArg, ResultArgs};
-use crate::export::{json::Json, Exporter};
 use crate::output::progress::{Mode, Progress};
 use crate::output::Style;
-use crate::result::{self, Host, ResultDoc, Settings, Target};
-use crate::store::Location;
+use iomark_export::{json::Json, Exporter};
+use iomark_result::result::{self, Host, ResultDoc, Settings, Target};
+use iomark_store::Location;
 
 pub struct Outputs {
     /// The store the result is saved to, and the `--db` flag that names it in the commands
@@ -120,7 +120,7 @@ pub struct Begun {
 impl Begun {
     pub fn now() -> Begun {
         Begun {
-            host: crate::probe::host::probe(Path::new("/")),
+            host: iomark_core::probe::host::probe(Path::new("/")),
             started_at: result::now_rfc3339(),
         }
     }

@@ -8,20 +8,20 @@ use super::destination::directory;
 use super::outputs::{Begun, Outputs};
 use super::write_stdout;
 use crate::cli::RunArgs;
-use crate::engine;
 use crate::output::table;
-use crate::suite::{self, verdicts, Plan};
+use iomark_core::engine;
+use iomark_core::suite::{self, verdicts, Plan};
 
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     if let Some(device) = args.device.clone() {
         return run_device(args, &device);
     }
     let dir = directory(args.path.as_deref())?;
-    let target = crate::probe::local_target(&dir);
+    let target = iomark_core::probe::local_target(&dir);
     let transport = target.device.as_ref().and_then(|d| d.transport.as_deref());
     let default = suite::Profile::default_for(transport);
     let mut options = args.options(default);
-    options.thermometer = Some(crate::probe::thermal::local);
+    options.thermometer = Some(iomark_core::probe::thermal::local);
     let plan = Plan::new(options, target.free_bytes)?;
     let (engine, fallback) = engine::select(args.engine.into()).context("--engine io_uring")?;
 
@@ -40,7 +40,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         progress.line(&format!("note: {}", warning.message));
         warnings.push(warning);
     }
-    warnings.extend(crate::probe::bottleneck::warnings(begun.host(), &target));
+    warnings.extend(iomark_core::probe::bottleneck::warnings(
+        begun.host(),
+        &target,
+    ));
     if args.profile.is_none() && default != suite::Profile::Standard {
         progress.line(&format!(
             "note: profile {} (CrystalDiskMark's NVMe SSD preset), as the target is an NVMe \
@@ -71,11 +74,11 @@ fn run_device(args: RunArgs, device: &Path) -> anyhow::Result<()> {
         );
     }
     let outputs = Outputs::settle(&args.result, args.progress, args.quiet)?;
-    let dev = crate::engine::rawdev::open(device, false)?;
+    let dev = iomark_core::engine::rawdev::open(device, false)?;
     let mut options = args.options(suite::Profile::Surface);
     options.size = Some(dev.size);
     let plan = Plan::new(options, None)?;
-    let target = crate::probe::device_target(&dev.path, &dev.number);
+    let target = iomark_core::probe::device_target(&dev.path, &dev.number);
     let begun = Begun::now();
     let progress = outputs.progress();
     let outcome = suite::runner::run_device(&plan, &dev, &progress)?;

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use crate::cli::{LogArg, ServeArgs};
-use crate::store::{Pooling, Store};
-use crate::web::{self, Config};
+use iomark_site::{self as web, Config};
+use iomark_store::{Pooling, Store};
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let location = args.store.location().map_err(anyhow::Error::msg)?;
@@ -22,7 +22,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .transpose()?;
     let dump_dir = match &args.dump_dir {
         Some(dir) => dir.clone(),
-        None => crate::dirs::xdg("XDG_DATA_HOME", ".local/share")
+        None => iomark_result::dirs::xdg("XDG_DATA_HOME", ".local/share")
             .map_err(|e| anyhow::anyhow!("--dump-dir: {e}: name the folder"))?
             .join("dump"),
     };

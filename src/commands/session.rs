@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use crate::cli::StoreArgs;
 use crate::output::to_stderr;
-use crate::result::ResultDoc;
-use crate::store::{self, Location, Store, StoreError};
+use iomark_result::result::ResultDoc;
+use iomark_store::{self as store, Location, Store, StoreError};
 
 /// Runs a store future to completion on a small runtime of its own.
 pub fn block_on<F: std::future::Future>(future: F) -> Result<F::Output, StoreError> {
@@ -84,9 +84,9 @@ pub fn save_run(location: &Location, db: &str, doc: &ResultDoc) -> Option<String
             serde_json::to_string_pretty(doc).unwrap_or_default()
         ),
     };
-    crate::interrupt::set_pending(Some(format!("the result was not saved. {kept}")));
+    iomark_core::interrupt::set_pending(Some(format!("the result was not saved. {kept}")));
     let saved = block_on(save_patiently(location.clone(), doc)).and_then(|saved| saved);
-    crate::interrupt::set_pending(None);
+    iomark_core::interrupt::set_pending(None);
     match saved {
         Ok(short) => {
             if let Ok(path) = aside {

@@ -6,7 +6,7 @@ use anyhow::Context;
 use super::destination::Destination;
 use super::with_store;
 use crate::cli::BackupArgs;
-use crate::store::Location;
+use iomark_store::Location;
 
 pub fn backup(args: &BackupArgs) -> anyhow::Result<()> {
     let from = args.store.location().map_err(anyhow::Error::msg)?;

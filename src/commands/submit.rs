@@ -11,9 +11,9 @@ use serde_json::Value;
 use super::with_store;
 use crate::cli::SubmitArgs;
 use crate::output::printable;
-use crate::result::{now_rfc3339, ResultDoc};
-use crate::store::receipts::Receipt;
-use crate::store::StoreError;
+use iomark_result::result::{now_rfc3339, ResultDoc};
+use iomark_store::receipts::Receipt;
+use iomark_store::StoreError;
 
 pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     let server = server_url(&args.server)?;
@@ -67,7 +67,8 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     // The deletion token is ours, sent with the result: if the answer is lost on the way
     // (a dropped connection, a proxy's error), the same submission is sent again with it, and
     // a site that saved the first answers with the same receipt.
-    let token = crate::web::new_token().context("cannot make a deletion token")?;
+    let token =
+        iomark_result::result::token::new_token().context("cannot make a deletion token")?;
     let (status, text) = post_until_answered(&server, &body, &token).with_context(|| {
         format!(
             "no answer from {server} in {TRIES} tries: the result stays in your store, and the \
@@ -190,7 +191,7 @@ fn ask_sold_as(doc: &ResultDoc) -> anyhow::Result<Option<String>> {
         if answer.is_empty() {
             return Ok(None);
         }
-        match crate::result::check_sold_as(answer) {
+        match iomark_result::result::check_sold_as(answer) {
             Ok(()) => return Ok(Some(answer.to_string())),
             Err(e) => println!("{e}."),
         }

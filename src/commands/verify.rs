@@ -10,11 +10,11 @@ use super::destination::directory;
 use super::outputs::{Begun, Outputs};
 use super::Stopped;
 use crate::cli::{ProgressArg, VerifyArgs};
-use crate::engine::rawdev::{self, RawDevice};
 use crate::output::verify as report;
-use crate::result::{self, Settings};
-use crate::units::format_size;
-use crate::verify::{self, files::Folder, Claim, Outcome};
+use iomark_core::engine::rawdev::{self, RawDevice};
+use iomark_core::verify::{self, files::Folder, Claim, Outcome};
+use iomark_result::result::{self, Settings};
+use iomark_result::units::format_size;
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     if args.device.is_some() && !args.destructive {
@@ -26,15 +26,15 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let outputs = Outputs::settle(&args.result, ProgressArg::Auto, false)?;
     let progress = outputs.progress();
     let begun = Begun::now();
-    let stop = crate::interrupt::stop_flag();
+    let stop = iomark_core::interrupt::stop_flag();
 
     let (outcome, target) = match &args.device {
         Some(path) => {
             let mut dev = rawdev::open(path, true)?;
-            let target = crate::probe::device_target(&dev.path, &dev.number);
+            let target = iomark_core::probe::device_target(&dev.path, &dev.number);
             confirm(&args, &dev, &target)?;
             let outcome = if args.full {
-                crate::interrupt::stop_gracefully();
+                iomark_core::interrupt::stop_gracefully();
                 verify::full(&dev, &progress, stop)?
             } else {
                 verify::probe(&mut dev, &progress)?
@@ -44,7 +44,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         None => {
             let dir = directory(args.path.as_deref())?;
             let folder = Folder::open(&dir, args.size, args.resume)?;
-            let (total, used) = crate::space::size_and_used(&dir)?;
+            let (total, used) = iomark_result::space::size_and_used(&dir)?;
             let ours: u64 = (0..folder.state.files_done).map(|i| folder.len(i)).sum();
             let claim = Claim {
                 claimed: Some(total),
@@ -57,7 +57,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
                     format_size(folder.state.planned_bytes)
                 ));
             }
-            crate::interrupt::stop_gracefully();
+            iomark_core::interrupt::stop_gracefully();
             let folder_path = folder.path.clone();
             let outcome = verify::files(folder, args.keep, claim, &progress, stop)?;
             if let Outcome::Stopped { written } = outcome {
@@ -69,7 +69,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
                 ))
                 .into());
             }
-            (outcome, crate::probe::local_target(&dir))
+            (outcome, iomark_core::probe::local_target(&dir))
         }
     };
     let section = match outcome {

@@ -4,12 +4,12 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::compare::{Comparison, Verdict};
+use iomark_result::compare::{Comparison, Verdict};
 
 pub fn render(c: &Comparison, style: Style) -> String {
     let mut out = String::new();
     let letters: Vec<String> = (0..c.runs.len())
-        .map(|i| crate::compare::letter(i).to_string())
+        .map(|i| iomark_result::compare::letter(i).to_string())
         .collect();
     for (run, letter) in c.runs.iter().zip(&letters) {
         let date = run

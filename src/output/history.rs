@@ -3,14 +3,14 @@
 use std::fmt::Write as _;
 
 use super::{printable, Style};
-use crate::result::{short_ids, Summary};
+use iomark_result::result::{short_ids, Summary};
 
 pub fn render(runs: &[Summary], style: Style) -> String {
     if runs.is_empty() {
         return "No saved runs yet: `iomark run` saves every run here.\n".into();
     }
     let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
-    let short = short_ids(&ids, crate::result::SHORT_ID);
+    let short = short_ids(&ids, iomark_result::result::SHORT_ID);
     let rows: Vec<[String; 11]> = runs
         .iter()
         .zip(short)

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::result::Info;
-use crate::units::format_size;
+use iomark_result::result::Info;
+use iomark_result::units::format_size;
 
 pub fn render(info: &Info, style: Style) -> String {
     let h = &info.host;

@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use crate::reference;
-use crate::result::{ResultDoc, TestResult};
-use crate::units::format_size;
+use iomark_result::reference;
+use iomark_result::result::{ResultDoc, TestResult};
+use iomark_result::units::format_size;
 
 /// The device test of that direction (SEQ1M Q8T1, direct), if it ran.
 pub fn device_rate<'a>(tests: &'a [TestResult], op: &str) -> Option<&'a TestResult> {
@@ -76,8 +76,8 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
         let has_2019 = section
             .results
             .iter()
-            .any(|o| o.lang == r.lang && o.variant == crate::result::langs::VARIANT_2019);
-        let then = if r.variant == crate::result::langs::VARIANT_2019
+            .any(|o| o.lang == r.lang && o.variant == iomark_result::result::langs::VARIANT_2019);
+        let then = if r.variant == iomark_result::result::langs::VARIANT_2019
             || (r.variant == "default" && !has_2019)
         {
             reference::find(&r.lang, "laptop")
@@ -205,8 +205,8 @@ fn wrap(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::langs::{LangResult, OpFigures, Section};
-    use crate::result::{sample, Warning, WarningKind};
+    use iomark_result::result::langs::{LangResult, OpFigures, Section};
+    use iomark_result::result::{sample, Warning, WarningKind};
 
     #[test]
     fn the_warnings_stored_with_a_run_are_printed_with_it() {

@@ -19,25 +19,7 @@ pub fn to_stderr(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// Text from a document or a device, safe to put on a terminal: control characters (an escape
-/// sequence in a label would drive the terminal) are shown escaped, as `\u{1b}`. Imports refuse
-/// them, but a store may hold documents saved before they did.
-pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.chars().any(char::is_control) {
-        text.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_debug().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect::<String>()
-            .into()
-    } else {
-        text.into()
-    }
-}
+pub use iomark_result::result::printable;
 
 /// Prints `Error: message` on standard error, the label in red where colour is on.
 pub fn print_error(message: &str) {
@@ -119,7 +101,7 @@ impl Style {
     }
 }
 
-impl crate::export::score::Marks for Style {
+impl iomark_export::score::Marks for Style {
     fn bold(&self, text: &str) -> String {
         Style::bold(self, text)
     }

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Style;
-use crate::progress::{Live, Observer, Phase};
-use crate::result::TestResult;
-use crate::units::{format_size, mb_per_s};
+use iomark_core::progress::{Live, Observer, Phase};
+use iomark_result::result::TestResult;
+use iomark_result::units::{format_size, mb_per_s};
 
 pub struct Progress {
     style: Style,

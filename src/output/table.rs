@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{printable, Style};
-use crate::result::{describe, ResultDoc, TestResult};
-use crate::units::format_micros;
+use iomark_result::result::{describe, ResultDoc, TestResult};
+use iomark_result::units::format_micros;
 
 /// The whole report for a finished run.
 pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String {
@@ -74,7 +74,7 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             ))
         );
     }
-    out.push_str(&crate::export::score::details(doc, &style));
+    out.push_str(&iomark_export::score::details(doc, &style));
     out.push_str(&warnings(doc, style));
     if let Some(path) = test_file {
         let _ = writeln!(
@@ -99,7 +99,7 @@ pub fn warnings(doc: &ResultDoc, style: Style) -> String {
 /// as wide as the longest name (`SEQ128K Q32T16`).
 pub fn table(tests: &[TestResult], style: Style) -> String {
     let mut out = String::new();
-    let rows = crate::result::rows(tests);
+    let rows = iomark_result::result::rows(tests);
     let width = rows
         .iter()
         .map(|r| r.name.chars().count())

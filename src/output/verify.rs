@@ -1,7 +1,7 @@
 //! `iomark verify`'s report: the verdict, then the figures behind it.
 
 use super::Style;
-use crate::result::ResultDoc;
+use iomark_result::result::ResultDoc;
 
 /// How many wrong ranges the terminal shows (the document keeps up to 1000).
 const SHOWN: usize = 10;

@@ -1,5 +1,5 @@
 //! The house's rules, read from the source (docs/ARCHITECTURE.md): data flows one way between
-//! rooms, no two files of `src/` import each other (even inside one folder, even through a
+//! rooms, no two files of the workspace import each other (even inside one folder, even through a
 //! third), no file holds more than 500 lines, and nothing under `commands/` ends the process.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,8 +35,28 @@ const MAX_LINES: usize = 500;
 
 type Module = Vec<String>;
 
-/// Every source file of `src/` as its module path (`store/mod.rs` is `["store"]`).
-fn modules() -> BTreeMap<Module, PathBuf> {
+/// Where each crate's source lies and the room its `lib.rs` is: a crate of one room
+/// (`crates/store`) is that room, so its `lib.rs` is `["store"]`; a crate of several rooms
+/// holds them as modules, and the binary's own `src/` holds `cli`, `commands` and `output`.
+/// The second column is how other crates name it (`iomark_store::Store` is `store::Store`).
+const CRATES: [(&str, &str, &[&str]); 6] = [
+    ("src", "iomark", &[]),
+    ("crates/result/src", "iomark_result", &[]),
+    ("crates/core/src", "iomark_core", &[]),
+    ("crates/store/src", "iomark_store", &["store"]),
+    ("crates/export/src", "iomark_export", &["export"]),
+    ("crates/site/src", "iomark_site", &["web"]),
+];
+
+/// A source file: its module path as the rooms see it (`crates/store/src/history.rs` is
+/// `["store", "history"]`) and the room its crate's `crate::` names.
+struct Source {
+    path: PathBuf,
+    crate_root: Module,
+}
+
+/// Every source file of the workspace by its module path.
+fn modules() -> BTreeMap<Module, Source> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -47,23 +67,38 @@ fn modules() -> BTreeMap<Module, PathBuf> {
             }
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    walk(&src, &mut files);
-    files
-        .into_iter()
-        .map(|path| {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = BTreeMap::new();
+    for (dir, _, root) in CRATES {
+        let src = top.join(dir);
+        let mut files = Vec::new();
+        walk(&src, &mut files);
+        let crate_root: Module = root.iter().map(|r| r.to_string()).collect();
+        for path in files {
             let rel = path.strip_prefix(&src).unwrap().with_extension("");
-            let mut module: Module = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if module.last().is_some_and(|l| l == "mod") {
+            let mut module = crate_root.clone();
+            module.extend(
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+            );
+            if module.last().is_some_and(|l| l == "mod" || l == "lib") {
                 module.pop();
             }
-            (module, path)
-        })
-        .collect()
+            if module.is_empty() {
+                // A crate of several rooms: its lib.rs only declares them.
+                continue;
+            }
+            let source = Source {
+                path,
+                crate_root: crate_root.clone(),
+            };
+            assert!(
+                all.insert(module.clone(), source).is_none(),
+                "{module:?} twice"
+            );
+        }
+    }
+    all
 }
 
 /// The code of a file without its unit tests and comments.
@@ -82,20 +117,25 @@ fn code(path: &Path) -> String {
         .join("\n")
 }
 
-/// The paths `crate::…` and `super::…` a file names, each group `{a, b::c}` expanded.
+/// The paths `crate::…`, `super::…` and `iomark_CRATE::…` a file names, each group `{a, b::c}`
+/// expanded; the first word is the head as written.
 fn paths(code: &str) -> Vec<Vec<String>> {
+    let heads: Vec<&str> = ["crate", "super"]
+        .into_iter()
+        .chain(CRATES.iter().map(|c| c.1))
+        .collect();
     let mut out = Vec::new();
     let bytes = code.as_bytes();
     let mut at = 0;
-    while let Some(found) = code[at..].find(['c', 's']) {
+    while let Some(found) = code[at..].find(['c', 's', 'i']) {
         let start = at + found;
         at = start + 1;
         let rest = &code[start..];
-        let head = if rest.starts_with("crate::") {
-            "crate"
-        } else if rest.starts_with("super::") {
-            "super"
-        } else {
+        let Some(head) = heads
+            .iter()
+            .find(|h| rest.starts_with(&format!("{h}::")))
+            .copied()
+        else {
             continue;
         };
         if start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
@@ -110,7 +150,8 @@ fn paths(code: &str) -> Vec<Vec<String>> {
                     let mut full = path.clone();
                     full.extend(
                         item.split("::")
-                            .map(|w| w.trim().trim_start_matches('{').to_string())
+                            .map(|w| w.trim().trim_start_matches('{'))
+                            .map(|w| w.split(" as ").next().unwrap_or_default().to_string())
                             .filter(|w| !w.is_empty() && w != "self"),
                     );
                     out.push(full);
@@ -137,21 +178,30 @@ fn paths(code: &str) -> Vec<Vec<String>> {
 fn imports() -> BTreeMap<Module, BTreeSet<Module>> {
     let modules = modules();
     let mut graph = BTreeMap::new();
-    for (module, path) in &modules {
+    for (module, source) in &modules {
         let mut targets = BTreeSet::new();
-        for reference in paths(&code(path)) {
+        for reference in paths(&code(&source.path)) {
             let mut full: Module = Vec::new();
-            if reference[0] == "super" {
-                full = module.clone();
-                for word in &reference {
-                    if word == "super" {
-                        full.pop();
-                    } else {
-                        full.push(word.clone());
+            match reference[0].as_str() {
+                "super" => {
+                    full = module.clone();
+                    for word in &reference {
+                        if word == "super" {
+                            full.pop();
+                        } else {
+                            full.push(word.clone());
+                        }
                     }
                 }
-            } else {
-                full.extend(reference[1..].iter().cloned());
+                "crate" => {
+                    full.extend(source.crate_root.iter().cloned());
+                    full.extend(reference[1..].iter().cloned());
+                }
+                other => {
+                    let (_, _, root) = CRATES.iter().find(|c| c.1 == other).unwrap();
+                    full.extend(root.iter().map(|r| r.to_string()));
+                    full.extend(reference[1..].iter().cloned());
+                }
             }
             let target = (0..=full.len())
                 .rev()
@@ -175,11 +225,15 @@ fn name(module: &Module) -> String {
 
 #[test]
 fn the_parser_finds_what_a_file_names() {
-    let found = paths("use super::{a::B, c};\nuse crate::store::{self, Location};\nx::crate_y");
+    let found = paths(
+        "use super::{a::B, c};\nuse crate::store::{self, Location};\nx::crate_y\n\
+         use iomark_store::{self as store, Store};",
+    );
     assert!(found.contains(&vec!["super".into(), "a".into(), "B".into()]));
     assert!(found.contains(&vec!["super".into(), "c".into()]));
     assert!(found.contains(&vec!["crate".into(), "store".into(), "Location".into()]));
-    assert_eq!(found.len(), 6, "{found:?}");
+    assert!(found.contains(&vec!["iomark_store".into(), "Store".into()]));
+    assert_eq!(found.len(), 9, "{found:?}");
 }
 
 #[test]
@@ -243,7 +297,7 @@ fn data_flows_one_way_between_rooms() {
 #[test]
 fn rooms_stay_small_and_commands_never_exit() {
     let mut big = Vec::new();
-    for (module, path) in modules() {
+    for (module, Source { path, .. }) in modules() {
         let text = std::fs::read_to_string(&path).unwrap();
         let lines = text.lines().count();
         if lines > MAX_LINES {
@@ -259,3 +313,84 @@ fn rooms_stay_small_and_commands_never_exit() {
     }
     assert!(big.is_empty(), "files over {MAX_LINES} lines: {big:?}");
 }
+
+/// The paths a document names (in backticks, or in its diagrams): each starts at a top folder
+/// of the repository or ends in a file's extension.
+fn named_paths(text: &str) -> BTreeSet<String> {
+    const TOPS: [&str; 8] = [
+        "src/",
+        "crates/",
+        "tests/",
+        "docs/",
+        "bench/",
+        "packaging/",
+        "langs/",
+        "examples/",
+    ];
+    const ENDS: [&str; 7] = [".rs", ".md", ".toml", ".cfg", ".html", ".sql", ".service"];
+    text.split(|c: char| c.is_whitespace() || "`(),;:|{}→←".contains(c))
+        .map(|word| word.trim_end_matches('.'))
+        .filter(|word| {
+            word.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._/-*".contains(c))
+                && !word.starts_with('/')
+                && (TOPS.iter().any(|t| word.starts_with(t))
+                    || ENDS.iter().any(|e| word.ends_with(e)))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_map_names_only_what_exists() {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(top.join("docs/ARCHITECTURE.md")).unwrap();
+    let named = named_paths(&map);
+    assert!(
+        named.contains("crates/core/src/engine/target.rs"),
+        "{named:?}"
+    );
+    // A file named alone (`plan.rs`, `store/site.rs`) is looked for in every crate's source.
+    let sources: Vec<PathBuf> = modules().into_values().map(|s| s.path).collect();
+    let missing: Vec<&String> = named
+        .iter()
+        .filter(|name| {
+            let path = name.trim_end_matches("/*").trim_end_matches('/');
+            !top.join(path).exists()
+                && !sources.iter().any(|s| s.ends_with(path))
+                && !sources
+                    .iter()
+                    .any(|s| s.parent().is_some_and(|d| d.ends_with(path)))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/ARCHITECTURE.md names what does not exist: {missing:?}"
+    );
+}
+
+#[test]
+fn the_path_finder_finds_paths() {
+    let found = named_paths(
+        "see `crates/core/src/engine/target.rs`, plan.rs → x::y (`iomark.result/1`) /api/v1/",
+    );
+    assert!(found.contains("crates/core/src/engine/target.rs"));
+    assert!(found.contains("plan.rs"));
+    assert_eq!(found.len(), 2, "{found:?}");
+}
+
+#[test]
+fn the_graph_follows_imports_across_crates() {
+    let graph = imports();
+    let of = |m: &[&str]| -> &BTreeSet<Module> {
+        &graph[&m.iter().map(|s| s.to_string()).collect::<Module>()]
+    };
+    // `use iomark_store::…` in the site, `iomark_result::…` in the core, `crate::…` in a crate
+    // of one room, and `super::…` between a room's files.
+    assert!(of(&["web", "api"]).contains(&vec!["store".to_string()]));
+    assert!(of(&["suite", "sdcard"]).contains(&vec!["result".to_string(), "score".to_string()]));
+    assert!(of(&["web", "api"]).contains(&vec!["result".to_string()]));
+    let views = ["web".to_string(), "views".to_string()];
+    assert!(of(&["web", "api"]).iter().any(|m| m.starts_with(&views)));
+}
+

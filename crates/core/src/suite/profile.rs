@@ -1,0 +1,199 @@
+//! The profiles: which tests, with which defaults, and what is concluded from them.
+//!
+//! Each profile is a file of its own (`standard.rs`, `pi.rs`, …) that knows its tests and
+//! defaults, its score and its verdicts; [`Profile`] names them and is the only place that
+//! dispatches on which one runs. A new profile is a new file, a variant here, and a line in
+//! `docs/ARCHITECTURE.md`.
+
+use std::time::Duration;
+
+use super::{latency, pi, sdcard, standard, surface, sustained, sweep, TestSpec};
+use iomark_result::result::{Score, Target, TestResult, Warning};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    Standard,
+    Quick,
+    /// CrystalDiskMark's NVMe SSD preset: the default on an NVMe drive.
+    Nvme,
+    Latency,
+    Sweep,
+    Sustained,
+    SdCard,
+    Pi,
+    /// Read rate and access time across a device or a test file (GNOME Disks' benchmark).
+    Surface,
+    /// The device's own sequential rate, measured beside `iomark langs`; not a `--profile`.
+    Langs,
+}
+
+/// What a profile runs unless the user says otherwise.
+#[derive(Clone, Debug)]
+pub struct Defaults {
+    pub tests: Vec<TestSpec>,
+    pub file_size: FileSize,
+    pub loops: u32,
+    pub duration: Duration,
+    pub warmup: Duration,
+    /// Write the whole file before the tests (not when the first test writes it itself).
+    pub fill: bool,
+    /// On a device too slow to fill the file in [`super::plan::FILL_BUDGET`], make the file
+    /// what it fills in that time (unless `--size` was given). Not for a profile whose
+    /// verdicts depend on the file's size (sdcard's sustained write).
+    pub cut_fill: bool,
+}
+
+/// A profile's default file size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileSize {
+    Fixed(u64),
+    /// The smaller of this and half the free space (a write over fresh space).
+    HalfFreeUpTo(u64),
+}
+
+impl FileSize {
+    /// The size in bytes, given the free space where it is known.
+    pub fn resolve(self, free_bytes: Option<u64>) -> Option<u64> {
+        match self {
+            FileSize::Fixed(size) => Some(size),
+            FileSize::HalfFreeUpTo(most) => free_bytes.map(|free| most.min(free / 2)),
+        }
+    }
+}
+
+impl Profile {
+    /// What `--profile` offers, in the order `--help` lists them.
+    pub const CHOICES: [Profile; 9] = [
+        Profile::Standard,
+        Profile::Quick,
+        Profile::Nvme,
+        Profile::Latency,
+        Profile::Sweep,
+        Profile::Sustained,
+        Profile::SdCard,
+        Profile::Pi,
+        Profile::Surface,
+    ];
+
+    /// The name `--profile` takes and `settings.profile` records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Standard => "standard",
+            Profile::Quick => "quick",
+            Profile::Nvme => "nvme",
+            Profile::Latency => "latency",
+            Profile::Sweep => "sweep",
+            Profile::Sustained => "sustained",
+            Profile::SdCard => "sdcard",
+            Profile::Pi => "pi",
+            Profile::Surface => "surface",
+            Profile::Langs => "langs",
+        }
+    }
+
+    /// The `--profile` choice of that name.
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Self::CHOICES.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn defaults(self) -> Defaults {
+        match self {
+            Profile::Standard => standard::standard(),
+            Profile::Quick => standard::quick(),
+            Profile::Nvme => standard::nvme(),
+            Profile::Latency => latency::latency(),
+            Profile::Sweep => sweep::sweep(),
+            Profile::Sustained => sustained::sustained(),
+            Profile::SdCard => sdcard::sdcard(),
+            Profile::Pi => pi::pi(),
+            Profile::Surface => surface::surface(),
+            Profile::Langs => standard::langs(),
+        }
+    }
+
+    /// A CrystalDiskMark table: it runs any test such a name states (`--test RND4K_Q8T4_read`)
+    /// and `--threads`; other profiles' tests are their method.
+    pub fn is_table(self) -> bool {
+        matches!(self, Profile::Standard | Profile::Quick | Profile::Nvme)
+    }
+
+    /// The profile a run takes when none is asked for: nvme on an NVMe drive (its transport,
+    /// as the probe found it), else standard.
+    pub fn default_for(transport: Option<&str>) -> Profile {
+        match transport {
+            Some("nvme") => Profile::Nvme,
+            _ => Profile::Standard,
+        }
+    }
+
+    /// Whether `--claimed` means anything here.
+    pub fn judges_sd_classes(self) -> bool {
+        self == Profile::SdCard
+    }
+
+    /// The figures this profile derives from its tests, if it has any.
+    pub fn score(self, tests: &[TestResult]) -> Option<Score> {
+        match self {
+            Profile::Sweep => Some(Score::Sweep(sweep::score(tests))),
+            Profile::Sustained => Some(Score::Sustained(sustained::score(tests))),
+            Profile::SdCard => Some(Score::SdCard(sdcard::score(tests))),
+            Profile::Pi => Some(Score::Pi(pi::score(tests))),
+            // The surface scan's score comes from its own reads (`runner.rs`), not from tests.
+            Profile::Standard
+            | Profile::Quick
+            | Profile::Nvme
+            | Profile::Latency
+            | Profile::Surface
+            | Profile::Langs => None,
+        }
+    }
+
+    /// What this profile concludes beyond the figures: a class the card claims (`claimed`)
+    /// and fails, a score that is not comparable (measured over `file_size` bytes).
+    pub fn verdicts(
+        self,
+        claimed: &[String],
+        file_size: u64,
+        score: Option<&Score>,
+        target: &Target,
+    ) -> Vec<Warning> {
+        match (self, score) {
+            (Profile::SdCard, Some(Score::SdCard(score))) => {
+                sdcard::verdicts(score, claimed, target)
+            }
+            (Profile::Pi, _) => pi::verdicts(file_size),
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_nvme_drive_gets_the_nvme_table_unless_told() {
+        assert_eq!(Profile::default_for(Some("nvme")), Profile::Nvme);
+        for other in [Some("sata"), Some("usb"), Some("mmc"), Some("virtio"), None] {
+            assert_eq!(Profile::default_for(other), Profile::Standard);
+        }
+        let rows: Vec<String> = Profile::Nvme
+            .defaults()
+            .tests
+            .iter()
+            .map(TestSpec::name)
+            .collect();
+        assert_eq!(
+            rows[..4],
+            [
+                "SEQ1M_Q8T1_read",
+                "SEQ128K_Q32T1_read",
+                "RND4K_Q32T16_read",
+                "RND4K_Q1T1_read"
+            ]
+        );
+        assert!(Profile::CHOICES
+            .iter()
+            .all(|p| Profile::from_name(p.name()) == Some(*p)));
+    }
+}

@@ -1,0 +1,278 @@
+//! Verify on a filesystem: fill its free space with files of this run's sectors, read them back.
+//!
+//! Everything lives in one folder, `iomark-verify`, made by this run (never one that was
+//! there): numbered files of 1 GiB and `state.json` (the seed, the plan and the files written
+//! whole), so an interrupted run can be continued with `--resume` and nothing else is touched.
+//! The folder is removed at the end unless `--keep`.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub const FOLDER: &str = "iomark-verify";
+const STATE: &str = "state.json";
+/// The size of each file (the last may be smaller).
+pub const FILE_BYTES: u64 = 1 << 30;
+/// Sizes are whole MiB, so every file is a whole number of direct-I/O blocks.
+const UNIT: u64 = 1 << 20;
+
+#[derive(Debug, thiserror::Error)]
+pub enum FilesError {
+    #[error(
+        "{0} exists: an interrupted verify? `--resume` goes on with it; remove it to start again"
+    )]
+    Exists(PathBuf),
+    #[error("{0}: nothing to resume (no interrupted verify here)")]
+    NothingToResume(PathBuf),
+    #[error("{0} is not a folder iomark made: remove it or verify elsewhere")]
+    NotOurs(PathBuf),
+    #[error("{0}: {1}")]
+    Io(PathBuf, io::Error),
+    #[error(
+        "{path}: only {free} free, too little to verify (at least 1 MiB beyond what is kept free)"
+    )]
+    NoRoom { path: PathBuf, free: String },
+    #[error("--size {size} is more than the {free} free on {path}")]
+    TooBig {
+        size: String,
+        free: String,
+        path: PathBuf,
+    },
+}
+
+/// What `state.json` keeps.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct State {
+    pub seed: u64,
+    pub file_bytes: u64,
+    pub planned_bytes: u64,
+    /// How many files are written whole (and synced).
+    pub files_done: usize,
+}
+
+/// The folder of one verify run.
+pub struct Folder {
+    pub path: PathBuf,
+    pub state: State,
+    pub resumed: bool,
+}
+
+/// Space left free on a filesystem being filled: 0.5% of the free space, 16 MiB to 256 MiB, so
+/// the system is not brought to a halt.
+pub fn kept_free(free: u64) -> u64 {
+    (free / 200).clamp(16 << 20, 256 << 20)
+}
+
+impl Folder {
+    /// A new run's folder in `dir`, or the interrupted one with `resume`.
+    pub fn open(dir: &Path, size: Option<u64>, resume: bool) -> Result<Folder, FilesError> {
+        let path = dir.join(FOLDER);
+        let existing = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => Some(meta),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(FilesError::Io(path, e)),
+        };
+        match (existing, resume) {
+            (Some(_), false) => Err(FilesError::Exists(path)),
+            (None, true) => Err(FilesError::NothingToResume(dir.to_path_buf())),
+            (Some(meta), true) => {
+                if !meta.is_dir() {
+                    return Err(FilesError::NotOurs(path));
+                }
+                let text = std::fs::read_to_string(path.join(STATE))
+                    .map_err(|_| FilesError::NotOurs(path.clone()))?;
+                let state: State =
+                    serde_json::from_str(&text).map_err(|_| FilesError::NotOurs(path.clone()))?;
+                if !state.file_bytes.is_multiple_of(UNIT)
+                    || !state.planned_bytes.is_multiple_of(UNIT)
+                {
+                    return Err(FilesError::NotOurs(path));
+                }
+                Ok(Folder {
+                    path,
+                    state,
+                    resumed: true,
+                })
+            }
+            (None, false) => {
+                let (free, _) = iomark_result::space::free_space(dir)
+                    .map_err(|e| FilesError::Io(dir.to_path_buf(), e))?;
+                let room = free.saturating_sub(kept_free(free)) / UNIT * UNIT;
+                let planned = match size {
+                    Some(size) if size > room => {
+                        return Err(FilesError::TooBig {
+                            size: iomark_result::units::format_size(size),
+                            free: iomark_result::units::format_size(room),
+                            path: dir.to_path_buf(),
+                        })
+                    }
+                    Some(size) => size.div_ceil(UNIT) * UNIT,
+                    None => room,
+                };
+                if planned < UNIT {
+                    return Err(FilesError::NoRoom {
+                        path: dir.to_path_buf(),
+                        free: iomark_result::units::format_size(free),
+                    });
+                }
+                std::fs::create_dir(&path).map_err(|e| FilesError::Io(path.clone(), e))?;
+                let folder = Folder {
+                    path,
+                    state: State {
+                        seed: iomark_result::rng::Rng::from_entropy().next_u64(),
+                        file_bytes: FILE_BYTES,
+                        planned_bytes: planned,
+                        files_done: 0,
+                    },
+                    resumed: false,
+                };
+                folder.save()?;
+                Ok(folder)
+            }
+        }
+    }
+
+    /// The files' count.
+    pub fn count(&self) -> usize {
+        self.state.planned_bytes.div_ceil(self.state.file_bytes) as usize
+    }
+
+    /// File `i`'s length.
+    pub fn len(&self, i: usize) -> u64 {
+        let start = i as u64 * self.state.file_bytes;
+        (self.state.planned_bytes - start).min(self.state.file_bytes)
+    }
+
+    pub fn file(&self, i: usize) -> PathBuf {
+        self.path.join(format!("{:04}.iomv", i + 1))
+    }
+
+    /// Records that the first `done` files are written whole.
+    pub fn mark_done(&mut self, done: usize) -> Result<(), FilesError> {
+        self.state.files_done = done;
+        self.save()
+    }
+
+    fn save(&self) -> Result<(), FilesError> {
+        let tmp = self.path.join(".state.json.tmp");
+        let text = serde_json::to_string_pretty(&self.state).expect("state serializes");
+        std::fs::write(&tmp, text)
+            .and_then(|_| std::fs::rename(&tmp, self.path.join(STATE)))
+            .map_err(|e| FilesError::Io(self.path.clone(), e))
+    }
+
+    /// Creates file `i` afresh (removing a part-written one of ours), for writing. Returns it
+    /// and whether it is open for direct I/O.
+    pub fn create(&self, i: usize) -> Result<(File, bool), FilesError> {
+        let path = self.file(i);
+        if let Ok(meta) = std::fs::symlink_metadata(&path) {
+            if !meta.file_type().is_file() {
+                return Err(FilesError::NotOurs(path));
+            }
+            std::fs::remove_file(&path).map_err(|e| FilesError::Io(path.clone(), e))?;
+        }
+        let open = |direct: bool| {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .custom_flags(libc::O_NOFOLLOW | if direct { libc::O_DIRECT } else { 0 })
+                .open(&path)
+        };
+        match open(true) {
+            Ok(file) => Ok((file, true)),
+            // tmpfs and some FUSE filesystems refuse O_DIRECT.
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+                let _ = std::fs::remove_file(&path);
+                open(false)
+                    .map(|f| (f, false))
+                    .map_err(|e| FilesError::Io(path, e))
+            }
+            Err(e) => Err(FilesError::Io(path, e)),
+        }
+    }
+
+    /// Opens file `i` for reading, past the page cache where the filesystem allows. Returns it
+    /// and whether it is direct.
+    pub fn open_read(&self, i: usize) -> Result<(File, bool), FilesError> {
+        let path = self.file(i);
+        let open = |direct: bool| {
+            OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | if direct { libc::O_DIRECT } else { 0 })
+                .open(&path)
+        };
+        let (file, direct) = match open(true) {
+            Ok(file) => (file, true),
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => (
+                open(false).map_err(|e| FilesError::Io(path.clone(), e))?,
+                false,
+            ),
+            Err(e) => return Err(FilesError::Io(path, e)),
+        };
+        let meta = file
+            .metadata()
+            .map_err(|e| FilesError::Io(path.clone(), e))?;
+        if !meta.file_type().is_file() || meta.file_type().is_fifo() {
+            return Err(FilesError::NotOurs(path));
+        }
+        if !direct {
+            // Synced when written; now out of the cache, so the reads reach the device.
+            // SAFETY: a plain advisory call on an open descriptor.
+            unsafe {
+                libc::posix_fadvise(
+                    std::os::fd::AsRawFd::as_raw_fd(&file),
+                    0,
+                    0,
+                    libc::POSIX_FADV_DONTNEED,
+                )
+            };
+        }
+        Ok((file, direct))
+    }
+
+    /// Removes the files and the folder.
+    pub fn remove(self) -> Result<(), FilesError> {
+        for i in 0..self.count() {
+            match std::fs::remove_file(self.file(i)) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(FilesError::Io(self.file(i), e)),
+            }
+        }
+        let _ = std::fs::remove_file(self.path.join(STATE));
+        std::fs::remove_dir(&self.path).map_err(|e| FilesError::Io(self.path.clone(), e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_is_ours_or_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = Folder::open(dir.path(), Some(3 << 20), false).unwrap();
+        assert_eq!(folder.count(), 1);
+        assert_eq!(folder.len(0), 3 << 20);
+        // A second run refuses to start over it, and points at --resume.
+        let again = Folder::open(dir.path(), None, false).err().unwrap();
+        assert!(again.to_string().contains("--resume"), "{again}");
+        let resumed = Folder::open(dir.path(), None, true).unwrap();
+        assert_eq!(resumed.state.seed, folder.state.seed);
+        assert!(resumed.resumed);
+        resumed.remove().unwrap();
+        assert!(!dir.path().join(FOLDER).exists());
+        // Nothing to resume; a symlink in its place is not ours.
+        assert!(Folder::open(dir.path(), None, true).is_err());
+        std::os::unix::fs::symlink("/tmp", dir.path().join(FOLDER)).unwrap();
+        let refused = Folder::open(dir.path(), None, true).err().unwrap();
+        assert!(
+            refused.to_string().contains("not a folder iomark made"),
+            "{refused}"
+        );
+    }
+}

@@ -1,0 +1,356 @@
+//! One run as a card to post: CrystalDiskMark's and KDiskMark's window, a row per test, the
+//! read and write figures side by side as large numbers over a bar, the device above and the
+//! method, host and run below.
+//!
+//! The bars share one fixed logarithmic scale, 0.1 MB/s to 10 GB/s (a decade a fifth of the
+//! cell), so that two cards posted side by side compare by eye: an SD card's 4K writes and an
+//! NVMe drive's sequential reads both land inside it, and a bar never says "fast" only because
+//! the run's other figures were slow.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::*;
+use iomark_result::result::{describe, rows, ResultDoc, TestResult};
+use iomark_result::units::format_micros;
+
+const MARGIN: i32 = 16;
+const HEADER: i32 = 100;
+/// The label's line, where the run has one.
+const LABEL_LINE: i32 = 24;
+/// The profile's headline (the pi score, the SD classes met) and its sentence, where it has one.
+const HEADLINE_BAND: i32 = 62;
+const ROW: i32 = 74;
+const GAP: i32 = 8;
+const FOOTER: i32 = 74;
+const LABEL_WIDTH: i32 = 180;
+
+/// The bars' scale: 10^-1 to 10^4 MB/s.
+const SCALE_MB_PER_S: (f64, f64) = (0.1, 10_000.0);
+
+const INK: RGBColor = RGBColor(0x1a, 0x20, 0x2c);
+const MUTED: RGBColor = RGBColor(0x4a, 0x55, 0x68);
+const LABEL: RGBColor = RGBColor(0x2d, 0x37, 0x48);
+const CELL: RGBColor = RGBColor(0xf1, 0xf4, 0xf8);
+const EDGE: RGBColor = RGBColor(0xcb, 0xd5, 0xe1);
+
+/// The most rows a card draws: iomark's profiles make at most seven, and a document made by
+/// hand with a thousand tests drew a 10.8 MB picture (issue 22).
+pub const MAX_ROWS: usize = 16;
+
+pub(super) fn height(doc: &ResultDoc) -> u32 {
+    let rows = rows(&doc.tests).len().min(MAX_ROWS) as i32;
+    (header(doc) + rows * (ROW + GAP) + FOOTER) as u32
+}
+
+fn header(doc: &ResultDoc) -> i32 {
+    HEADER
+        + if doc.label.is_some() { LABEL_LINE } else { 0 }
+        + if doc.headline().is_some() {
+            HEADLINE_BAND
+        } else {
+            0
+        }
+}
+
+/// How much of a cell the bar for `mb_per_s` fills: each decade of the scale a fifth.
+pub(super) fn bar_fraction(mb_per_s: f64) -> f64 {
+    let (low, high) = SCALE_MB_PER_S;
+    if mb_per_s.is_nan() || mb_per_s <= low {
+        return 0.0;
+    }
+    ((mb_per_s / low).log10() / (high / low).log10()).clamp(0.0, 1.0)
+}
+
+pub(super) fn card<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    doc: &ResultDoc,
+) -> Result<(), ExportError> {
+    let (width, height) = root.dim_in_pixel();
+    let (width, height) = (width as i32, height as i32);
+    let right = width - MARGIN;
+    let font = |size: u32, style: FontStyle, color: RGBColor, pos: Pos| {
+        (FONT, size).into_font().style(style).color(&color).pos(pos)
+    };
+    let left_top = Pos::new(HPos::Left, VPos::Top);
+    let right_top = Pos::new(HPos::Right, VPos::Top);
+    let text = |s: String, at: (i32, i32), style: TextStyle| {
+        root.draw(&Text::new(s, at, style)).map_err(err)
+    };
+
+    // The device, and how it was measured.
+    text(
+        "iomark".into(),
+        (MARGIN, 12),
+        font(26, FontStyle::Bold, READ, left_top),
+    )?;
+    let device = describe::device_line(doc).unwrap_or_else(|| doc.device_label());
+    text(
+        fit(&device, 18, true, right - 130 - 150),
+        (130, 16),
+        font(18, FontStyle::Bold, INK, left_top),
+    )?;
+    // The user's label on a line of its own, under the device.
+    let mut y = 50;
+    if let Some(label) = &doc.label {
+        text(
+            fit(&format!("“{label}”"), 15, true, right - MARGIN),
+            (MARGIN, y),
+            font(15, FontStyle::Bold, INK, left_top),
+        )?;
+        y += LABEL_LINE;
+    }
+    if let Some(headline) = doc.headline() {
+        text(
+            fit(&headline.short, 18, true, right - MARGIN),
+            (MARGIN, y),
+            font(18, FontStyle::Bold, READ, left_top),
+        )?;
+        // The sentence over at most two lines.
+        let (first, rest) = wrap(&headline.sentence, 13, right - MARGIN);
+        for (i, line) in [first, rest].into_iter().enumerate() {
+            text(
+                fit(&line, 13, false, right - MARGIN),
+                (MARGIN, y + 24 + 17 * i as i32),
+                font(13, FontStyle::Normal, INK, left_top),
+            )?;
+        }
+        y += HEADLINE_BAND;
+    }
+    text(
+        describe::when(doc),
+        (right, 19),
+        font(13, FontStyle::Normal, MUTED, right_top),
+    )?;
+    let method = format!(
+        "{} profile · {}{}",
+        doc.settings.profile,
+        doc.target
+            .filesystem
+            .as_deref()
+            .map(|fs| format!("{fs} · "))
+            .unwrap_or_default(),
+        describe::method_line(doc)
+    );
+    text(
+        fit(&method, 13, false, right - MARGIN),
+        (MARGIN, y),
+        font(13, FontStyle::Normal, MUTED, left_top),
+    )?;
+
+    // The columns, then a row per test.
+    let cell_width = (right - (MARGIN + LABEL_WIDTH + GAP) - GAP) / 2;
+    let read_x = MARGIN + LABEL_WIDTH + GAP;
+    let write_x = read_x + cell_width + GAP;
+    for (x, name) in [(read_x, "Read (MB/s)"), (write_x, "Write (MB/s)")] {
+        text(
+            name.into(),
+            (x + cell_width / 2, y + 26),
+            font(15, FontStyle::Bold, INK, Pos::new(HPos::Center, VPos::Top)),
+        )?;
+    }
+    let first_row = header(doc);
+    for (i, row) in rows(&doc.tests).iter().take(MAX_ROWS).enumerate() {
+        let top = first_row + i as i32 * (ROW + GAP);
+        root.draw(&Rectangle::new(
+            [(MARGIN, top), (MARGIN + LABEL_WIDTH, top + ROW)],
+            LABEL.filled(),
+        ))
+        .map_err(err)?;
+        // `SEQ1M_Q8T1` over two lines, as CrystalDiskMark labels its buttons.
+        let (first, second) = row.name.split_once('_').unwrap_or((&row.name, ""));
+        let centre = MARGIN + LABEL_WIDTH / 2;
+        let lines: &[(&str, u32, FontStyle, i32)] = if second.is_empty() {
+            &[(first, 20, FontStyle::Bold, ROW / 2)]
+        } else {
+            &[
+                (first, 20, FontStyle::Bold, ROW / 2 - 11),
+                (second, 15, FontStyle::Normal, ROW / 2 + 14),
+            ]
+        };
+        for &(line, size, style, y) in lines {
+            text(
+                fit(&line.replace('_', " "), size, true, LABEL_WIDTH - 12),
+                (centre, top + y),
+                font(size, style, WHITE, Pos::new(HPos::Center, VPos::Center)),
+            )?;
+        }
+        for (x, test, color) in [(read_x, row.read, READ), (write_x, row.write, WRITE)] {
+            cell(root, (x, top), cell_width, test, color)?;
+        }
+    }
+
+    // The host and the run, and anything the run warned of.
+    let host = [
+        doc.host
+            .board
+            .clone()
+            .or_else(|| doc.host.cpu_model.clone()),
+        doc.host.kernel.as_deref().map(|k| format!("Linux {k}")),
+        Some(doc.host.arch.clone()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ");
+    let id = doc.id.get(..10).unwrap_or(&doc.id);
+    let bottom = height - FOOTER + 12;
+    text(
+        fit(&format!("host {host}"), 12, false, right - MARGIN),
+        (MARGIN, bottom),
+        font(12, FontStyle::Normal, MUTED, left_top),
+    )?;
+    text(
+        format!(
+            "iomark {} · run {id} · MB/s = 10⁶ bytes/s, median loop · bars: log scale, 0.1 MB/s to 10 GB/s",
+            doc.tool.version
+        ),
+        (MARGIN, bottom + 18),
+        font(12, FontStyle::Normal, MUTED, left_top),
+    )?;
+    if let Some(first) = doc.warnings.first() {
+        let more = match doc.warnings.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        text(
+            fit(
+                &format!("⚠ {}{more}", first.message),
+                12,
+                true,
+                right - MARGIN,
+            ),
+            (MARGIN, bottom + 36),
+            font(12, FontStyle::Bold, WRITE, left_top),
+        )?;
+    }
+    Ok(())
+}
+
+/// One figure: its bar on the shared scale, the MB/s large, IOPS and p99 latency below it.
+fn cell<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    (x, top): (i32, i32),
+    width: i32,
+    test: Option<&TestResult>,
+    color: RGBColor,
+) -> Result<(), ExportError> {
+    let bottom = top + ROW;
+    root.draw(&Rectangle::new(
+        [(x, top), (x + width, bottom)],
+        CELL.filled(),
+    ))
+    .map_err(err)?;
+    let Some(t) = test else {
+        root.draw(&Rectangle::new([(x, top), (x + width, bottom)], EDGE))
+            .map_err(err)?;
+        return root
+            .draw(&Text::new(
+                "not run",
+                (x + width / 2, top + ROW / 2),
+                (FONT, 15)
+                    .into_font()
+                    .color(&MUTED)
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
+            ))
+            .map_err(err);
+    };
+    let filled = (bar_fraction(t.mb_per_s) * width as f64).round() as i32;
+    if filled > 0 {
+        root.draw(&Rectangle::new(
+            [(x, top), (x + filled, bottom)],
+            color.mix(0.22).filled(),
+        ))
+        .map_err(err)?;
+        root.draw(&Rectangle::new(
+            [(x, bottom - 5), (x + filled, bottom)],
+            color.filled(),
+        ))
+        .map_err(err)?;
+    }
+    root.draw(&Rectangle::new([(x, top), (x + width, bottom)], EDGE))
+        .map_err(err)?;
+    root.draw(&Text::new(
+        format!("{:.2}", t.mb_per_s),
+        (x + width - 12, top + 26),
+        (FONT, 30)
+            .into_font()
+            .style(FontStyle::Bold)
+            .color(&INK)
+            .pos(Pos::new(HPos::Right, VPos::Center)),
+    ))
+    .map_err(err)?;
+    root.draw(&Text::new(
+        format!(
+            "{:.0} IOPS · p99 {}",
+            t.iops,
+            format_micros(t.latency_us.p99)
+        ),
+        (x + width - 12, top + 56),
+        (FONT, 12)
+            .into_font()
+            .color(&MUTED)
+            .pos(Pos::new(HPos::Right, VPos::Center)),
+    ))
+    .map_err(err)
+}
+
+/// `text` as the words that fit on one line of `room` pixels, and the rest.
+fn wrap(text: &str, size: u32, room: i32) -> (String, String) {
+    let mut first = String::new();
+    let mut words = text.split(' ').peekable();
+    while let Some(word) = words.peek() {
+        let longer = if first.is_empty() {
+            word.to_string()
+        } else {
+            format!("{first} {word}")
+        };
+        if super::glyphs::text_width(&longer, size as f64, false) > room as f64 {
+            break;
+        }
+        first = longer;
+        words.next();
+    }
+    (first, words.collect::<Vec<_>>().join(" "))
+}
+
+/// `text`, cut with an ellipsis where it would run wider than `room` pixels at `size`.
+fn fit(text: &str, size: u32, bold: bool, room: i32) -> String {
+    let fits = |t: &str| super::glyphs::text_width(t, size as f64, bold) <= room as f64;
+    if fits(text) {
+        return text.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while !chars.is_empty() {
+        chars.pop();
+        let cut = format!("{}…", chars.iter().collect::<String>().trim_end());
+        if fits(&cut) {
+            return cut;
+        }
+    }
+    "…".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_decade_is_a_fifth_of_the_bar() {
+        assert_eq!(bar_fraction(0.05), 0.0);
+        assert_eq!(bar_fraction(f64::NAN), 0.0);
+        assert!((bar_fraction(1.0) - 0.2).abs() < 1e-12);
+        assert!((bar_fraction(100.0) - 0.6).abs() < 1e-12);
+        assert!((bar_fraction(10_000.0) - 1.0).abs() < 1e-12);
+        assert_eq!(bar_fraction(50_000.0), 1.0);
+    }
+
+    #[test]
+    fn long_text_is_cut_to_its_room() {
+        assert_eq!(fit("vda · virtio", 10, false, 600), "vda · virtio");
+        let cut = fit(&"x".repeat(200), 10, false, 60);
+        assert!(cut.ends_with('…') && cut.chars().count() > 5, "{cut}");
+        assert!(super::super::glyphs::text_width(&cut, 10.0, false) <= 60.0);
+    }
+}

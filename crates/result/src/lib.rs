@@ -1,0 +1,38 @@
+//! The result document and the small facts every other crate shares.
+//!
+//! `result` is the document (`iomark.result/1`): its schema, typed scores and warnings, its
+//! validation, the figures a site ranks by and what a result is of. Beside it: `compare`
+//! (verdicts between runs), `reference` (published figures), `stats`, `units`, `rng`, `dirs`
+//! (XDG folders) and `space` (free space). This crate measures nothing, stores nothing and
+//! prints nothing; everything else in iomark depends on it. The map is docs/ARCHITECTURE.md.
+//!
+//! In `result/`: the result document (`mod.rs`), its typed `Score` (`score.rs`), `Warning` and
+//! every `WarningKind` (`warning.rs`), the langs section (`langs.rs`), the verify section and its
+//! `Settings::verify` (`verify.rs`), checks of documents from elsewhere (`validate.rs`, its
+//! refusals and bounds in `document_error.rs`, RFC 3339 times in `time.rs`), table rows, ids (and
+//! `SHORT_ID`), history summaries; the device and method lines and the time as a report says them
+//! (`describe.rs`); a timeline regrouped into whole seconds (`timeline.rs`: `per_second`) for what
+//! is defined per second; the figures a site ranks by, written once (`metric.rs`: `METRICS`, each
+//! its column, its source in a document, its label and unit, whether pi pages show it; a
+//! leaderboard's default sort and a page's columns are the ones its class's results have); a
+//! profile's own headline beyond the standard table, said once (`headline.rs`: the pi score, the
+//! highest SD class met per family and the claimed ones missed, a cliff, a saturation point, a
+//! surface, a verify's finding, the languages' spread; a few words for history and the site's
+//! lists, kept in `entries.headline`, and a sentence for the card, Markdown, HTML and result
+//! pages); what a result is of (`identity.rs`: device key and name, the class of comparable
+//! results, whether a figure beats the narrowest link the document names, look-alike names; the
+//! drive as a buyer names it, never its USB bridge, its capacity said once, and its kind by the
+//! drive's own answers before the kernel's `rotational` default, in `drive.rs`; the text of names
+//! in any script is `names.rs`) and what of it may be published (`public.rs`); what a public site
+//! refuses beyond `import` (`plausible.rs`: synthetic marks, shapes that deny their test names,
+//! figures no interface carries, absurd prices, times ahead of the clock); `Extra` keeps fields a
+//! newer version added. It knows nothing of how figures are made.
+
+pub mod compare;
+pub mod dirs;
+pub mod reference;
+pub mod result;
+pub mod rng;
+pub mod space;
+pub mod stats;
+pub mod units;

@@ -1,0 +1,134 @@
+//! Results made up for unit tests of the verdicts and reports derived from them.
+
+use super::*;
+
+pub fn result(name: &str, op: &str, block_size: u64, mb_per_s: f64, iops: f64) -> TestResult {
+    TestResult {
+        extra: Default::default(),
+        name: name.into(),
+        kind: "rand".into(),
+        op: op.into(),
+        block_size,
+        queue_depth: 1,
+        threads: 1,
+        mb_per_s,
+        iops,
+        latency_us: Latency::default(),
+        loops: vec![],
+        cv: 0.0,
+        mean_ci95_pct: None,
+        cpu: Cpu::default(),
+        timeline: vec![],
+    }
+}
+
+/// [`doc`] of one SSD model a site files under a device key (the store's tests).
+pub fn ssd_doc() -> ResultDoc {
+    let mut doc = doc();
+    doc.target.device = Some(crate::result::Device {
+        model: Some("Samsung SSD 980 PRO 1TB".into()),
+        vendor: Some("Samsung".into()),
+        transport: Some("nvme".into()),
+        size_bytes: Some(1_000_204_886_016),
+        ..Default::default()
+    });
+    doc
+}
+
+/// A whole document: the standard profile's eight tests with plausible figures.
+pub fn doc() -> ResultDoc {
+    let rows = [
+        ("SEQ1M_Q8T1", "seq", 1 << 20, 8, 2000.0, 1500.0),
+        ("SEQ1M_Q1T1", "seq", 1 << 20, 1, 900.0, 800.0),
+        ("RND4K_Q32T1", "rand", 4096, 32, 400.0, 300.0),
+        ("RND4K_Q1T1", "rand", 4096, 1, 40.0, 60.0),
+    ];
+    let mut tests = Vec::new();
+    for (row, kind, bs, qd, read, write) in rows {
+        for (op, mb) in [("read", read), ("write", write)] {
+            let mut t = result(&format!("{row}_{op}"), op, bs, mb, mb * 1e6 / bs as f64);
+            t.kind = kind.into();
+            t.queue_depth = qd;
+            t.loops = [0.98, 1.0, 1.02]
+                .iter()
+                .map(|f| Loop {
+                    extra: Default::default(),
+                    mb_per_s: mb * f,
+                    iops: mb * f * 1e6 / bs as f64,
+                    bytes: (mb * f * 1e6) as u64,
+                    ios: (mb * f * 1e6 / bs as f64) as u64,
+                    seconds: 1.0,
+                })
+                .collect();
+            t.cv = 0.02;
+            t.latency_us = Latency {
+                extra: Default::default(),
+                min: 20.0,
+                mean: 100.0,
+                p50: 90.0,
+                p90: 150.0,
+                p99: 300.0,
+                p99_9: 800.0,
+                max: 2000.0,
+                stddev: 40.0,
+                histogram: vec![],
+            };
+            t.timeline = timeline(&[mb * 0.99, mb * 1.01, mb]);
+            tests.push(t);
+        }
+    }
+    ResultDoc {
+        extra: Default::default(),
+        schema: SCHEMA.into(),
+        id: "01KAQZ8X3N7M2P4R6T8V0W2Y4Z".into(),
+        tool: Tool::this(),
+        started_at: "2026-11-21T07:00:00Z".into(),
+        finished_at: "2026-11-21T07:01:00Z".into(),
+        label: Some("sample <card> & \"reader\"".into()),
+        price_usd: None,
+        sold_as: None,
+        host: Host {
+            arch: "x86_64".into(),
+            ..Host::default()
+        },
+        target: Target {
+            path: "/mnt/test".into(),
+            filesystem: Some("ext4".into()),
+            ..Target::default()
+        },
+        settings: Settings {
+            extra: Default::default(),
+            profile: "standard".into(),
+            file_size_bytes: 1 << 30,
+            fill_cut_from_bytes: None,
+            loops: 3,
+            loops_auto: false,
+            polled: false,
+            duration_s: 2.0,
+            warmup_s: 1.0,
+            engine: "io_uring".into(),
+            direct: true,
+            data: "random".into(),
+            count: None,
+        },
+        tests,
+        warnings: vec![],
+        score: None,
+        langs: None,
+        verify: None,
+    }
+}
+
+/// One sample a second at these rates.
+pub fn timeline(rates: &[f64]) -> Vec<TimelineSample> {
+    rates
+        .iter()
+        .enumerate()
+        .map(|(i, &mb_per_s)| TimelineSample {
+            extra: Default::default(),
+            t: i as f64,
+            mb_per_s,
+            temp_c: None,
+        })
+        .collect()
+}

@@ -1,0 +1,358 @@
+//! Making a dump: the store read a page at a time, the two files written on a thread of their
+//! own under new names, synced, and put in place of the last dump's (see `mod.rs`).
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use flate2::write::GzEncoder;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::{DumpFile, Made, FILES, INDEX, MAKING, PAGE};
+use crate::Shared;
+use iomark_result::result::metric::METRICS;
+use iomark_store::Entry;
+
+/// Makes a dump of every public result now, in the dump folder, and says what it made.
+pub async fn make(state: &Shared) -> Result<Made, String> {
+    let dumps = &state.dumps;
+    let made_at = iomark_result::result::now_rfc3339();
+    let about = Heading {
+        site: state.public_url.clone(),
+        made_at: made_at.clone(),
+        licence: dumps.licence.clone(),
+    };
+    // The store is read here, a page at a time; the files are written on a thread of their own.
+    // A page, the end (`Ok(None)`), or why the dump stops; a dump whose end never comes (the
+    // server stopped) is discarded.
+    let (pages, mut taken) = tokio::sync::mpsc::channel::<Result<Option<Page>, String>>(2);
+    let dir = dumps.dir.clone();
+    let writer = tokio::task::spawn_blocking(move || {
+        let mut files = Writing::begin(&dir, &about)?;
+        let written = (|| loop {
+            match taken.blocking_recv() {
+                Some(Ok(Some(page))) => files.add(&page)?,
+                Some(Ok(None)) => return files.finish(&dir),
+                Some(Err(e)) => return Err(e),
+                None => return Err("the server stopped before the dump was whole".into()),
+            }
+        })();
+        if written.is_err() {
+            files.discard();
+        }
+        written
+    });
+    let mut after = String::new();
+    loop {
+        let page = state
+            .store
+            .documents_after(&after, PAGE, state.config.show_synthetic)
+            .await
+            .map_err(|e| e.to_string());
+        let next = match &page {
+            Ok(page) => page.last().map(|(e, _)| e.id.clone()),
+            Err(_) => None,
+        };
+        // A writer that stopped says why in its own answer.
+        if pages
+            .send(page.map(|p| (!p.is_empty()).then_some(p)))
+            .await
+            .is_err()
+        {
+            break;
+        }
+        match next {
+            Some(id) => after = id,
+            None => break,
+        }
+    }
+    drop(pages);
+    let (sizes, results) = writer
+        .await
+        .map_err(|e| format!("the dump's writer stopped: {e}"))??;
+    let made = Made {
+        made_at,
+        every_seconds: dumps.every.as_secs(),
+        results,
+        licence: dumps.licence.clone(),
+        files: FILES
+            .iter()
+            .zip(sizes)
+            .map(|(name, (bytes, sha256))| DumpFile {
+                name: name.to_string(),
+                path: format!("/api/v1/dump/{name}"),
+                bytes,
+                sha256,
+            })
+            .collect(),
+    };
+    let index = serde_json::to_vec_pretty(&made).map_err(|e| e.to_string())?;
+    let dir = dumps.dir.clone();
+    tokio::task::spawn_blocking(move || put(&dir, INDEX, &index))
+        .await
+        .map_err(|e| e.to_string())??;
+    Ok(made)
+}
+
+/// Results with their documents, as the store gives them a page at a time.
+type Page = Vec<(Entry, String)>;
+
+/// What a dump's first line says of it.
+#[derive(Serialize)]
+struct Heading {
+    site: String,
+    made_at: String,
+    licence: String,
+}
+
+/// The bytes written to a file and their SHA-256, as they pass.
+struct Counted {
+    file: File,
+    hash: Sha256,
+    bytes: u64,
+}
+
+impl Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+type Gz = GzEncoder<BufWriter<Counted>>;
+
+/// A dump being written: its two files under names of their own.
+struct Writing {
+    temps: Vec<PathBuf>,
+    lines: Option<Gz>,
+    table: Option<csv::Writer<Gz>>,
+    results: u64,
+}
+
+impl Writing {
+    fn begin(dir: &Path, about: &Heading) -> Result<Writing, String> {
+        let mut writing = Writing {
+            temps: Vec::new(),
+            lines: None,
+            table: None,
+            results: 0,
+        };
+        let opened = (|| {
+            let mut lines = writing.create(dir, FILES[0])?;
+            let heading = serde_json::json!({ "iomark_dump": "results", "about": about,
+                "then": "one result document (iomark.result/1) per line" });
+            writeln!(lines, "{heading}").map_err(|e| e.to_string())?;
+            let mut table = writing.create(dir, FILES[1])?;
+            writeln!(
+                table,
+                "# iomark results from {}, made {}; licence: {}",
+                about.site, about.made_at, about.licence
+            )
+            .map_err(|e| e.to_string())?;
+            let mut table = csv::Writer::from_writer(table);
+            let head = COLUMNS.iter().map(|(name, _)| *name);
+            table
+                .write_record(head.chain(METRICS.iter().map(|m| m.column)))
+                .map_err(|e| e.to_string())?;
+            writing.lines = Some(lines);
+            writing.table = Some(table);
+            Ok(())
+        })();
+        match opened {
+            Ok(()) => Ok(writing),
+            Err(e) => {
+                writing.discard();
+                Err(e)
+            }
+        }
+    }
+
+    /// A new file of ours in `dir`, to be renamed to `name` once whole.
+    fn create(&mut self, dir: &Path, name: &str) -> Result<Gz, String> {
+        let temp = dir.join(format!(
+            "{MAKING}{}-{:x}-{name}",
+            std::process::id(),
+            iomark_result::rng::Rng::from_entropy().next_u64()
+        ));
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&temp)
+            .map_err(|e| format!("{}: {e}", temp.display()))?;
+        self.temps.push(temp);
+        let counted = Counted {
+            file,
+            hash: Sha256::new(),
+            bytes: 0,
+        };
+        Ok(GzEncoder::new(
+            BufWriter::with_capacity(1 << 16, counted),
+            flate2::Compression::default(),
+        ))
+    }
+
+    fn add(&mut self, page: &[(Entry, String)]) -> Result<(), String> {
+        let (Some(lines), Some(table)) = (self.lines.as_mut(), self.table.as_mut()) else {
+            return Err("the dump's files are closed".into());
+        };
+        for (entry, document) in page {
+            // A document kept over several lines is put on one.
+            if document.contains('\n') {
+                let value: serde_json::Value =
+                    serde_json::from_str(document).map_err(|e| format!("{}: {e}", entry.id))?;
+                writeln!(lines, "{value}")
+            } else {
+                writeln!(lines, "{document}")
+            }
+            .map_err(|e| format!("{}: {e}", FILES[0]))?;
+            let facts = COLUMNS.iter().map(|(_, cell)| cell(entry));
+            let figures = METRICS.iter().map(|m| {
+                entry
+                    .figures
+                    .get(m.column)
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            });
+            table
+                .write_record(facts.chain(figures))
+                .map_err(|e| format!("{}: {e}", FILES[1]))?;
+            self.results += 1;
+        }
+        Ok(())
+    }
+
+    /// Each file whole and synced, then put in place of the last dump's: their sizes and
+    /// hashes, and how many results they hold.
+    fn finish(&mut self, dir: &Path) -> Result<(Vec<(u64, String)>, u64), String> {
+        let lines = self.lines.take().ok_or("the dump's files are closed")?;
+        let table = self.table.take().ok_or("the dump's files are closed")?;
+        let table = table.into_inner().map_err(|e| e.error().to_string())?;
+        let mut sizes = Vec::new();
+        for (gz, name) in [lines, table].into_iter().zip(FILES) {
+            let fail = |e: std::io::Error| format!("{name}: {e}");
+            let counted = gz
+                .finish()
+                .map_err(fail)?
+                .into_inner()
+                .map_err(|e| fail(e.into_error()))?;
+            counted.file.sync_all().map_err(fail)?;
+            sizes.push((counted.bytes, hex(&counted.hash.finalize())));
+        }
+        // Every target is looked at before any is replaced: a link at the second name found
+        // after the first was renamed would leave one new file beside an index of the old.
+        for name in FILES {
+            replaceable(&dir.join(name))?;
+        }
+        for (temp, name) in self.temps.clone().iter().zip(FILES) {
+            replace(temp, &dir.join(name))?;
+        }
+        self.temps.clear();
+        sync_dir(dir);
+        Ok((sizes, self.results))
+    }
+
+    /// Removes what was written; the last dump stays as it was.
+    fn discard(&mut self) {
+        self.lines = None;
+        self.table = None;
+        for temp in self.temps.drain(..) {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// A column of the CSV: its name, and its cell for a result.
+type Column = (&'static str, fn(&Entry) -> String);
+
+/// A result's facts as the CSV gives them, before its figures (`METRICS`' columns).
+const COLUMNS: [Column; 15] = [
+    ("id", |e| e.id.clone()),
+    ("started_at", |e| e.started_at.clone()),
+    ("class", |e| e.class.clone()),
+    ("device_key", |e| text(&e.device_key)),
+    ("device_name", |e| cell(&e.device_name)),
+    ("sold_as", |e| text(&e.sold_as)),
+    ("kind", |e| e.kind.clone()),
+    ("transport", |e| text(&e.transport)),
+    ("capacity_gb", |e| number(e.capacity_gb)),
+    ("board", |e| text(&e.board)),
+    ("filesystem", |e| text(&e.filesystem)),
+    ("price_usd", |e| number(e.price_usd)),
+    ("label", |e| text(&e.label)),
+    ("headline", |e| text(&e.headline)),
+    ("not_ranked_because", |e| text(&e.flag)),
+];
+
+/// Text a submitter chose, as a spreadsheet may open it safely.
+fn cell(text: &str) -> String {
+    iomark_export::spreadsheet_text(text)
+}
+
+fn text(value: &Option<String>) -> String {
+    value.as_deref().map(cell).unwrap_or_default()
+}
+
+fn number<T: ToString>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Renames `temp` to `target`, which must be absent or a regular file (never a link, a folder
+/// or a device someone put there).
+fn replace(temp: &Path, target: &Path) -> Result<(), String> {
+    replaceable(target)?;
+    std::fs::rename(temp, target).map_err(|e| format!("{}: {e}", target.display()))
+}
+
+/// Whether a dump may be put at `target`: nothing is there, or a regular file is.
+fn replaceable(target: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(target) {
+        Ok(meta) if !meta.is_file() => Err(format!(
+            "{} is not a regular file: no dump is put in its place",
+            target.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `bytes` to `name` in `dir` through a new file, synced and renamed.
+fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+    let temp = dir.join(format!("{MAKING}{}-{name}", std::process::id()));
+    let written = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })();
+    let done = written
+        .map_err(|e| format!("{}: {e}", temp.display()))
+        .and_then(|()| replace(&temp, &dir.join(name)));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    sync_dir(dir);
+    done
+}
+
+/// The folder's own entry synced, so that a rename outlives a power cut.
+fn sync_dir(dir: &Path) {
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+}

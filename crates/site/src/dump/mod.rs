@@ -1,0 +1,335 @@
+//! The raw data in bulk: every public result as gzip JSON lines (a first line saying what the
+//! dump is and under which licence, then each result's whole document on a line) and as gzip
+//! CSV (a `#` line saying the same, then each result's facts and figures, as the listing gives
+//! them).
+//!
+//! A dump is made in the background, at most every `--dump-every`, into files of the dump
+//! folder; never for a request: 100,000 synthetic documents (smaller than real ones) are 709 MB
+//! of JSON, and took 18.8 s to dump on this project's 2-core VM (`bench/site-dump`): per
+//! request, that would let anyone occupy the server. Each file is written under a new name
+//! (created with `O_EXCL`), synced, and renamed over the last dump's only where that is a
+//! regular file; a dump that fails (a full disk, the store away) leaves the last one served and
+//! nothing behind, and what a killed server was writing is removed at the next start.
+//!
+//! Several servers may share one dump folder: the one that makes a dump holds the folder's lock
+//! (`dump.lock`, `flock`, let go when its process ends however it ends), the others make none
+//! meanwhile, remove nothing at their start, and serve what the index (`dump.json`) says now.
+//! Downloads stream from the files and pass by the answer cache (which holds whole answers in
+//! memory); the request time limit bounds only the wait for an answer's head.
+
+mod make;
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::RwLock;
+use std::time::{Duration, SystemTime};
+
+use axum::body::Body;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+use super::error::{Api, Failure, Json, Refusal};
+use super::Shared;
+
+/// The files of a dump, by the names they are served under.
+pub const FILES: [&str; 2] = ["results.jsonl.gz", "results.csv.gz"];
+/// What the folder keeps of the last dump made (its [`Made`]).
+const INDEX: &str = "dump.json";
+/// A file being written is named so; what a killed server left under it goes at the next start.
+const MAKING: &str = ".making-";
+/// Results read from the store at a time.
+const PAGE: u32 = 200;
+/// How long after a failed dump another is tried (or sooner, if dumps are made more often).
+const RETRY: Duration = Duration::from_secs(600);
+/// The folder's lock, held by the server making a dump.
+const LOCK: &str = "dump.lock";
+/// How often a server looks again while another holds the lock.
+const AGAIN: Duration = Duration::from_secs(30);
+
+/// The site's dumps: where they are made, how often, under which licence, and the last one.
+pub struct Dumps {
+    pub dir: PathBuf,
+    /// How often a dump is made; zero for never (the dump's routes then answer 404).
+    pub every: Duration,
+    pub licence: String,
+    /// The last dump, as the index said when last read, and that index's modification time.
+    made: RwLock<(Option<Made>, Option<SystemTime>)>,
+    /// When the last try failed, while none has been made since this server started.
+    failed: RwLock<Option<String>>,
+}
+
+/// The last dump made: what `GET /api/v1/dump` answers.
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Made {
+    /// When it was made (RFC 3339): it holds every public result there was then.
+    pub made_at: String,
+    /// A new one is made this many seconds after it.
+    pub every_seconds: u64,
+    pub results: u64,
+    /// The licence this site publishes its results under (its operator's `--data-licence`).
+    pub licence: String,
+    pub files: Vec<DumpFile>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct DumpFile {
+    pub name: String,
+    /// Where it is downloaded, from this site's address.
+    pub path: String,
+    pub bytes: u64,
+    /// The SHA-256 of the file as downloaded (gzip), in hex.
+    pub sha256: String,
+}
+
+impl Dumps {
+    /// The dumps kept in `dir` (made where it is missing), with the last one found there if
+    /// its files are whole; what a killed server was writing there is removed.
+    pub fn open(dir: PathBuf, every: Duration, licence: String) -> Result<Dumps, String> {
+        let dumps = Dumps {
+            made: RwLock::new((None, None)),
+            failed: RwLock::new(None),
+            dir,
+            every,
+            licence,
+        };
+        if every.is_zero() {
+            return Ok(dumps);
+        }
+        let shown = dumps.dir.display().to_string();
+        std::fs::create_dir_all(&dumps.dir).map_err(|e| format!("{shown}: {e}"))?;
+        // What a killed server left; none while another server makes a dump here.
+        if lock(&dumps.dir)?.is_some() {
+            for entry in std::fs::read_dir(&dumps.dir).map_err(|e| format!("{shown}: {e}"))? {
+                let entry = entry.map_err(|e| format!("{shown}: {e}"))?;
+                let ours = entry.file_name().to_string_lossy().starts_with(MAKING);
+                if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+        Ok(dumps)
+    }
+
+    /// The last dump, as the folder's index says now (another server may have made it), if
+    /// its files are whole.
+    fn last(&self) -> Option<Made> {
+        let index = self.dir.join(INDEX);
+        let stamp = std::fs::symlink_metadata(&index)
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok());
+        {
+            let made = self.made.read().unwrap_or_else(|e| e.into_inner());
+            if made.1 == stamp {
+                return made.0.clone();
+            }
+        }
+        let last = std::fs::read(&index)
+            .ok()
+            .and_then(|text| serde_json::from_slice::<Made>(&text).ok())
+            .filter(|made| {
+                made.files.iter().all(|f| {
+                    std::fs::symlink_metadata(self.dir.join(&f.name))
+                        .is_ok_and(|m| m.is_file() && m.len() == f.bytes)
+                })
+            });
+        *self.made.write().unwrap_or_else(|e| e.into_inner()) = (last.clone(), stamp);
+        last
+    }
+
+    /// How long until the next dump is due: at once where none was made, or where the last one
+    /// states another licence than the one the site now publishes under (it is served until
+    /// the new one is made).
+    fn due_in(&self) -> Duration {
+        let made_at = self
+            .last()
+            .filter(|m| m.licence == self.licence)
+            .and_then(|m| humantime::parse_rfc3339(&m.made_at).ok());
+        made_at
+            .and_then(|at| (at + self.every).duration_since(SystemTime::now()).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// Makes a dump whenever one is due, for as long as the server runs.
+pub async fn keep_made(state: Shared) {
+    let dumps = &state.dumps;
+    if dumps.every.is_zero() {
+        return;
+    }
+    loop {
+        tokio::time::sleep(dumps.due_in()).await;
+        let held = match lock(&dumps.dir) {
+            Ok(Some(held)) => held,
+            // Another server makes it: look again in a while.
+            Ok(None) => {
+                tokio::time::sleep(AGAIN.min(dumps.every)).await;
+                continue;
+            }
+            Err(e) => {
+                dumps.failed(format!("no new dump, the last one stays: {e}"));
+                tokio::time::sleep(RETRY.min(dumps.every)).await;
+                continue;
+            }
+        };
+        // Another server may have made one while this one waited.
+        if !dumps.due_in().is_zero() {
+            continue;
+        }
+        let made = make::make(&state).await;
+        drop(held);
+        match made {
+            Ok(_) => *dumps.failed.write().unwrap_or_else(|e| e.into_inner()) = None,
+            Err(e) => {
+                dumps.failed(format!("no new dump, the last one stays: {e}"));
+                tokio::time::sleep(RETRY.min(dumps.every)).await;
+            }
+        }
+    }
+}
+
+impl Dumps {
+    fn failed(&self, why: String) {
+        *self.failed.write().unwrap_or_else(|e| e.into_inner()) =
+            Some(iomark_result::result::now_rfc3339());
+        tracing::error!("{why}");
+    }
+}
+
+/// The folder's lock if no other server holds it (`None` if one does), held until dropped or
+/// the process ends. Refused where `dump.lock` is not a regular file.
+fn lock(dir: &Path) -> Result<Option<File>, String> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(LOCK);
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() || meta.permissions().mode() & 0o002 != 0 {
+        return Err(format!("{} is not a lock of this site's", path.display()));
+    }
+    // SAFETY: flock on a descriptor this function owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(Some(file));
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        Ok(None)
+    } else {
+        Err(format!("{}: {e}", path.display()))
+    }
+}
+
+/// What the last dump holds, when it was made, and under which licence.
+#[utoipa::path(get, path = "/api/v1/dump", tag = "results",
+    responses(
+        (status = OK, description = "The last dump of every public result", body = Made),
+        (status = NOT_FOUND, description = "This site makes no dumps", body = Refusal)))]
+pub async fn index(State(state): State<Shared>) -> Result<Json<Made>, Api> {
+    Ok(Json(last(&state)?))
+}
+
+/// One file of the last dump: `results.jsonl.gz` (a line about the dump, then one result
+/// document per line) or `results.csv.gz` (a `#` line about the dump, then one result a row).
+#[utoipa::path(get, path = "/api/v1/dump/{file}", tag = "results",
+    params(("file" = inline(FileName), Path, description = "results.jsonl.gz or results.csv.gz")),
+    responses(
+        (status = OK, description = "The file, gzip", content_type = "application/gzip",
+            body = Vec<u8>),
+        (status = NOT_FOUND, description = "No such file, or this site makes no dumps",
+            body = Refusal)))]
+pub async fn file(
+    State(state): State<Shared>,
+    UrlPath(name): UrlPath<String>,
+) -> Result<Response, Api> {
+    last(&state)?;
+    let Some(name) = FILES.iter().find(|f| **f == name) else {
+        return Err(Failure::not_found(format!("a dump has {} and {}", FILES[0], FILES[1])).into());
+    };
+    let path = state.dumps.dir.join(name);
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .map_err(|e| Failure::new(StatusCode::SERVICE_UNAVAILABLE, format!("{name}: {e}")))?;
+    let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let reader = tokio::fs::File::from_std(file);
+    let chunks = futures_util::stream::unfold(reader, |mut reader| async move {
+        use tokio::io::AsyncReadExt;
+        let mut chunk = vec![0u8; 1 << 16];
+        match reader.read(&mut chunk).await {
+            Ok(0) => None,
+            Ok(n) => {
+                chunk.truncate(n);
+                Some((Ok(axum::body::Bytes::from(chunk)), reader))
+            }
+            Err(e) => Some((Err(e), reader)),
+        }
+    });
+    let mut response = Body::from_stream(chunks).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/gzip"),
+    );
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(bytes));
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=600"),
+    );
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"iomark-{name}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
+}
+
+/// The name of one of a dump's [`FILES`], as the OpenAPI document describes it.
+pub struct FileName;
+
+impl utoipa::PartialSchema for FileName {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::Type::String)
+            .enum_values(Some(FILES))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for FileName {}
+
+/// The last dump, or why there is none to give.
+fn last(state: &Shared) -> Result<Made, Failure> {
+    if state.dumps.every.is_zero() {
+        return Err(Failure::not_found("this site makes no dumps"));
+    }
+    state.dumps.last().ok_or_else(|| {
+        let failed = state
+            .dumps
+            .failed
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        // What failed is the operator's to read (the log): it may name the server's folders.
+        let why = match failed {
+            Some(at) => format!(
+                "no dump could be made yet: the last try, at {at}, failed (its reason is in the \
+                 site's log); it is tried again every {} minutes",
+                RETRY.min(state.dumps.every).as_secs().div_ceil(60)
+            ),
+            None => "the first dump is being made: try again in a minute".into(),
+        };
+        Failure::new(StatusCode::SERVICE_UNAVAILABLE, why)
+    })
+}

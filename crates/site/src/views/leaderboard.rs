@@ -1,0 +1,250 @@
+//! The leaderboard: devices ranked by one figure, with prices, and what its form offers.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{class_of, params};
+use crate::error::Failure;
+use iomark_result::result::identity::{slug, KINDS};
+use iomark_result::result::metric::{self, METRICS};
+use iomark_store::{DeviceRow, Filter, Spread, Store, StoreError, MAX_ROWS};
+
+/// The classes with ranked devices and, per class, the boards and filesystems its results were
+/// measured on: what the leaderboard's form offers. They change slowly and a page asks for
+/// them on every view, so they are read from the store at most every 30 s.
+#[derive(Default)]
+pub struct Choices {
+    cached: std::sync::Mutex<BTreeMap<String, (std::time::Instant, Offered)>>,
+}
+
+#[derive(Clone, Default)]
+pub struct Offered {
+    pub classes: Vec<(String, i64)>,
+    /// The figures the class's ranked devices have: what it sorts by unless told.
+    pub figures: Vec<&'static str>,
+    pub boards: Vec<String>,
+    pub filesystems: Vec<String>,
+}
+
+impl Choices {
+    pub async fn get(
+        &self,
+        store: &Store,
+        class: &str,
+        synthetic: bool,
+    ) -> Result<Offered, StoreError> {
+        let key = format!("{class}\n{synthetic}");
+        if let Some((when, offered)) = self
+            .cached
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            if when.elapsed() < std::time::Duration::from_secs(30) {
+                return Ok(offered.clone());
+            }
+        }
+        let classes = store.classes(synthetic).await?;
+        let (boards, filesystems) = store.scopes(class).await?;
+        let offered = Offered {
+            classes,
+            figures: store.figures_of(class).await?,
+            boards,
+            filesystems,
+        };
+        let mut cached = self.cached.lock().unwrap_or_else(|e| e.into_inner());
+        if cached.len() > 1000 {
+            cached.clear();
+        }
+        cached.insert(key, (std::time::Instant::now(), offered.clone()));
+        Ok(offered)
+    }
+}
+
+/// The query string of a leaderboard (page or API).
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BoardQuery {
+    /// The profile ranked (`standard`, `pi`, `sdcard`…), or a whole class
+    /// (`standard/direct/random`); by default `standard`.
+    #[param(value_type = Option<params::Text>, inline)]
+    pub profile: Option<String>,
+    /// The figure to rank by (`seq1m_q8_read`, `rnd4k_q1_read`, `score`…); by default the
+    /// profile's headline.
+    #[param(value_type = Option<params::Figure>, inline)]
+    pub sort: Option<String>,
+    /// Devices of one kind only (`microSD`, `USB flash`, `NVMe`, `SATA SSD`…).
+    #[param(value_type = Option<params::Kind>, inline)]
+    pub kind: Option<String>,
+    /// Devices on one transport only (`usb`, `sata`, `nvme`, `mmc`…).
+    #[param(value_type = Option<params::Text>, inline)]
+    pub transport: Option<String>,
+    /// Results measured on one board only (`Raspberry Pi 4 Model B`…).
+    #[param(value_type = Option<params::Text>, inline)]
+    pub board: Option<String>,
+    /// Results on one filesystem only (`ext4`…).
+    #[param(value_type = Option<params::Text>, inline)]
+    pub fs: Option<String>,
+    /// Words of the device's name, all of which it must have.
+    #[param(value_type = Option<params::Text>, inline)]
+    pub q: Option<String>,
+    /// How many devices, 1 to 500; by default 100.
+    #[param(value_type = Option<RowLimit>, inline)]
+    pub limit: Option<u32>,
+}
+
+fn present(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+}
+
+type RowLimit = params::Limit<MAX_ROWS>;
+
+impl BoardQuery {
+    /// The profile class asked for (`standard` means `standard/direct/random`, the default).
+    pub fn class(&self) -> Result<String, Failure> {
+        params::plain("profile", self.profile.as_deref())?;
+        Ok(class_of(self.profile.as_deref()).unwrap_or_else(|| "standard/direct/random".into()))
+    }
+
+    /// Checked into a store filter: the class, a known figure to sort by (by default the pi
+    /// profile's score for pi, else the first figure the class has of `figures`), a known
+    /// kind.
+    pub fn filter(&self, synthetic: bool, figures: &[&str]) -> Result<Filter, Failure> {
+        let class = self.class()?;
+        let wanted = present(&self.sort)
+            .unwrap_or_else(|| metric::default_sort(&class, figures).column.into());
+        let sort = metric::find(&wanted).ok_or_else(|| {
+            let names: Vec<&str> = METRICS.iter().map(|m| m.column).collect();
+            Failure::bad(format!(
+                "sort: '{}' is not a figure; one of {}",
+                wanted.chars().take(40).collect::<String>(),
+                names.join(", ")
+            ))
+        })?;
+        let kind = present(&self.kind);
+        if let Some(kind) = &kind {
+            if !KINDS.contains(&kind.as_str()) {
+                return Err(Failure::bad(format!(
+                    "kind: not a kind of device; one of {}",
+                    KINDS.join(", ")
+                )));
+            }
+        }
+        for (name, value) in [
+            ("transport", &self.transport),
+            ("board", &self.board),
+            ("fs", &self.fs),
+            ("q", &self.q),
+        ] {
+            params::plain(name, value.as_deref())?;
+        }
+        Ok(Filter {
+            class,
+            sort,
+            kind,
+            transport: present(&self.transport),
+            board: present(&self.board),
+            filesystem: present(&self.fs),
+            text: present(&self.q).filter(|q| !slug(q).is_empty()),
+            limit: params::limit(self.limit, 100, MAX_ROWS)?,
+            synthetic,
+        })
+    }
+}
+
+/// A leaderboard's query checked, with what its form offers for its class.
+pub async fn checked(
+    store: &Store,
+    choices: &Choices,
+    query: &BoardQuery,
+    synthetic: bool,
+) -> Result<(Filter, Offered), Failure> {
+    let offered = choices.get(store, &query.class()?, synthetic).await?;
+    Ok((query.filter(synthetic, &offered.figures)?, offered))
+}
+
+/// One ranked device, with the figure sorted by and what it costs.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Ranked {
+    pub rank: usize,
+    /// The device's aggregate, its fields at this level of the JSON.
+    #[serde(flatten)]
+    pub device: DeviceRow,
+    /// The sorted-by figure across the device's results.
+    pub figure: Spread,
+    pub usd_per_gb: Option<f64>,
+    /// SEQ1M Q8T1 read MB/s per dollar (the figure people shop by).
+    pub mb_per_s_per_usd: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Leaderboard {
+    pub class: String,
+    pub sort: String,
+    pub sort_label: String,
+    pub unit: &'static str,
+    /// The figures each line shows side by side (`metric::side_by_side`).
+    pub columns: Vec<Column>,
+    pub devices: Vec<Ranked>,
+}
+
+/// A figure the leaderboard shows for every device.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Column {
+    /// Its name in `stats` and in `sort=`.
+    pub figure: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub sorted: bool,
+    /// The highest median of it among the devices listed: what its bars are measured against.
+    pub best: Option<f64>,
+}
+
+/// The devices ranked by `filter`'s figure, showing `present`'s (the figures the class has).
+pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>, present: &[&str]) -> Leaderboard {
+    let devices = rows
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, row)| {
+            let figure = row.stats.get(filter.sort.column)?.clone();
+            let price = row.price_usd;
+            Some(Ranked {
+                rank: i + 1,
+                usd_per_gb: super::usd_per_gb(price, row.capacity_gb),
+                mb_per_s_per_usd: price
+                    .zip(row.stats.get(metric::HEADLINE.column))
+                    .map(|(p, s)| s.median / p),
+                figure,
+                device: row,
+            })
+        })
+        .collect::<Vec<Ranked>>();
+    let columns = metric::side_by_side(&filter.class, present, filter.sort)
+        .into_iter()
+        .map(|m| Column {
+            figure: m.column,
+            label: m.label,
+            unit: m.unit,
+            sorted: m == filter.sort,
+            best: devices
+                .iter()
+                .filter_map(|d| d.device.stats.get(m.column).map(|s| s.median))
+                .fold(None, |best: Option<f64>, v| {
+                    Some(best.map_or(v, |b| b.max(v)))
+                }),
+        })
+        .collect();
+    Leaderboard {
+        class: filter.class.clone(),
+        sort: filter.sort.column.to_string(),
+        sort_label: filter.sort.label.to_string(),
+        unit: filter.sort.unit,
+        columns,
+        devices,
+    }
+}

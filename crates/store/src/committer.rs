@@ -1,0 +1,206 @@
+//! Submissions to a site's SQLite store, committed together. SQLite takes one writer at a time
+//! and syncs its log at every commit (`synchronous = FULL`, so that a 201 outlives a power
+//! cut): submissions each in a transaction of their own queued for the write lock and paid a
+//! sync each. Here one task writes them: those that arrive while a commit is under way are
+//! written next, up to [`MOST`], in one transaction, each in a savepoint of its own (a
+//! duplicate is rolled back alone and refused), and each is answered once that transaction has
+//! committed. If it fails, each is tried again alone, so that one bad submission fails alone.
+//! PostgreSQL takes its writers at once and syncs them together itself: it is not queued.
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Begin, Store, StoreError};
+use iomark_result::result::ResultDoc;
+
+/// The most submissions committed in one transaction.
+pub const MOST: usize = 64;
+/// The most submissions waiting; a sender past it waits for room.
+const QUEUE: usize = 1024;
+
+pub(crate) type Queue = mpsc::Sender<Job>;
+
+pub(crate) struct Job {
+    doc: ResultDoc,
+    token_hash: String,
+    answer: oneshot::Sender<Result<(), StoreError>>,
+}
+
+impl Store {
+    /// Saves a submitted result through the store's committer, started at the first: answered
+    /// when the transaction that holds it has committed.
+    pub(super) async fn save_together(
+        &self,
+        doc: &ResultDoc,
+        token_hash: &str,
+    ) -> Result<(), StoreError> {
+        let queue = {
+            let mut committer = self.committer.lock().unwrap_or_else(|e| e.into_inner());
+            match committer.as_ref().filter(|queue| !queue.is_closed()) {
+                Some(queue) => queue.clone(),
+                None => {
+                    // The first submission starts it; one whose task has ended (a panic: its
+                    // batch was answered 503) is started again, so that no later submission
+                    // is refused until a restart.
+                    if committer.is_some() {
+                        tracing::error!("the store's writer stopped; it is started again");
+                    }
+                    let (queue, jobs) = mpsc::channel(QUEUE);
+                    let writer = Store {
+                        inline_up_to: self.inline_up_to,
+                        ..Store::over(self.pool.clone(), self.location.clone(), self.pooling)
+                    };
+                    tokio::spawn(commit(writer, jobs));
+                    *committer = Some(queue.clone());
+                    queue
+                }
+            }
+        };
+        let (answer, answered) = oneshot::channel();
+        let job = Job {
+            doc: doc.clone(),
+            token_hash: token_hash.to_string(),
+            answer,
+        };
+        let gone = || StoreError::Unavailable {
+            location: self.location.display(),
+            problem: super::Problem::Other,
+            detail: "the store's writer has stopped".into(),
+        };
+        queue.send(job).await.map_err(|_| gone())?;
+        answered.await.map_err(|_| gone())?
+    }
+
+    /// Writes `jobs` in one transaction, each in a savepoint: what each is answered.
+    async fn save_jobs(&self, jobs: &[Job]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let documents: Vec<_> = jobs
+            .iter()
+            .map(|job| super::history::encode(&job.doc))
+            .collect();
+        self.write(Begin::Immediate, async |tx| {
+            let mut each = Vec::with_capacity(jobs.len());
+            for (job, document) in jobs.iter().zip(&documents) {
+                let document = match document {
+                    Ok(document) => document.clone(),
+                    Err(e) => {
+                        each.push(Err(e.clone()));
+                        continue;
+                    }
+                };
+                let mut one = sqlx::Connection::begin(&mut **tx).await?;
+                match self
+                    .insert(&mut one, &job.doc, document, Some(&job.token_hash))
+                    .await
+                {
+                    Ok(()) => {
+                        one.commit().await?;
+                        each.push(Ok(()));
+                    }
+                    Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                        one.rollback().await?;
+                        each.push(Err(StoreError::Duplicate(job.doc.id.clone())));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(each)
+        })
+        .await
+        .map_err(|e| self.fail(e))
+    }
+}
+
+/// The committer: takes what is queued, up to [`MOST`], writes it, answers each; until every
+/// sender has gone (the store closed).
+async fn commit(store: Store, mut queue: mpsc::Receiver<Job>) {
+    let mut jobs = Vec::with_capacity(MOST);
+    while queue.recv_many(&mut jobs, MOST).await > 0 {
+        #[cfg(test)]
+        if jobs.iter().any(|job| job.doc.id == tests::PANICS) {
+            panic!("the committer fails as a test asked");
+        }
+        // Submissions over commits: how many a commit took, on average.
+        let commits = metrics::counter!("iomark_store_submission_commits_total");
+        let outcomes = match store.save_jobs(&jobs).await {
+            Ok(outcomes) => {
+                commits.increment(1);
+                outcomes
+            }
+            Err(_) if jobs.len() > 1 => {
+                // Each alone: whatever failed the batch fails only its own submission.
+                let mut outcomes = Vec::with_capacity(jobs.len());
+                for job in &jobs {
+                    outcomes.push(store.save_with(&job.doc, Some(&job.token_hash)).await);
+                }
+                commits.increment(jobs.len() as u64);
+                outcomes
+            }
+            Err(e) => vec![Err(e)],
+        };
+        for (job, outcome) in jobs.drain(..).zip(outcomes) {
+            let _ = job.answer.send(outcome);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A result id the committer panics at, in tests: no panic path is known otherwise.
+    pub(super) const PANICS: &str = "01JCOMMITPANICS0000000000";
+
+    /// A committer that stopped (a panic) fails its own batch, and the next submission starts
+    /// another: nothing is refused until a restart.
+    #[test]
+    fn a_committer_that_stopped_is_started_again() {
+        super::super::on_a_server_store(None, async |store| {
+            let mut doc = iomark_result::result::sample::doc();
+            doc.id = PANICS.into();
+            let failed = store.save_submitted(&doc, "t").await;
+            assert!(
+                matches!(&failed, Err(StoreError::Unavailable { detail, .. })
+                    if detail.contains("writer has stopped")),
+                "{failed:?}"
+            );
+            doc.id = "01JCOMMITAFTER00000000000".into();
+            store.save_submitted(&doc, "t").await.unwrap();
+            store.document(&doc.id).await.unwrap();
+        });
+    }
+
+    /// Submissions that arrive together are written together: each saved, a duplicate (of a
+    /// saved result, and of one in the same transaction) refused alone, every one answered.
+    #[test]
+    fn submissions_together_are_each_saved_or_refused_alone() {
+        // One thread: every submission is queued before the committer first runs.
+        super::super::on_a_server_store(None, async |store| {
+            let doc = |n: u32| {
+                let mut doc = iomark_result::result::sample::doc();
+                doc.id = format!("01JCOMMIT{n:017}");
+                doc
+            };
+            store.save_submitted(&doc(0), "t0").await.unwrap();
+            let ids = [1, 2, 0, 3, 2, 4];
+            let docs: Vec<ResultDoc> = ids.iter().map(|&n| doc(n)).collect();
+            let outcomes = futures_util::future::join_all(
+                docs.iter().map(|d| store.save_submitted(d, "token")),
+            )
+            .await;
+            let refused: Vec<bool> = outcomes
+                .iter()
+                .map(|o| matches!(o, Err(StoreError::Duplicate(_))))
+                .collect();
+            assert_eq!(
+                refused,
+                [false, false, true, false, true, false],
+                "{outcomes:?}"
+            );
+            for (outcome, refused) in outcomes.iter().zip(refused) {
+                assert!(refused || outcome.is_ok(), "{outcome:?}");
+            }
+            for n in 0..5 {
+                store.document(&doc(n).id).await.unwrap();
+            }
+        });
+    }
+}
