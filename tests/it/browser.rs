@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::cdp::headless;
+use crate::common::cdp::headless;
 use crate::common::{iomark, ok, FAST};
 use serde_json::Value;
 
@@ -112,7 +112,7 @@ fn the_html_report_shows_its_charts_in_a_browser() {
 
     // At 1280 px every column of every table is in view: "Every test" once hid its last
     // columns behind a scroll bar.
-    let mut browser = crate::cdp::Browser::open(1280, 900, false);
+    let mut browser = crate::common::cdp::Browser::open(1280, 900, false);
     browser.goto(&url);
     let clipped = browser.eval(
         "Array.from(document.querySelectorAll('table')).filter(t => t.scrollWidth > t.clientWidth + 1).map(t => t.id + ' ' + t.scrollWidth + '>' + t.clientWidth)",

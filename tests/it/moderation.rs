@@ -657,7 +657,7 @@ fn without_a_secret_there_is_no_moderators_page() {
 /// sent as Chromium sends it (its own Origin), and the result gone from the site.
 #[test]
 fn a_moderator_hides_a_result_in_a_browser() {
-    use crate::cdp::Browser;
+    use crate::common::cdp::Browser;
     use base64::Engine;
     let (site, _dir) = moderated_site(None);
     let url = &site.url;

@@ -972,7 +972,7 @@ fn run_records_the_price() {
 /// each renders (a screenshot with the page's colours in it).
 #[test]
 fn a_person_finds_and_compares_a_card_in_a_browser() {
-    use crate::cdp::{png_facts, Browser};
+    use crate::common::cdp::{png_facts, Browser};
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path();
     let db = home.join("site.db");

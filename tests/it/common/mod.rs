@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod cdp;
 pub mod devices;
 pub mod postgres;
 pub mod proxy;

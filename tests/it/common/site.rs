@@ -1,5 +1,5 @@
 //! A real `iomark serve` for the tests and a small HTTP client to speak to it: what the site's
-//! tests (`site.rs`, `site_attack.rs`, `browser.rs`) share.
+//! tests (`site.rs`, `hostile_clients.rs`, `browser.rs`) share.
 
 #![allow(dead_code)]
 

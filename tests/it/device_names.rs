@@ -219,7 +219,7 @@ fn submit_sends_and_asks_what_a_card_is_sold_as() {
 /// is sold, its own name beside, on a phone's screen.
 #[test]
 fn a_buyer_finds_a_card_by_what_it_is_sold_as_in_a_browser() {
-    use crate::cdp::Browser;
+    use crate::common::cdp::Browser;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("site.db");
     let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
