@@ -51,8 +51,8 @@ fn schemathesis_present() {
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(SCHEMATHESIS));
     assert!(
         found,
-        "this test needs schemathesis {SCHEMATHESIS}: python3 -m pip install \
-         schemathesis=={SCHEMATHESIS} (tests/run installs it)"
+        "this test needs schemathesis {SCHEMATHESIS} on the PATH: tests/run installs it into \
+         target/venv and puts target/venv/bin on the PATH"
     );
 }
 
