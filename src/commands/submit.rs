@@ -25,21 +25,7 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
         let short = super::short_id(s, &doc.id).await;
         Ok((doc, short))
     })?;
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let mut public = doc.for_submission(home.as_deref());
-    if args.model.is_some() {
-        public.sold_as = args.model.clone();
-    }
-    let code_only = public.sold_as.is_none() && public.named_by_code();
-    if code_only && !args.yes && !args.dry_run && std::io::stdin().is_terminal() {
-        public.sold_as = ask_sold_as(&public)?;
-    } else if code_only {
-        eprintln!(
-            "Note: the card names itself only '{}' (a code in its registers), which nobody \
-             searches for: --model \"…\" says what it is sold as.",
-            printable(&public.identity().device_name)
-        );
-    }
+    let public = public_copy(args, &doc)?;
     let body = serde_json::to_string_pretty(&public)?;
     if args.dry_run {
         println!("{body}");
@@ -49,20 +35,9 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     println!("{}", describe(&public, &server, body.len()));
-    if !args.yes {
-        if !std::io::stdin().is_terminal() {
-            bail!(
-                "not sent: nobody can answer the question here; give --yes to send without asking"
-            );
-        }
-        print!("Send it? [y/N] ");
-        std::io::stdout().flush()?;
-        let mut answer = String::new();
-        std::io::stdin().read_line(&mut answer)?;
-        if !matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
-            println!("Not sent.");
-            return Ok(());
-        }
+    if !args.yes && !confirmed()? {
+        println!("Not sent.");
+        return Ok(());
     }
     // The deletion token is ours, sent with the result: if the answer is lost on the way
     // (a dropped connection, a proxy's error), the same submission is sent again with it, and
@@ -113,7 +88,51 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     if let Some(flag) = field("flag") {
         println!("Kept out of the rankings: {}", printable(&flag));
     }
-    // Where it stands, as the site says it: a sentence per ranked figure.
+    print_standing(&answer, &server);
+    match kept {
+        Ok(()) => println!(
+            "The token is kept in your store: `iomark submit --delete {short} --server {server}` deletes the result there."
+        ),
+        Err(e) => eprintln!("Warning: the receipt could not be kept ({e}): note the token above to delete the result later."),
+    }
+    Ok(())
+}
+
+/// The document as it will leave the machine: less what could point at its owner, with what
+/// the device is sold as (`--model`, or asked for when a card names itself only by a code).
+fn public_copy(args: &SubmitArgs, doc: &ResultDoc) -> anyhow::Result<ResultDoc> {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let mut public = doc.for_submission(home.as_deref());
+    if args.model.is_some() {
+        public.sold_as = args.model.clone();
+    }
+    let code_only = public.sold_as.is_none() && public.named_by_code();
+    if code_only && !args.yes && !args.dry_run && std::io::stdin().is_terminal() {
+        public.sold_as = ask_sold_as(&public)?;
+    } else if code_only {
+        eprintln!(
+            "Note: the card names itself only '{}' (a code in its registers), which nobody \
+             searches for: --model \"…\" says what it is sold as.",
+            printable(&public.identity().device_name)
+        );
+    }
+    Ok(public)
+}
+
+/// Asks whether to send; with nobody at a terminal to answer, refuses rather than sends.
+fn confirmed() -> anyhow::Result<bool> {
+    if !std::io::stdin().is_terminal() {
+        bail!("not sent: nobody can answer the question here; give --yes to send without asking");
+    }
+    print!("Send it? [y/N] ");
+    std::io::stdout().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes"))
+}
+
+/// Where it stands, as the site says it: a sentence per ranked figure, and its advice.
+fn print_standing(answer: &Value, server: &str) {
     let sentences: Vec<&str> = answer["standing"]["figures"]
         .as_array()
         .map(|figures| {
@@ -132,13 +151,6 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
             println!("{}", printable(advice));
         }
     }
-    match kept {
-        Ok(()) => println!(
-            "The token is kept in your store: `iomark submit --delete {short} --server {server}` deletes the result there."
-        ),
-        Err(e) => eprintln!("Warning: the receipt could not be kept ({e}): note the token above to delete the result later."),
-    }
-    Ok(())
 }
 
 fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {

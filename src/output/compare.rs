@@ -11,7 +11,27 @@ pub fn render(c: &Comparison, style: Style) -> String {
     let letters: Vec<String> = (0..c.runs.len())
         .map(|i| iomark_result::compare::letter(i).to_string())
         .collect();
-    for (run, letter) in c.runs.iter().zip(&letters) {
+    key(&mut out, c, &letters, style);
+    out.push('\n');
+    table(&mut out, c, &letters, style);
+    for difference in &c.differences {
+        let _ = writeln!(out, "{}", style.yellow(&format!("note: {difference}")));
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim(
+            "within noise: the difference is inside twice the runs' combined loop-to-loop \
+             spread (at least 2%); can't tell: a run had one loop and under 3 s of timeline, so \
+             its spread is unknown, and the difference is under 50%"
+        )
+    );
+    out
+}
+
+/// A line per run: its letter, id, date, device, profile, price and label.
+fn key(out: &mut String, c: &Comparison, letters: &[String], style: Style) {
+    for (run, letter) in c.runs.iter().zip(letters) {
         let date = run
             .started_at
             .get(..16)
@@ -36,42 +56,67 @@ pub fn render(c: &Comparison, style: Style) -> String {
             super::printable(&run.profile)
         );
     }
-    out.push('\n');
-    // Names as the run table spells them (`SEQ1M Q8T1 read`), and every column aligned: a
-    // value right-aligned, then for each later run its difference and its verdict.
-    let names: Vec<String> = c.rows.iter().map(|r| r.test.replace('_', " ")).collect();
-    let name_width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
-    let value = |unit: &str, v: f64| {
-        if unit == "IOPS" {
-            format!("{v:.0}")
-        } else {
-            format!("{v:.1}")
-        }
-    };
-    let runs = letters.len();
-    let mut value_width = vec![1usize; runs];
-    let mut diff_width = vec![0usize; runs];
-    let mut verdict_width = vec![0usize; runs];
-    for row in &c.rows {
-        for (k, cell) in row.cells.iter().enumerate() {
-            let Some(cell) = cell else { continue };
-            value_width[k] = value_width[k].max(value(row.unit, cell.value).len());
-            if let (Some(diff), Some(verdict)) = (cell.diff_pct, cell.verdict) {
-                diff_width[k] = diff_width[k].max(format!("{diff:+.1}%").len());
-                verdict_width[k] = verdict_width[k].max(verdict.as_str().len());
+}
+
+fn figure(unit: &str, v: f64) -> String {
+    if unit == "IOPS" {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// Each run's columns: its value's width, and for a later run its difference's and verdict's
+/// (0 where it has none).
+struct Widths {
+    value: Vec<usize>,
+    diff: Vec<usize>,
+    verdict: Vec<usize>,
+}
+
+impl Widths {
+    fn of(c: &Comparison, runs: usize) -> Widths {
+        let mut w = Widths {
+            value: vec![1; runs],
+            diff: vec![0; runs],
+            verdict: vec![0; runs],
+        };
+        for row in &c.rows {
+            for (k, cell) in row.cells.iter().enumerate() {
+                let Some(cell) = cell else { continue };
+                w.value[k] = w.value[k].max(figure(row.unit, cell.value).len());
+                if let (Some(diff), Some(verdict)) = (cell.diff_pct, cell.verdict) {
+                    w.diff[k] = w.diff[k].max(format!("{diff:+.1}%").len());
+                    w.verdict[k] = w.verdict[k].max(verdict.as_str().len());
+                }
             }
         }
+        w
     }
+
+    /// The blank a run's difference and verdict take when it has none in a row.
+    fn judged_blank(&self, k: usize) -> usize {
+        2 + self.diff[k] + self.verdict[k]
+    }
+}
+
+/// Names as the run table spells them (`SEQ1M Q8T1 read`), and every column aligned: a value
+/// right-aligned, then for each later run its difference and its verdict.
+fn table(out: &mut String, c: &Comparison, letters: &[String], style: Style) {
+    let names: Vec<String> = c.rows.iter().map(|r| r.test.replace('_', " ")).collect();
+    let name_width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    let w = Widths::of(c, letters.len());
     let mut header = format!("{:<name_width$}  {:<4}", "Test", "Unit");
     for (k, letter) in letters.iter().enumerate() {
-        let width = value_width[k]
-            + if diff_width[k] > 0 {
-                1 + diff_width[k] + 1 + verdict_width[k]
-            } else {
-                0
-            };
-        let _ = write!(header, "  {:>w$}", letter, w = value_width[k]);
-        let _ = write!(header, "{:w$}", "", w = width - value_width[k]);
+        let judged = if w.diff[k] > 0 { w.judged_blank(k) } else { 0 };
+        let _ = write!(
+            header,
+            "  {:>v$}{:j$}",
+            letter,
+            "",
+            v = w.value[k],
+            j = judged
+        );
     }
     let _ = writeln!(out, "{}", style.bold(header.trim_end()));
     for (row, name) in c.rows.iter().zip(&names) {
@@ -79,19 +124,14 @@ pub fn render(c: &Comparison, style: Style) -> String {
         for (k, cell) in row.cells.iter().enumerate() {
             line.push_str("  ");
             let Some(cell) = cell else {
-                let _ = write!(line, "{:>w$}", "-", w = value_width[k]);
-                if diff_width[k] > 0 {
-                    let _ = write!(line, "{:w$}", "", w = 2 + diff_width[k] + verdict_width[k]);
+                let _ = write!(line, "{:>w$}", "-", w = w.value[k]);
+                if w.diff[k] > 0 {
+                    let _ = write!(line, "{:b$}", "", b = w.judged_blank(k));
                 }
                 continue;
             };
-            let _ = write!(
-                line,
-                "{:>w$}",
-                value(row.unit, cell.value),
-                w = value_width[k]
-            );
-            if diff_width[k] == 0 {
+            let _ = write!(line, "{:>v$}", figure(row.unit, cell.value), v = w.value[k]);
+            if w.diff[k] == 0 {
                 continue;
             }
             match (cell.diff_pct, cell.verdict) {
@@ -100,8 +140,8 @@ pub fn render(c: &Comparison, style: Style) -> String {
                         " {:>dw$} {:<vw$}",
                         format!("{diff:+.1}%"),
                         verdict.as_str(),
-                        dw = diff_width[k],
-                        vw = verdict_width[k]
+                        dw = w.diff[k],
+                        vw = w.verdict[k]
                     );
                     line.push_str(&match verdict {
                         Verdict::Faster => style.cyan(&judged),
@@ -112,23 +152,10 @@ pub fn render(c: &Comparison, style: Style) -> String {
                     });
                 }
                 _ => {
-                    let _ = write!(line, "{:w$}", "", w = 2 + diff_width[k] + verdict_width[k]);
+                    let _ = write!(line, "{:b$}", "", b = w.judged_blank(k));
                 }
             }
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    for difference in &c.differences {
-        let _ = writeln!(out, "{}", style.yellow(&format!("note: {difference}")));
-    }
-    let _ = writeln!(
-        out,
-        "{}",
-        style.dim(
-            "within noise: the difference is inside twice the runs' combined loop-to-loop \
-             spread (at least 2%); can't tell: a run had one loop and under 3 s of timeline, so \
-             its spread is unknown, and the difference is under 50%"
-        )
-    );
-    out
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::Style;
 use iomark_result::reference;
+use iomark_result::result::langs::Section;
 use iomark_result::result::{ResultDoc, TestResult};
 use iomark_result::units::format_size;
 
@@ -18,13 +19,41 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
     let Some(section) = &doc.langs else {
         return out;
     };
+    let device_read = device_rate(&doc.tests, "read").map(|t| t.mb_per_s);
+    let device_write = device_rate(&doc.tests, "write").map(|t| t.mb_per_s);
+    heading(&mut out, doc, section, style);
+    if let (Some(r), Some(w)) = (device_read, device_write) {
+        let _ = writeln!(
+            out,
+            "The device itself (iomark's engine, SEQ1M Q8T1, {}): write {w:.1} MB/s, read {r:.1} MB/s",
+            if doc.settings.direct { "direct I/O" } else { "buffered: direct I/O unavailable" }
+        );
+    }
+    out.push('\n');
+    table(&mut out, section, style);
+    out.push('\n');
+    for note in notes(section, device_write, device_read) {
+        let _ = writeln!(out, "{}", wrap(&note, 100));
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim("MB/s = 10^6 bytes/s; MiB/s = 2^20 bytes/s (the 2019 figures' unit); ± = spread of the counted repetitions")
+    );
+    // The warnings stored with the run (a program whose repetitions varied widely, say).
+    out.push_str(&super::table::warnings(doc, style));
+    out
+}
+
+/// What was run, and how.
+fn heading(out: &mut String, doc: &ResultDoc, section: &Section, style: Style) {
     let fs = doc
         .target
         .filesystem
         .as_deref()
         .unwrap_or("unknown filesystem");
     let _ = writeln!(
-        out,
+        *out,
         "{}",
         style.bold(&format!(
             "iomark {} · langs · {} one byte per call · {} ({fs})",
@@ -43,17 +72,11 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
     } else {
         "page cache warm, no fsync (as in 2019)"
     };
-    let _ = writeln!(out, "{}", style.dim(&format!("{reps} · {cache}")));
-    let device_read = device_rate(&doc.tests, "read").map(|t| t.mb_per_s);
-    let device_write = device_rate(&doc.tests, "write").map(|t| t.mb_per_s);
-    if let (Some(r), Some(w)) = (device_read, device_write) {
-        let _ = writeln!(
-            out,
-            "The device itself (iomark's engine, SEQ1M Q8T1, {}): write {w:.1} MB/s, read {r:.1} MB/s",
-            if doc.settings.direct { "direct I/O" } else { "buffered: direct I/O unavailable" }
-        );
-    }
-    out.push('\n');
+    let _ = writeln!(*out, "{}", style.dim(&format!("{reps} · {cache}")));
+}
+
+/// A row per language and variant, then the languages skipped.
+fn table(out: &mut String, section: &Section, style: Style) {
     let header = format!(
         "{:<7} {:<9} {:>10} {:>9} {:>7} {:>10} {:>9} {:>7} {:>6}  {:<15} {}",
         "Lang",
@@ -68,7 +91,7 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
         "2019 laptop W/R",
         "Runtime"
     );
-    let _ = writeln!(out, "{}", style.bold(&header));
+    let _ = writeln!(*out, "{}", style.bold(&header));
     for r in &section.results {
         let spread = r.write.cv.max(r.read.cv) * 100.0;
         // 2019's figures beside the row that runs 2019's program, or the default one if that did
@@ -88,7 +111,7 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
         };
         let runtime: String = r.runtime.chars().take(40).collect();
         let _ = writeln!(
-            out,
+            *out,
             "{:<7} {:<9} {:>10.1} {:>9.1} {:>7.2} {:>10.1} {:>9.1} {:>7.2} {:>5.1}%  {:<15} {}",
             r.lang,
             r.variant,
@@ -105,14 +128,16 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
     }
     for s in &section.skipped {
         let _ = writeln!(
-            out,
+            *out,
             "{:<7} {}",
             s.lang,
             style.dim(&format!("skipped: {}", s.reason))
         );
     }
-    out.push('\n');
-    // What the figures mean.
+}
+
+/// What the figures mean: rates beyond the device's, and calls that cost more than the disk.
+fn notes(section: &Section, device_write: Option<f64>, device_read: Option<f64>) -> Vec<String> {
     let faster = |op: &str, device: Option<f64>| -> Vec<String> {
         let Some(device) = device else { return vec![] };
         section
@@ -172,17 +197,7 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
             slow.join(", ")
         ));
     }
-    for note in notes {
-        let _ = writeln!(out, "{}", wrap(&note, 100));
-    }
-    let _ = writeln!(
-        out,
-        "{}",
-        style.dim("MB/s = 10^6 bytes/s; MiB/s = 2^20 bytes/s (the 2019 figures' unit); ± = spread of the counted repetitions")
-    );
-    // The warnings stored with the run (a program whose repetitions varied widely, say).
-    out.push_str(&super::table::warnings(doc, style));
-    out
+    notes
 }
 
 fn wrap(text: &str, width: usize) -> String {

@@ -394,3 +394,101 @@ fn the_graph_follows_imports_across_crates() {
     assert!(of(&["web", "api"]).iter().any(|m| m.starts_with(&views)));
 }
 
+const MAX_FUNCTION_LINES: usize = 120;
+
+/// Each function of a file's code (without its unit tests and comments): its name and lines.
+fn functions(code: &str) -> Vec<(String, usize)> {
+    // Braces inside string and character literals are not the code's.
+    let mut plain = String::with_capacity(code.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let chars: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_string {
+            if c == '\n' {
+                plain.push('\n');
+            }
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if c == '"' {
+            in_string = true;
+        } else if c == '\'' && i + 2 < chars.len() && chars[i + 2] == '\'' {
+            i += 2;
+        } else if c == '\'' && chars.get(i + 1) == Some(&'\\') {
+            while i + 1 < chars.len() && chars[i + 1] != '\'' {
+                i += 1;
+            }
+            i += 1;
+        } else {
+            plain.push(c);
+        }
+        i += 1;
+    }
+    let lines: Vec<&str> = plain.lines().collect();
+    let mut found = Vec::new();
+    for (start, line) in lines.iter().enumerate() {
+        let Some(at) = line.find("fn ") else { continue };
+        let before = line[..at].trim();
+        let words = [
+            "",
+            "pub",
+            "pub(crate)",
+            "pub(super)",
+            "async",
+            "const",
+            "unsafe",
+        ];
+        if !before.split_whitespace().all(|w| words.contains(&w)) {
+            continue;
+        }
+        let name: String = line[at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let mut depth = 0i32;
+        let mut opened = false;
+        for (end, text) in lines.iter().enumerate().skip(start) {
+            for c in text.chars() {
+                match c {
+                    '{' => (depth, opened) = (depth + 1, true),
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if (opened && depth <= 0) || (!opened && text.trim_end().ends_with(';')) {
+                if opened {
+                    found.push((name.clone(), end - start + 1));
+                }
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_function_is_over_its_bound() {
+    let mut long = Vec::new();
+    for Source { path, .. } in modules().into_values() {
+        for (name, lines) in functions(&code(&path)) {
+            if lines > MAX_FUNCTION_LINES {
+                long.push(format!("{}: {name} ({lines} lines)", path.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines outside tests: {long:#?}"
+    );
+}
+
+#[test]
+fn functions_are_measured_from_their_braces() {
+    let code = "pub fn a() {\n    let s = \"}\";\n    if x { '{' } else { '}' }\n}\nfn b();\n\
+                async fn c(\n    x: u8,\n) -> u8 {\n    x\n}\n";
+    assert_eq!(
+        functions(code),
+        vec![("a".to_string(), 4), ("c".to_string(), 5)]
+    );
+}

@@ -119,94 +119,6 @@ impl Exporter for Html {
                 .unwrap_or("unknown filesystem"),
             doc.tool.version
         );
-        let rows = iomark_result::result::rows(&doc.tests)
-            .into_iter()
-            .map(|iomark_result::result::TestRow { name, read, write }| {
-                let cell = |t: Option<&TestResult>, f: &dyn Fn(&TestResult) -> String| {
-                    t.map(f).unwrap_or_else(|| "–".into())
-                };
-                Row {
-                    name: name.replace('_', " "),
-                    cells: vec![
-                        cell(read, &|t| figure(t.mb_per_s)),
-                        cell(write, &|t| figure(t.mb_per_s)),
-                        cell(read, &|t| format!("{:.0}", t.iops)),
-                        cell(write, &|t| format!("{:.0}", t.iops)),
-                        cell(read, &|t| format_micros(t.latency_us.p99)),
-                        cell(write, &|t| format_micros(t.latency_us.p99)),
-                    ],
-                }
-            })
-            .collect();
-        let langs = doc.langs.as_ref().map(|section| Langs {
-            intro: format!(
-                "{} written and read per repetition, {} repetitions{}",
-                format_size(section.bytes),
-                section.reps,
-                if section.reps > 1 {
-                    ", the first dropped"
-                } else {
-                    ""
-                }
-            ),
-            rows: section
-                .results
-                .iter()
-                .map(|r| LangRow {
-                    name: r.lang.clone(),
-                    variant: r.variant.clone(),
-                    cells: vec![
-                        figure(r.write.mb_per_s),
-                        figure(r.read.mb_per_s),
-                        format!("{:.2}", r.write.ns_per_byte),
-                        format!("{:.2}", r.read.ns_per_byte),
-                    ],
-                    runtime: r.runtime.clone(),
-                })
-                .collect(),
-        });
-        let docs = [doc];
-        let mut charts = Vec::new();
-        for kind in [
-            Kind::Bars,
-            Kind::Timeline,
-            Kind::Latency,
-            Kind::Histogram,
-            Kind::Sweep,
-            Kind::Surface,
-        ] {
-            if chart::check(kind, &docs).is_err() {
-                continue;
-            }
-            let svg = chart::svg(kind, &docs)?;
-            charts.push(Chart {
-                kind: kind.name(),
-                svg: strip_prolog(&svg).to_string(),
-            });
-        }
-        let tests = doc
-            .tests
-            .iter()
-            .map(|t| {
-                let l = &t.latency_us;
-                Row {
-                    name: t.name.replace('_', " "),
-                    cells: vec![
-                        figure(t.mb_per_s),
-                        format!("{:.0}", t.iops),
-                        format_micros(l.min),
-                        format_micros(l.mean),
-                        format_micros(l.p50),
-                        format_micros(l.p90),
-                        format_micros(l.p99),
-                        format_micros(l.p99_9),
-                        format_micros(l.max),
-                        t.loops.len().to_string(),
-                        t.spread_text(),
-                    ],
-                }
-            })
-            .collect();
         // What the profile adds, in the words the terminal prints (never the raw score).
         let score = Some(super::score::details(doc, &super::score::Plain))
             .map(|text| text.trim_end().to_string())
@@ -224,10 +136,10 @@ impl Exporter for Html {
             price: doc.price_usd.map(|p| price_text(doc, p)),
             headline: doc.headline().filter(|_| doc.verify.is_none()),
             warnings: doc.warnings.iter().map(|w| w.message.clone()).collect(),
-            rows,
-            langs,
-            charts,
-            tests,
+            rows: table_rows(doc),
+            langs: langs_section(doc),
+            charts: charts(doc)?,
+            tests: test_rows(doc),
             facts: facts(doc),
             score,
             verify,
@@ -240,6 +152,110 @@ impl Exporter for Html {
             .map(String::into_bytes)
             .map_err(|e| ExportError::Encode(e.to_string()))
     }
+}
+
+/// The table as the terminal prints it: a row per test row, read and write side by side.
+fn table_rows(doc: &ResultDoc) -> Vec<Row> {
+    iomark_result::result::rows(&doc.tests)
+        .into_iter()
+        .map(|iomark_result::result::TestRow { name, read, write }| {
+            let cell = |t: Option<&TestResult>, f: &dyn Fn(&TestResult) -> String| {
+                t.map(f).unwrap_or_else(|| "–".into())
+            };
+            Row {
+                name: name.replace('_', " "),
+                cells: vec![
+                    cell(read, &|t| figure(t.mb_per_s)),
+                    cell(write, &|t| figure(t.mb_per_s)),
+                    cell(read, &|t| format!("{:.0}", t.iops)),
+                    cell(write, &|t| format!("{:.0}", t.iops)),
+                    cell(read, &|t| format_micros(t.latency_us.p99)),
+                    cell(write, &|t| format_micros(t.latency_us.p99)),
+                ],
+            }
+        })
+        .collect()
+}
+
+/// The langs experiment's rows, for a langs run.
+fn langs_section(doc: &ResultDoc) -> Option<Langs> {
+    doc.langs.as_ref().map(|section| Langs {
+        intro: format!(
+            "{} written and read per repetition, {} repetitions{}",
+            format_size(section.bytes),
+            section.reps,
+            if section.reps > 1 {
+                ", the first dropped"
+            } else {
+                ""
+            }
+        ),
+        rows: section
+            .results
+            .iter()
+            .map(|r| LangRow {
+                name: r.lang.clone(),
+                variant: r.variant.clone(),
+                cells: vec![
+                    figure(r.write.mb_per_s),
+                    figure(r.read.mb_per_s),
+                    format!("{:.2}", r.write.ns_per_byte),
+                    format!("{:.2}", r.read.ns_per_byte),
+                ],
+                runtime: r.runtime.clone(),
+            })
+            .collect(),
+    })
+}
+
+/// Every chart the document has the figures for, as inline SVG.
+fn charts(doc: &ResultDoc) -> Result<Vec<Chart>, ExportError> {
+    let docs = [doc];
+    let mut charts = Vec::new();
+    for kind in [
+        Kind::Bars,
+        Kind::Timeline,
+        Kind::Latency,
+        Kind::Histogram,
+        Kind::Sweep,
+        Kind::Surface,
+    ] {
+        if chart::check(kind, &docs).is_err() {
+            continue;
+        }
+        let svg = chart::svg(kind, &docs)?;
+        charts.push(Chart {
+            kind: kind.name(),
+            svg: strip_prolog(&svg).to_string(),
+        });
+    }
+    Ok(charts)
+}
+
+/// Every test in full: its figures, latency percentiles, loops and spread.
+fn test_rows(doc: &ResultDoc) -> Vec<Row> {
+    doc.tests
+        .iter()
+        .map(|t| {
+            let l = &t.latency_us;
+            Row {
+                name: t.name.replace('_', " "),
+                cells: vec![
+                    figure(t.mb_per_s),
+                    format!("{:.0}", t.iops),
+                    format_micros(l.min),
+                    format_micros(l.mean),
+                    format_micros(l.p50),
+                    format_micros(l.p90),
+                    format_micros(l.p99),
+                    format_micros(l.p99_9),
+                    format_micros(l.max),
+                    t.loops.len().to_string(),
+                    t.spread_text(),
+                ],
+            }
+        })
+        .collect()
 }
 
 /// How and on what the run was measured, as name and value.

@@ -60,61 +60,10 @@ impl Exporter for Markdown {
             escape(&iomark_result::result::describe::method_line(doc)),
         );
         if !doc.tests.is_empty() {
-            let _ = writeln!(out);
-            let _ = writeln!(
-                out,
-                "| Test | Read MB/s | Write MB/s | Read IOPS | Write IOPS | Read p99 | Write p99 |"
-            );
-            let _ = writeln!(
-                out,
-                "|:-----|----------:|-----------:|----------:|-----------:|---------:|----------:|"
-            );
-            for iomark_result::result::TestRow {
-                name: row,
-                read,
-                write,
-            } in iomark_result::result::rows(&doc.tests)
-            {
-                let mb = |t: Option<&iomark_result::result::TestResult>| {
-                    t.map(|t| figure(t.mb_per_s)).unwrap_or_else(|| "–".into())
-                };
-                let iops = |t: Option<&iomark_result::result::TestResult>| {
-                    t.map(|t| format!("{:.0}", t.iops))
-                        .unwrap_or_else(|| "–".into())
-                };
-                let p99 = |t: Option<&iomark_result::result::TestResult>| {
-                    t.map(|t| format_micros(t.latency_us.p99))
-                        .unwrap_or_else(|| "–".into())
-                };
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} | {} | {} |",
-                    escape(&row.replace('_', " ")),
-                    mb(read),
-                    mb(write),
-                    iops(read),
-                    iops(write),
-                    p99(read),
-                    p99(write)
-                );
-            }
+            tests_table(&mut out, doc);
         }
         if let Some(v) = &doc.verify {
-            let _ = writeln!(out);
-            let _ = writeln!(out, "**{}**", escape(&v.verdict));
-            let _ = writeln!(out);
-            let _ = writeln!(out, "| | |");
-            let _ = writeln!(out, "|:--|--:|");
-            for (label, value) in v.figures() {
-                let _ = writeln!(out, "| {label} | {value} |");
-            }
-            for p in v.problems.iter().take(20) {
-                let _ = writeln!(out);
-                let _ = write!(out, "- {}", escape(&v.describe(p)));
-            }
-            if !v.problems.is_empty() {
-                let _ = writeln!(out);
-            }
+            verify_table(&mut out, v);
         }
         // What the profile adds (score, class verdicts, cliff, saturation), as the terminal
         // prints it, its columns kept.
@@ -129,28 +78,7 @@ impl Exporter for Markdown {
             let _ = writeln!(out, "```");
         }
         if let Some(section) = &doc.langs {
-            let _ = writeln!(out);
-            let _ = writeln!(
-                out,
-                "One byte per call, {} per repetition:",
-                format_size(section.bytes)
-            );
-            let _ = writeln!(out);
-            let _ = writeln!(out, "| Language | Variant | Write MB/s | Read MB/s | Write ns/B | Read ns/B | Runtime |");
-            let _ = writeln!(out, "|:---------|:--------|-----------:|----------:|-----------:|----------:|:--------|");
-            for r in &section.results {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {:.2} | {:.2} | {} |",
-                    escape(&r.lang),
-                    escape(&r.variant),
-                    figure(r.write.mb_per_s),
-                    figure(r.read.mb_per_s),
-                    r.write.ns_per_byte,
-                    r.read.ns_per_byte,
-                    escape(&r.runtime)
-                );
-            }
+            langs_table(&mut out, section);
         }
         for w in &doc.warnings {
             let _ = writeln!(out);
@@ -162,5 +90,98 @@ impl Exporter for Markdown {
         let _ = writeln!(out);
         let _ = writeln!(out, "<sub>MB/s = 10^6 bytes/s · run {}</sub>", doc.id);
         Ok(out.into_bytes())
+    }
+}
+
+/// The run's table: a row per test row, read and write side by side.
+fn tests_table(out: &mut String, doc: &ResultDoc) {
+    let _ = writeln!(*out);
+    let _ = writeln!(
+        *out,
+        "| Test | Read MB/s | Write MB/s | Read IOPS | Write IOPS | Read p99 | Write p99 |"
+    );
+    let _ = writeln!(
+        *out,
+        "|:-----|----------:|-----------:|----------:|-----------:|---------:|----------:|"
+    );
+    for iomark_result::result::TestRow {
+        name: row,
+        read,
+        write,
+    } in iomark_result::result::rows(&doc.tests)
+    {
+        let mb = |t: Option<&iomark_result::result::TestResult>| {
+            t.map(|t| figure(t.mb_per_s)).unwrap_or_else(|| "–".into())
+        };
+        let iops = |t: Option<&iomark_result::result::TestResult>| {
+            t.map(|t| format!("{:.0}", t.iops))
+                .unwrap_or_else(|| "–".into())
+        };
+        let p99 = |t: Option<&iomark_result::result::TestResult>| {
+            t.map(|t| format_micros(t.latency_us.p99))
+                .unwrap_or_else(|| "–".into())
+        };
+        let _ = writeln!(
+            *out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            escape(&row.replace('_', " ")),
+            mb(read),
+            mb(write),
+            iops(read),
+            iops(write),
+            p99(read),
+            p99(write)
+        );
+    }
+}
+
+/// A verify's verdict, its figures, and its first problems.
+fn verify_table(out: &mut String, v: &iomark_result::result::verify::Section) {
+    let _ = writeln!(*out);
+    let _ = writeln!(*out, "**{}**", escape(&v.verdict));
+    let _ = writeln!(*out);
+    let _ = writeln!(*out, "| | |");
+    let _ = writeln!(*out, "|:--|--:|");
+    for (label, value) in v.figures() {
+        let _ = writeln!(*out, "| {label} | {value} |");
+    }
+    for p in v.problems.iter().take(20) {
+        let _ = writeln!(*out);
+        let _ = write!(*out, "- {}", escape(&v.describe(p)));
+    }
+    if !v.problems.is_empty() {
+        let _ = writeln!(*out);
+    }
+}
+
+/// The langs experiment's rows.
+fn langs_table(out: &mut String, section: &iomark_result::result::langs::Section) {
+    let _ = writeln!(*out);
+    let _ = writeln!(
+        *out,
+        "One byte per call, {} per repetition:",
+        format_size(section.bytes)
+    );
+    let _ = writeln!(*out);
+    let _ = writeln!(
+        *out,
+        "| Language | Variant | Write MB/s | Read MB/s | Write ns/B | Read ns/B | Runtime |"
+    );
+    let _ = writeln!(
+        *out,
+        "|:---------|:--------|-----------:|----------:|-----------:|----------:|:--------|"
+    );
+    for r in &section.results {
+        let _ = writeln!(
+            *out,
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {} |",
+            escape(&r.lang),
+            escape(&r.variant),
+            figure(r.write.mb_per_s),
+            figure(r.read.mb_per_s),
+            r.write.ns_per_byte,
+            r.read.ns_per_byte,
+            escape(&r.runtime)
+        );
     }
 }

@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use serde::Deserialize;
 
@@ -67,35 +67,7 @@ fn run_checked(
     spec: Spec,
     mut progress: impl FnMut(&Line),
 ) -> Result<Vec<Line>, String> {
-    let mut program = Command::new(&command[0]);
-    if let Some(cpu) = spec.cpu {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: between fork and exec only async-signal-safe calls: sched_setaffinity on the
-        // child itself, with a set built on the stack.
-        unsafe {
-            program.pre_exec(move || {
-                let mut set: libc::cpu_set_t = std::mem::zeroed();
-                libc::CPU_SET(cpu, &mut set);
-                if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-    }
-    let mut child = program
-        .args(&command[1..])
-        .arg("--file")
-        .arg(file)
-        .args(["--bytes", &spec.bytes.to_string()])
-        .args(["--reps", &spec.reps.to_string()])
-        .args(["--variant", variant])
-        .arg("--wait")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start `{}`: {e}", command[0]))?;
+    let mut child = spawn(command, variant, file, spec)?;
     crate::interrupt::track_child(child.id());
     // Stderr is read on the side, so that a chatty program never blocks on a full pipe.
     let mut stderr = child.stderr.take().expect("piped");
@@ -116,26 +88,7 @@ fn run_checked(
             let index = lines.len() as u32;
             let line = check(&text, lang, variant, spec, index)?;
             if line.op == "write" {
-                let on_disk = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
-                if variant == super::VARIANT_2019 {
-                    // 2019's programs wrote from byte 1, Python's one byte short and Go's without
-                    // its last buffer (no Flush): they are run as they were, so only the size is
-                    // held to what they wrote.
-                    if on_disk > spec.bytes || on_disk + 8192 < spec.bytes {
-                        return Err(format!(
-                            "rep {}: the file holds {on_disk} bytes after the write, not about {}",
-                            line.rep, spec.bytes
-                        ));
-                    }
-                } else if on_disk != spec.bytes {
-                    return Err(format!(
-                        "rep {}: the file holds {on_disk} bytes after the write, not {}",
-                        line.rep, spec.bytes
-                    ));
-                } else {
-                    check_content(file)
-                        .map_err(|e| format!("rep {}: after the write, {e}", line.rep))?;
-                }
+                check_written(file, variant, spec, line.rep)?;
                 if spec.cold {
                     evict(file).map_err(|e| format!("cannot drop the file from the cache: {e}"))?;
                 }
@@ -181,6 +134,63 @@ fn run_checked(
         ));
     }
     Ok(lines)
+}
+
+/// Starts the program with its arguments and pipes, pinned to `spec.cpu` if asked.
+fn spawn(command: &[String], variant: &str, file: &Path, spec: Spec) -> Result<Child, String> {
+    let mut program = Command::new(&command[0]);
+    if let Some(cpu) = spec.cpu {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec only async-signal-safe calls: sched_setaffinity on the
+        // child itself, with a set built on the stack.
+        unsafe {
+            program.pre_exec(move || {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                libc::CPU_SET(cpu, &mut set);
+                if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    program
+        .args(&command[1..])
+        .arg("--file")
+        .arg(file)
+        .args(["--bytes", &spec.bytes.to_string()])
+        .args(["--reps", &spec.reps.to_string()])
+        .args(["--variant", variant])
+        .arg("--wait")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start `{}`: {e}", command[0]))
+}
+
+/// What a write left: every byte where it belongs, or for 2019's programs the size they wrote.
+fn check_written(file: &Path, variant: &str, spec: Spec, rep: u32) -> Result<(), String> {
+    let on_disk = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+    if variant == super::VARIANT_2019 {
+        // 2019's programs wrote from byte 1, Python's one byte short and Go's without its last
+        // buffer (no Flush): they are run as they were, so only the size is held to what they
+        // wrote.
+        if on_disk > spec.bytes || on_disk + 8192 < spec.bytes {
+            return Err(format!(
+                "rep {rep}: the file holds {on_disk} bytes after the write, not about {}",
+                spec.bytes
+            ));
+        }
+        Ok(())
+    } else if on_disk != spec.bytes {
+        Err(format!(
+            "rep {rep}: the file holds {on_disk} bytes after the write, not {}",
+            spec.bytes
+        ))
+    } else {
+        check_content(file).map_err(|e| format!("rep {rep}: after the write, {e}"))
+    }
 }
 
 /// Checks the `index`-th line (0-based): rep `index / 2 + 1`, write then read.

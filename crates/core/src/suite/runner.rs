@@ -72,32 +72,7 @@ pub fn run(
     // The fill's rate, and each whole-file test's, tell how long those after will take.
     let mut rates = Rates::default();
     if plan.fill {
-        let live = Arc::new(Live::default());
-        observer.started(
-            &Phase::Fill {
-                bytes: plan.file_size,
-                after: plan.time_from(0, rates),
-            },
-            live.clone(),
-        );
-        let started = Instant::now();
-        let path = file.path().to_path_buf();
-        let written = file
-            .fill(plan.data, &live, plan.fill_budget)
-            .map_err(|source| SuiteError::Fill { path, source })?;
-        let rate = written as f64 / started.elapsed().as_secs_f64().max(1e-3);
-        rates.record(Op::Write, rate);
-        observer.finished(None);
-        if written < plan.file_size {
-            observer.note(&format!(
-                "the device writes about {:.1} MB/s, so the test file is {} instead of {}: \
-                 what it fills in {} s (--size sets the size)",
-                rate / 1e6,
-                iomark_result::units::format_size(written),
-                iomark_result::units::format_size(plan.file_size),
-                super::plan::FILL_BUDGET.as_secs()
-            ));
-        }
+        fill(plan, &mut file, observer, &mut rates)?;
     }
 
     let mut tests = Vec::with_capacity(plan.tests.len());
@@ -173,6 +148,43 @@ pub fn run(
         warnings,
         file_path: file.path().to_path_buf(),
     })
+}
+
+/// Writes the test file in full before any test (reading never-written extents measures
+/// nothing), or as much of it as a slow device fills in the fill's budget, and says so.
+fn fill(
+    plan: &Plan,
+    file: &mut TestFile,
+    observer: &dyn Observer,
+    rates: &mut Rates,
+) -> Result<(), SuiteError> {
+    let live = Arc::new(Live::default());
+    observer.started(
+        &Phase::Fill {
+            bytes: plan.file_size,
+            after: plan.time_from(0, *rates),
+        },
+        live.clone(),
+    );
+    let started = Instant::now();
+    let path = file.path().to_path_buf();
+    let written = file
+        .fill(plan.data, &live, plan.fill_budget)
+        .map_err(|source| SuiteError::Fill { path, source })?;
+    let rate = written as f64 / started.elapsed().as_secs_f64().max(1e-3);
+    rates.record(Op::Write, rate);
+    observer.finished(None);
+    if written < plan.file_size {
+        observer.note(&format!(
+            "the device writes about {:.1} MB/s, so the test file is {} instead of {}: \
+             what it fills in {} s (--size sets the size)",
+            rate / 1e6,
+            iomark_result::units::format_size(written),
+            iomark_result::units::format_size(plan.file_size),
+            super::plan::FILL_BUDGET.as_secs()
+        ));
+    }
+    Ok(())
 }
 
 /// Scans a raw device, read-only (the surface profile with `--device`): nothing is written.

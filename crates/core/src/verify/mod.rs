@@ -78,57 +78,21 @@ pub fn files(
     observer: &dyn Observer,
     stop: &AtomicBool,
 ) -> Result<Outcome, VerifyError> {
-    let count = folder.count();
-    let first = folder.state.files_done;
+    let to_write: u64 = (folder.state.files_done..folder.count())
+        .map(|i| folder.len(i))
+        .sum();
     let seed = folder.state.seed;
-    let mut written: Vec<u64> = (0..first).map(|i| folder.len(i)).collect();
-    let to_write: u64 = (first..count).map(|i| folder.len(i)).sum();
-    let live = Arc::new(Live::default());
-    let mut write_error = None;
-    let mut write_seconds = 0.0;
-    let mut direct = true;
-    if to_write > 0 {
-        observer.started(
-            &Phase::Bytes {
-                label: format!("Writing {}", format_size(to_write)),
-                bytes: to_write,
-            },
-            live.clone(),
-        );
-        for i in first..count {
-            let (file, is_direct) = folder.create(i)?;
-            direct &= is_direct;
-            let span = Span {
-                file: &file,
-                offset: 0,
-                len: folder.len(i),
-                position: i as u64 * folder.state.file_bytes,
-            };
-            let pass = pass::write(std::slice::from_ref(&span), seed, &live, stop);
-            write_seconds += pass.seconds;
-            written.push(pass.bytes[0]);
-            match pass.end {
-                End::Done => folder.mark_done(i + 1)?,
-                End::Stopped => {
-                    observer.finished(None);
-                    return Ok(Outcome::Stopped {
-                        written: written.iter().sum(),
-                    });
-                }
-                End::NoSpace => {
-                    observer.note(&format!(
-                        "the filesystem filled up after {}: verifying what was written",
-                        format_size(written.iter().sum())
-                    ));
-                    break;
-                }
-                End::Failed { position, error } => {
-                    write_error = Some(format!("writing at {position} failed: {error}"));
-                    break;
-                }
-            }
-        }
-        observer.finished_saying(&rate_text(to_write, write_seconds));
+    let Written {
+        bytes: written,
+        seconds: write_seconds,
+        mut direct,
+        error: write_error,
+        stopped,
+    } = write_files(&mut folder, to_write, observer, stop)?;
+    if stopped {
+        return Ok(Outcome::Stopped {
+            written: written.iter().sum(),
+        });
     }
     let total: u64 = written.iter().sum();
     let read_live = Arc::new(Live::default());
@@ -198,6 +162,79 @@ pub fn files(
     section.claimed_bytes = claim.claimed;
     conclude_files(&mut section, claim, places, write_error);
     Ok(Outcome::Done(Box::new(section)))
+}
+
+/// What the write pass left: each file's bytes, the pass's time, whether every file was
+/// written direct, the error that ended it early, and whether the user stopped it.
+struct Written {
+    bytes: Vec<u64>,
+    seconds: f64,
+    direct: bool,
+    error: Option<String>,
+    stopped: bool,
+}
+
+/// Writes the files not yet written (all of them, unless resuming), each marked done in the
+/// folder's state as it ends; a full filesystem ends the pass and what was written is read.
+fn write_files(
+    folder: &mut Folder,
+    to_write: u64,
+    observer: &dyn Observer,
+    stop: &AtomicBool,
+) -> Result<Written, VerifyError> {
+    let (first, count, seed) = (folder.state.files_done, folder.count(), folder.state.seed);
+    let mut w = Written {
+        bytes: (0..first).map(|i| folder.len(i)).collect(),
+        seconds: 0.0,
+        direct: true,
+        error: None,
+        stopped: false,
+    };
+    if to_write == 0 {
+        return Ok(w);
+    }
+    let live = Arc::new(Live::default());
+    observer.started(
+        &Phase::Bytes {
+            label: format!("Writing {}", format_size(to_write)),
+            bytes: to_write,
+        },
+        live.clone(),
+    );
+    for i in first..count {
+        let (file, is_direct) = folder.create(i)?;
+        w.direct &= is_direct;
+        let span = Span {
+            file: &file,
+            offset: 0,
+            len: folder.len(i),
+            position: i as u64 * folder.state.file_bytes,
+        };
+        let pass = pass::write(std::slice::from_ref(&span), seed, &live, stop);
+        w.seconds += pass.seconds;
+        w.bytes.push(pass.bytes[0]);
+        match pass.end {
+            End::Done => folder.mark_done(i + 1)?,
+            End::Stopped => {
+                observer.finished(None);
+                w.stopped = true;
+                return Ok(w);
+            }
+            End::NoSpace => {
+                observer.note(&format!(
+                    "the filesystem filled up after {}: verifying what was written",
+                    format_size(w.bytes.iter().sum())
+                ));
+                break;
+            }
+            End::Failed { position, error } => {
+                w.error = Some(format!("writing at {position} failed: {error}"));
+                break;
+            }
+        }
+    }
+    observer.finished_saying(&rate_text(to_write, w.seconds));
+    Ok(w)
 }
 
 /// Verify a whole raw device: write every byte, read every byte back.

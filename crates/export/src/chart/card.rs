@@ -63,6 +63,30 @@ pub(super) fn bar_fraction(mb_per_s: f64) -> f64 {
     ((mb_per_s / low).log10() / (high / low).log10()).clamp(0.0, 1.0)
 }
 
+/// Text on the card: a string at a place, in a style.
+struct Pen<'a, DB: DrawingBackend> {
+    root: &'a DrawingArea<DB, Shift>,
+}
+
+impl<DB: DrawingBackend> Pen<'_, DB> {
+    fn text(&self, s: String, at: (i32, i32), style: TextStyle) -> Result<(), ExportError> {
+        self.root.draw(&Text::new(s, at, style)).map_err(err)
+    }
+}
+
+fn font(size: u32, style: FontStyle, color: RGBColor, pos: Pos) -> TextStyle<'static> {
+    (FONT, size).into_font().style(style).color(&color).pos(pos)
+}
+
+const LEFT_TOP: Pos = Pos {
+    h_pos: HPos::Left,
+    v_pos: VPos::Top,
+};
+const RIGHT_TOP: Pos = Pos {
+    h_pos: HPos::Right,
+    v_pos: VPos::Top,
+};
+
 pub(super) fn card<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     doc: &ResultDoc,
@@ -70,58 +94,60 @@ pub(super) fn card<DB: DrawingBackend>(
     let (width, height) = root.dim_in_pixel();
     let (width, height) = (width as i32, height as i32);
     let right = width - MARGIN;
-    let font = |size: u32, style: FontStyle, color: RGBColor, pos: Pos| {
-        (FONT, size).into_font().style(style).color(&color).pos(pos)
-    };
-    let left_top = Pos::new(HPos::Left, VPos::Top);
-    let right_top = Pos::new(HPos::Right, VPos::Top);
-    let text = |s: String, at: (i32, i32), style: TextStyle| {
-        root.draw(&Text::new(s, at, style)).map_err(err)
-    };
+    let pen = Pen { root };
+    let y = heading(&pen, doc, right)?;
+    test_rows(&pen, doc, right, y)?;
+    footer(&pen, doc, right, height)
+}
 
-    // The device, and how it was measured.
-    text(
+/// The device, and how it was measured; returns where the method line is.
+fn heading<DB: DrawingBackend>(
+    pen: &Pen<DB>,
+    doc: &ResultDoc,
+    right: i32,
+) -> Result<i32, ExportError> {
+    pen.text(
         "iomark".into(),
         (MARGIN, 12),
-        font(26, FontStyle::Bold, READ, left_top),
+        font(26, FontStyle::Bold, READ, LEFT_TOP),
     )?;
     let device = describe::device_line(doc).unwrap_or_else(|| doc.device_label());
-    text(
+    pen.text(
         fit(&device, 18, true, right - 130 - 150),
         (130, 16),
-        font(18, FontStyle::Bold, INK, left_top),
+        font(18, FontStyle::Bold, INK, LEFT_TOP),
     )?;
     // The user's label on a line of its own, under the device.
     let mut y = 50;
     if let Some(label) = &doc.label {
-        text(
+        pen.text(
             fit(&format!("“{label}”"), 15, true, right - MARGIN),
             (MARGIN, y),
-            font(15, FontStyle::Bold, INK, left_top),
+            font(15, FontStyle::Bold, INK, LEFT_TOP),
         )?;
         y += LABEL_LINE;
     }
     if let Some(headline) = doc.headline() {
-        text(
+        pen.text(
             fit(&headline.short, 18, true, right - MARGIN),
             (MARGIN, y),
-            font(18, FontStyle::Bold, READ, left_top),
+            font(18, FontStyle::Bold, READ, LEFT_TOP),
         )?;
         // The sentence over at most two lines.
         let (first, rest) = wrap(&headline.sentence, 13, right - MARGIN);
         for (i, line) in [first, rest].into_iter().enumerate() {
-            text(
+            pen.text(
                 fit(&line, 13, false, right - MARGIN),
                 (MARGIN, y + 24 + 17 * i as i32),
-                font(13, FontStyle::Normal, INK, left_top),
+                font(13, FontStyle::Normal, INK, LEFT_TOP),
             )?;
         }
         y += HEADLINE_BAND;
     }
-    text(
+    pen.text(
         describe::when(doc),
         (right, 19),
-        font(13, FontStyle::Normal, MUTED, right_top),
+        font(13, FontStyle::Normal, MUTED, RIGHT_TOP),
     )?;
     let method = format!(
         "{} profile · {}{}",
@@ -133,18 +159,27 @@ pub(super) fn card<DB: DrawingBackend>(
             .unwrap_or_default(),
         describe::method_line(doc)
     );
-    text(
+    pen.text(
         fit(&method, 13, false, right - MARGIN),
         (MARGIN, y),
-        font(13, FontStyle::Normal, MUTED, left_top),
+        font(13, FontStyle::Normal, MUTED, LEFT_TOP),
     )?;
 
-    // The columns, then a row per test.
+    Ok(y)
+}
+
+/// The columns, then a row per test.
+fn test_rows<DB: DrawingBackend>(
+    pen: &Pen<DB>,
+    doc: &ResultDoc,
+    right: i32,
+    y: i32,
+) -> Result<(), ExportError> {
     let cell_width = (right - (MARGIN + LABEL_WIDTH + GAP) - GAP) / 2;
     let read_x = MARGIN + LABEL_WIDTH + GAP;
     let write_x = read_x + cell_width + GAP;
     for (x, name) in [(read_x, "Read (MB/s)"), (write_x, "Write (MB/s)")] {
-        text(
+        pen.text(
             name.into(),
             (x + cell_width / 2, y + 26),
             font(15, FontStyle::Bold, INK, Pos::new(HPos::Center, VPos::Top)),
@@ -153,11 +188,12 @@ pub(super) fn card<DB: DrawingBackend>(
     let first_row = header(doc);
     for (i, row) in rows(&doc.tests).iter().take(MAX_ROWS).enumerate() {
         let top = first_row + i as i32 * (ROW + GAP);
-        root.draw(&Rectangle::new(
-            [(MARGIN, top), (MARGIN + LABEL_WIDTH, top + ROW)],
-            LABEL.filled(),
-        ))
-        .map_err(err)?;
+        pen.root
+            .draw(&Rectangle::new(
+                [(MARGIN, top), (MARGIN + LABEL_WIDTH, top + ROW)],
+                LABEL.filled(),
+            ))
+            .map_err(err)?;
         // `SEQ1M_Q8T1` over two lines, as CrystalDiskMark labels its buttons.
         let (first, second) = row.name.split_once('_').unwrap_or((&row.name, ""));
         let centre = MARGIN + LABEL_WIDTH / 2;
@@ -170,18 +206,27 @@ pub(super) fn card<DB: DrawingBackend>(
             ]
         };
         for &(line, size, style, y) in lines {
-            text(
+            pen.text(
                 fit(&line.replace('_', " "), size, true, LABEL_WIDTH - 12),
                 (centre, top + y),
                 font(size, style, WHITE, Pos::new(HPos::Center, VPos::Center)),
             )?;
         }
         for (x, test, color) in [(read_x, row.read, READ), (write_x, row.write, WRITE)] {
-            cell(root, (x, top), cell_width, test, color)?;
+            cell(pen.root, (x, top), cell_width, test, color)?;
         }
     }
 
-    // The host and the run, and anything the run warned of.
+    Ok(())
+}
+
+/// The host and the run, and anything the run warned of.
+fn footer<DB: DrawingBackend>(
+    pen: &Pen<DB>,
+    doc: &ResultDoc,
+    right: i32,
+    height: i32,
+) -> Result<(), ExportError> {
     let host = [
         doc.host
             .board
@@ -196,25 +241,25 @@ pub(super) fn card<DB: DrawingBackend>(
     .join(" · ");
     let id = doc.id.get(..10).unwrap_or(&doc.id);
     let bottom = height - FOOTER + 12;
-    text(
+    pen.text(
         fit(&format!("host {host}"), 12, false, right - MARGIN),
         (MARGIN, bottom),
-        font(12, FontStyle::Normal, MUTED, left_top),
+        font(12, FontStyle::Normal, MUTED, LEFT_TOP),
     )?;
-    text(
+    pen.text(
         format!(
             "iomark {} · run {id} · MB/s = 10⁶ bytes/s, median loop · bars: log scale, 0.1 MB/s to 10 GB/s",
             doc.tool.version
         ),
         (MARGIN, bottom + 18),
-        font(12, FontStyle::Normal, MUTED, left_top),
+        font(12, FontStyle::Normal, MUTED, LEFT_TOP),
     )?;
     if let Some(first) = doc.warnings.first() {
         let more = match doc.warnings.len() {
             1 => String::new(),
             n => format!(" (and {} more)", n - 1),
         };
-        text(
+        pen.text(
             fit(
                 &format!("⚠ {}{more}", first.message),
                 12,
@@ -222,7 +267,7 @@ pub(super) fn card<DB: DrawingBackend>(
                 right - MARGIN,
             ),
             (MARGIN, bottom + 36),
-            font(12, FontStyle::Bold, WRITE, left_top),
+            font(12, FontStyle::Bold, WRITE, LEFT_TOP),
         )?;
     }
     Ok(())

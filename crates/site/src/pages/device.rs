@@ -88,40 +88,12 @@ pub async fn device(
     let primary = metrics[0];
     let values = view.distribution();
     let (label, unit) = (primary.label, primary.unit);
-    let mut marks: Vec<Mark> = view
-        .summary
-        .get(primary.column)
-        .map(|s| Mark {
-            label: "median".into(),
-            value: s.median,
-            mine: false,
-        })
-        .into_iter()
-        .collect();
-    let mine = view.mine.as_ref().map(|m| {
-        if let Some(value) = m.value {
-            marks.push(Mark {
-                label: "yours".into(),
-                value,
-                mine: true,
-            });
-        }
-        standing_sentence(m, view.shown_name(), primary)
-    });
-    let mut facts = vec![view.kind.clone()];
-    // What it calls itself, where its owners' name for it is the title.
-    if view.sold_as.is_some() {
-        facts.insert(0, format!("named {} by the device itself", view.name));
-    }
-    facts.extend(view.transport.clone());
-    if let Some(price) = view.price_usd {
-        facts.push(format!("median price ${price:.2}"));
-    }
+    let (marks, mine) = marks_and_standing(&view, primary);
     let page = DevicePage {
         headlines: view.results.iter().any(|e| e.headline.is_some()),
         verdicts: view.classes_met.clone(),
         title: view.shown_name().to_string(),
-        facts: facts.join(" · "),
+        facts: facts(&view),
         tabs: view
             .classes
             .iter()
@@ -205,6 +177,46 @@ pub async fn device(
         ),
     };
     render(&page)
+}
+
+/// The lines drawn on the distribution (the median, and the viewer's result), and where the
+/// viewer's result stands in a sentence.
+fn marks_and_standing(view: &views::DeviceView, primary: &Metric) -> (Vec<Mark>, Option<String>) {
+    let mut marks: Vec<Mark> = view
+        .summary
+        .get(primary.column)
+        .map(|s| Mark {
+            label: "median".into(),
+            value: s.median,
+            mine: false,
+        })
+        .into_iter()
+        .collect();
+    let mine = view.mine.as_ref().map(|m| {
+        if let Some(value) = m.value {
+            marks.push(Mark {
+                label: "yours".into(),
+                value,
+                mine: true,
+            });
+        }
+        standing_sentence(m, view.shown_name(), primary)
+    });
+    (marks, mine)
+}
+
+/// What the device is, in a line: its kind, the name it calls itself, transport and price.
+fn facts(view: &views::DeviceView) -> String {
+    let mut facts = vec![view.kind.clone()];
+    // What it calls itself, where its owners' name for it is the title.
+    if view.sold_as.is_some() {
+        facts.insert(0, format!("named {} by the device itself", view.name));
+    }
+    facts.extend(view.transport.clone());
+    if let Some(price) = view.price_usd {
+        facts.push(format!("median price ${price:.2}"));
+    }
+    facts.join(" · ")
 }
 
 /// Where the viewer's result stands, in a sentence.

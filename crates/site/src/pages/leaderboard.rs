@@ -101,65 +101,12 @@ pub async fn leaderboard(
         .recent(10, state.config.show_synthetic)
         .await?
         .into_iter()
-        .map(|e| RecentLine {
-            href: format!("/results/{}", encode(&e.id)),
-            date: e.started_at.chars().take(10).collect(),
-            class: profile_label(&e.class),
-            label: e.label.clone().unwrap_or_default(),
-            // The profile's own figure (a score, the SD classes met), else SEQ1M Q8T1 read.
-            figure: e.headline.clone().unwrap_or_else(|| {
-                e.figures
-                    .get(metric::HEADLINE.column)
-                    .map(|v| format!("{} MB/s read", figure(*v)))
-                    .unwrap_or_else(|| "–".into())
-            }),
-            // Why it is not ranked: the list says "not ranked", the reason is a tooltip here
-            // and said in full on its page (a phone showed the reason over half a screen).
-            note: match (&e.flag, &e.device_key) {
-                (Some(flag), _) => flag.clone(),
-                (None, None) => "the result names no device model".into(),
-                _ => String::new(),
-            },
-            device: e.device_name,
-        })
+        .map(recent_line)
         .collect();
     let lines = board
         .devices
         .iter()
-        .map(|d| BoardLine {
-            rank: d.rank,
-            href: format!(
-                "/devices/{}?profile={}",
-                encode(&d.device.key),
-                encode(&board.class)
-            ),
-            name: d.device.shown_name().to_string(),
-            own_name: match d.device.sold_as {
-                Some(_) => d.device.name.clone(),
-                None => String::new(),
-            },
-            kind: d.device.kind.clone(),
-            results: d.device.results,
-            cells: board
-                .columns
-                .iter()
-                .map(|c| {
-                    let median = d.device.stats.get(c.figure).map(|s| s.median);
-                    Cell {
-                        text: median.map(figure).unwrap_or_else(|| "–".into()),
-                        bar: median.zip(c.best.filter(|b| *b > 0.0)).map(|(v, best)| {
-                            // Any figure above nothing shows at least a sliver.
-                            ((v / best * 20.0).round() as u8).clamp(u8::from(v > 0.0), 20)
-                        }),
-                        sorted: c.sorted,
-                    }
-                })
-                .collect(),
-            range: range(&d.figure),
-            price: money(d.device.price_usd, 2),
-            per_gb: money(d.usd_per_gb, 3),
-            per_usd: d.mb_per_s_per_usd.map(figure).unwrap_or_else(|| "–".into()),
-        })
+        .map(|d| board_line(d, &board))
         .collect();
     let text = |v: &Option<String>| v.clone().unwrap_or_default();
     let page = LeaderboardPage {
@@ -222,6 +169,70 @@ pub async fn leaderboard(
         }),
     };
     render(&page)
+}
+
+/// A line of the newest results: its date, device, label and headline, and why it is not
+/// ranked where it is not.
+fn recent_line(e: iomark_store::Entry) -> RecentLine {
+    RecentLine {
+        href: format!("/results/{}", encode(&e.id)),
+        date: e.started_at.chars().take(10).collect(),
+        class: profile_label(&e.class),
+        label: e.label.clone().unwrap_or_default(),
+        // The profile's own figure (a score, the SD classes met), else SEQ1M Q8T1 read.
+        figure: e.headline.clone().unwrap_or_else(|| {
+            e.figures
+                .get(metric::HEADLINE.column)
+                .map(|v| format!("{} MB/s read", figure(*v)))
+                .unwrap_or_else(|| "–".into())
+        }),
+        // Why it is not ranked: the list says "not ranked", the reason is a tooltip here
+        // and said in full on its page (a phone showed the reason over half a screen).
+        note: match (&e.flag, &e.device_key) {
+            (Some(flag), _) => flag.clone(),
+            (None, None) => "the result names no device model".into(),
+            _ => String::new(),
+        },
+        device: e.device_name,
+    }
+}
+
+/// A device's line: its rank, names, each column's median with its bar, spread and prices.
+fn board_line(d: &views::Ranked, board: &views::Leaderboard) -> BoardLine {
+    BoardLine {
+        rank: d.rank,
+        href: format!(
+            "/devices/{}?profile={}",
+            encode(&d.device.key),
+            encode(&board.class)
+        ),
+        name: d.device.shown_name().to_string(),
+        own_name: match d.device.sold_as {
+            Some(_) => d.device.name.clone(),
+            None => String::new(),
+        },
+        kind: d.device.kind.clone(),
+        results: d.device.results,
+        cells: board
+            .columns
+            .iter()
+            .map(|c| {
+                let median = d.device.stats.get(c.figure).map(|s| s.median);
+                Cell {
+                    text: median.map(figure).unwrap_or_else(|| "–".into()),
+                    bar: median.zip(c.best.filter(|b| *b > 0.0)).map(|(v, best)| {
+                        // Any figure above nothing shows at least a sliver.
+                        ((v / best * 20.0).round() as u8).clamp(u8::from(v > 0.0), 20)
+                    }),
+                    sorted: c.sorted,
+                }
+            })
+            .collect(),
+        range: range(&d.figure),
+        price: money(d.device.price_usd, 2),
+        per_gb: money(d.usd_per_gb, 3),
+        per_usd: d.mb_per_s_per_usd.map(figure).unwrap_or_else(|| "–".into()),
+    }
 }
 
 /// This leaderboard's address with `changes` made to its query: only what pages read is kept

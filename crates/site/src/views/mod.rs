@@ -13,7 +13,7 @@ mod standing;
 
 pub use compare::{comparison, Compared};
 pub use device::{device_view, DeviceQuery, DeviceView, Mine};
-pub use leaderboard::{checked, leaderboard, BoardQuery, Choices, Leaderboard};
+pub use leaderboard::{checked, leaderboard, BoardQuery, Choices, Leaderboard, Ranked};
 pub use listing::{listing, ListQuery, Listed, Listing};
 pub use standing::{standing, Standing};
 

@@ -28,6 +28,7 @@ use std::io;
 
 use super::pass::Aligned;
 use super::pattern::{self, Sector, SECTOR};
+use edge::Edge;
 use iomark_result::units::format_size;
 
 /// Samples are single blocks of this size (aligned for direct I/O on any device).
@@ -100,19 +101,7 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
     }
     let dense = ((size - SPARED) / 4).min(DENSE) / BLOCK as u64 * BLOCK as u64;
     let step = (dense / 2).max(BLOCK as u64) / BLOCK as u64 * BLOCK as u64;
-    let mut rng = iomark_result::rng::Rng::from_seed([seed, 1, 2, 3]);
-    let mut samples = Vec::new();
-    let mut at = SPARED + dense;
-    while at + BLOCK as u64 <= size {
-        let jitter = rng.next_u64() % (step / BLOCK as u64) * BLOCK as u64;
-        let p = (at + jitter).min(size - BLOCK as u64);
-        samples.push(p);
-        at += step;
-    }
-    if samples.last() != Some(&(size - BLOCK as u64)) {
-        samples.push(size - BLOCK as u64);
-    }
-    samples.dedup();
+    let samples = sample_positions(size, dense, step, seed);
 
     let mut block = Aligned::new(BLOCK);
     let mut written = 0u64;
@@ -135,58 +124,17 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
     dev.sync()?;
     let write_mb_per_s = dense as f64 / 1e6 / started.elapsed().as_secs_f64();
 
-    // Read the dense region back: any sector holding another position's data is evidence.
-    // Each pair shares one place: the higher of the two is past R, the lower is at K or above.
-    let mut shared: Vec<(u64, u64)> = Vec::new();
-    let mut lost_in_dense: Option<u64> = None;
-    let (mut good_bytes, mut aliased_bytes, mut bad_bytes) = (0u64, 0u64, 0u64);
-    let started = std::time::Instant::now();
-    for at in (0..dense).step_by(chunk.len()) {
-        let len = (dense - at).min(chunk.len() as u64) as usize;
-        let position = SPARED + at;
-        let read = dev.read_at(&mut chunk[..len], position);
-        progress(len as u64);
-        if read.is_err() {
-            lost_in_dense.get_or_insert(position);
-            bad_bytes += len as u64;
-            continue;
-        }
-        for (i, sector) in chunk[..len].chunks_exact(SECTOR).enumerate() {
-            let here = position + (i * SECTOR) as u64;
-            match pattern::check(sector, here, seed) {
-                Sector::Good => good_bytes += SECTOR as u64,
-                Sector::Aliased(holds) => {
-                    aliased_bytes += SECTOR as u64;
-                    shared.push((here, holds));
-                }
-                Sector::Bad => {
-                    bad_bytes += SECTOR as u64;
-                    lost_in_dense.get_or_insert(here);
-                }
-            }
-        }
-    }
-    let read_mb_per_s = dense as f64 / 1e6 / started.elapsed().as_secs_f64();
-    // Then the samples.
-    let mut first_lost: Option<usize> = None;
-    for (i, &p) in samples.iter().enumerate() {
-        let got = match dev.read_at(&mut block, p) {
-            Ok(()) => seen(&block, p, seed),
-            Err(_) => Seen::Lost,
-        };
-        progress(BLOCK as u64);
-        match got {
-            Seen::Good => good_bytes += BLOCK as u64,
-            Seen::Holds(holds) => {
-                aliased_bytes += BLOCK as u64;
-                shared.push((p, holds));
-            }
-            Seen::Lost => {
-                bad_bytes += BLOCK as u64;
-                first_lost.get_or_insert(i);
-            }
-        }
-    }
+    let (
+        Readback {
+            mut shared,
+            lost_in_dense,
+            first_lost,
+            good_bytes,
+            aliased_bytes,
+            bad_bytes,
+        },
+        read_mb_per_s,
+    ) = read_back(dev, &mut block, &mut chunk, &samples, dense, seed, progress);
     shared.retain(|&(a, b)| a != b);
 
     let mut found = Found {
@@ -213,36 +161,7 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
         written: 0,
     };
     if let Some(period) = shared.iter().map(|&(a, b)| a.abs_diff(b)).min() {
-        // The lowest place found shared is at K or above, and K is at most two samples' steps
-        // below it (a sample lands on `D` every step); its window of `D` is then probed.
-        let lowest = shared
-            .iter()
-            .map(|&(a, b)| a.min(b))
-            .min()
-            .unwrap_or(SPARED);
-        let to = lowest.clamp(SPARED, SPARED + dense);
-        let from = to.saturating_sub(2 * step).max(SPARED);
-        let kept = edge.wrap_start(from, to, period, size)?.unwrap_or(to);
-        // Where K is within the spared first MiB, it cannot be told from 0: R is P, never more.
-        let real = if kept <= SPARED {
-            period
-        } else {
-            kept + period
-        };
-        found.real = real;
-        found.evidence = if kept <= SPARED {
-            format!(
-                "writes at {} ({real} bytes) and beyond land on positions below it (the address wraps)",
-                format_size(real)
-            )
-        } else {
-            format!(
-                "writes at {} ({real} bytes) and beyond land on positions from {} ({kept} bytes) up (the address wraps past the first {})",
-                format_size(real),
-                format_size(kept),
-                format_size(kept)
-            )
-        };
+        wrapped(&mut edge, &mut found, &shared, period, (step, dense, size))?;
     }
     if let Some(p) = lost_in_dense {
         if p < found.real {
@@ -274,79 +193,139 @@ pub fn probe(dev: &mut dyn Blocks, seed: u64, progress: &dyn Fn(u64)) -> io::Res
     Ok(found)
 }
 
-/// What finds the edge: writes whole windows and reads them back (step 3 above).
-struct Edge<'a> {
-    dev: &'a mut dyn Blocks,
-    seed: u64,
-    chunk: &'a mut Aligned,
-    progress: &'a dyn Fn(u64),
-    written: u64,
+/// Where the address wraps: the real capacity is the lowest place found shared, or where the
+/// wrap begins above a kept region, plus the period; `found` says so.
+fn wrapped(
+    edge: &mut Edge<'_>,
+    found: &mut Found,
+    shared: &[(u64, u64)],
+    period: u64,
+    (step, dense, size): (u64, u64, u64),
+) -> io::Result<()> {
+    // The lowest place found shared is at K or above, and K is at most two samples' steps
+    // below it (a sample lands on `D` every step); its window of `D` is then probed.
+    let lowest = shared
+        .iter()
+        .map(|&(a, b)| a.min(b))
+        .min()
+        .unwrap_or(SPARED);
+    let to = lowest.clamp(SPARED, SPARED + dense);
+    let from = to.saturating_sub(2 * step).max(SPARED);
+    let kept = edge.wrap_start(from, to, period, size)?.unwrap_or(to);
+    // Where K is within the spared first MiB, it cannot be told from 0: R is P, never more.
+    let real = if kept <= SPARED {
+        period
+    } else {
+        kept + period
+    };
+    found.real = real;
+    found.evidence = if kept <= SPARED {
+        format!(
+            "writes at {} ({real} bytes) and beyond land on positions below it (the address wraps)",
+            format_size(real)
+        )
+    } else {
+        format!(
+            "writes at {} ({real} bytes) and beyond land on positions from {} ({kept} bytes) up (the address wraps past the first {})",
+            format_size(real),
+            format_size(kept),
+            format_size(kept)
+        )
+    };
+    Ok(())
 }
 
-impl Edge<'_> {
-    /// Writes this run's data for positions `from..to`, each at `position + shift`.
-    fn write(&mut self, from: u64, to: u64, shift: u64) -> io::Result<()> {
-        let mut at = from;
-        while at < to {
-            let len = (to - at).min(self.chunk.len() as u64) as usize;
-            pattern::fill(&mut self.chunk[..len], at + shift, self.seed);
-            self.dev.write_at(&self.chunk[..len], at + shift)?;
-            self.written += len as u64;
-            (self.progress)(len as u64);
-            at += len as u64;
-        }
-        Ok(())
-    }
+/// What reading back found: places two positions share, the first place lost in the dense
+/// region and the first sample lost, and the bytes by kind.
+#[derive(Default)]
+struct Readback {
+    /// Each pair shares one place: the higher of the two is past R, the lower is at K or above.
+    shared: Vec<(u64, u64)>,
+    lost_in_dense: Option<u64>,
+    first_lost: Option<usize>,
+    good_bytes: u64,
+    aliased_bytes: u64,
+    bad_bytes: u64,
+}
 
-    /// The first position of `from..to` that does not read back its own data.
-    fn first_wrong(&mut self, from: u64, to: u64) -> io::Result<Option<u64>> {
-        self.dev.sync()?;
-        let mut at = from;
-        while at < to {
-            let len = (to - at).min(self.chunk.len() as u64) as usize;
-            let read = self.dev.read_at(&mut self.chunk[..len], at);
-            (self.progress)(len as u64);
-            if read.is_err() {
-                return Ok(Some(at));
-            }
-            for (i, sector) in self.chunk[..len].chunks_exact(SECTOR).enumerate() {
-                let here = at + (i * SECTOR) as u64;
-                if pattern::check(sector, here, self.seed) != Sector::Good {
-                    return Ok(Some(here));
+/// A block every `step` after the dense region, jittered within its step, and the last block.
+fn sample_positions(size: u64, dense: u64, step: u64, seed: u64) -> Vec<u64> {
+    let mut rng = iomark_result::rng::Rng::from_seed([seed, 1, 2, 3]);
+    let mut samples = Vec::new();
+    let mut at = SPARED + dense;
+    while at + BLOCK as u64 <= size {
+        let jitter = rng.next_u64() % (step / BLOCK as u64) * BLOCK as u64;
+        let p = (at + jitter).min(size - BLOCK as u64);
+        samples.push(p);
+        at += step;
+    }
+    if samples.last() != Some(&(size - BLOCK as u64)) {
+        samples.push(size - BLOCK as u64);
+    }
+    samples.dedup();
+    samples
+}
+
+/// Reads the dense region back, then the samples; returns what was found and the dense
+/// region's read rate.
+fn read_back(
+    dev: &mut dyn Blocks,
+    block: &mut Aligned,
+    chunk: &mut Aligned,
+    samples: &[u64],
+    dense: u64,
+    seed: u64,
+    progress: &dyn Fn(u64),
+) -> (Readback, f64) {
+    // Read the dense region back: any sector holding another position's data is evidence.
+    let mut r = Readback::default();
+    let started = std::time::Instant::now();
+    for at in (0..dense).step_by(chunk.len()) {
+        let len = (dense - at).min(chunk.len() as u64) as usize;
+        let position = SPARED + at;
+        let read = dev.read_at(&mut chunk[..len], position);
+        progress(len as u64);
+        if read.is_err() {
+            r.lost_in_dense.get_or_insert(position);
+            r.bad_bytes += len as u64;
+            continue;
+        }
+        for (i, sector) in chunk[..len].chunks_exact(SECTOR).enumerate() {
+            let here = position + (i * SECTOR) as u64;
+            match pattern::check(sector, here, seed) {
+                Sector::Good => r.good_bytes += SECTOR as u64,
+                Sector::Aliased(holds) => {
+                    r.aliased_bytes += SECTOR as u64;
+                    r.shared.push((here, holds));
+                }
+                Sector::Bad => {
+                    r.bad_bytes += SECTOR as u64;
+                    r.lost_in_dense.get_or_insert(here);
                 }
             }
-            at += len as u64;
         }
-        Ok(None)
     }
-
-    /// Where a wrap of `period` begins in `from..to` (a stretch of `D`, holding its own data):
-    /// each position's partner `period` above is written, and the first position that then
-    /// holds other data shares its place with it. `None` if none does.
-    fn wrap_start(
-        &mut self,
-        from: u64,
-        to: u64,
-        period: u64,
-        size: u64,
-    ) -> io::Result<Option<u64>> {
-        let to = to.min(size.saturating_sub(period));
-        if from >= to {
-            return Ok(None);
+    let read_mb_per_s = dense as f64 / 1e6 / started.elapsed().as_secs_f64();
+    // Then the samples.
+    for (i, &p) in samples.iter().enumerate() {
+        let got = match dev.read_at(block, p) {
+            Ok(()) => seen(block, p, seed),
+            Err(_) => Seen::Lost,
+        };
+        progress(BLOCK as u64);
+        match got {
+            Seen::Good => r.good_bytes += BLOCK as u64,
+            Seen::Holds(holds) => {
+                r.aliased_bytes += BLOCK as u64;
+                r.shared.push((p, holds));
+            }
+            Seen::Lost => {
+                r.bad_bytes += BLOCK as u64;
+                r.first_lost.get_or_insert(i);
+            }
         }
-        // `D` holds its own data (it read back so); the partners' writes also push it out of
-        // any cache, so what is read is what the card keeps.
-        self.write(from, to, period)?;
-        self.first_wrong(from, to)
     }
-
-    /// The first position of `from..to` whose write is lost: the stretch written whole, then
-    /// `flush` (known good, elsewhere) written again so no cache answers, then read back.
-    fn first_lost(&mut self, from: u64, to: u64, flush: (u64, u64)) -> io::Result<Option<u64>> {
-        self.write(from, to, 0)?;
-        self.write(flush.0, flush.1, 0)?;
-        self.first_wrong(from, to)
-    }
+    (r, read_mb_per_s)
 }
 
 impl Blocks for crate::engine::rawdev::RawDevice {
@@ -364,6 +343,7 @@ impl Blocks for crate::engine::rawdev::RawDevice {
     }
 }
 
+mod edge;
 #[cfg(test)]
 pub(crate) mod fakes;
 
