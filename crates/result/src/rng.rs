@@ -59,6 +59,7 @@ impl Rng {
     }
 
     /// Fills a buffer with random bytes.
+    #[inline]
     pub fn fill(&mut self, buf: &mut [u8]) {
         for chunk in buf.chunks_mut(8) {
             let word = self.next_u64().to_le_bytes();

@@ -8,6 +8,8 @@
 //! its text is drawn by the viewer.
 
 use ab_glyph::{Font, FontRef, ScaleFont};
+
+use super::fonts;
 use plotters::backend::BitMapBackend;
 use plotters::prelude::DrawingBackend;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -34,9 +36,9 @@ fn advance<F: Font>(font: &ab_glyph::PxScaleFont<&F>, text: &str) -> f32 {
 /// sans-serif comes close): for laying text out to fit.
 pub fn text_width(text: &str, size: f64, bold: bool) -> f64 {
     let data = if bold {
-        dejavu::sans::bold()
+        fonts::bold()
     } else {
-        dejavu::sans::regular()
+        fonts::regular()
     };
     let font = FontRef::try_from_slice(data).expect("DejaVu Sans");
     advance(&font.as_scaled(size as f32), text) as f64
@@ -52,8 +54,8 @@ impl<'a> Glyphs<'a> {
     pub fn new(inner: BitMapBackend<'a>) -> Self {
         Glyphs {
             inner,
-            regular: FontRef::try_from_slice(dejavu::sans::regular()).expect("DejaVu Sans"),
-            bold: FontRef::try_from_slice(dejavu::sans::bold()).expect("DejaVu Sans Bold"),
+            regular: FontRef::try_from_slice(fonts::regular()).expect("DejaVu Sans"),
+            bold: FontRef::try_from_slice(fonts::bold()).expect("DejaVu Sans Bold"),
         }
     }
 }
@@ -280,7 +282,7 @@ mod tests {
             .filter(|&x| inked[x] && (x == 0 || !inked[x - 1]))
             .map(|x| x as i32)
             .collect();
-        let font = FontRef::try_from_slice(dejavu::sans::regular())
+        let font = FontRef::try_from_slice(fonts::regular())
             .unwrap()
             .into_scaled(24.0);
         let mut pen = 0f32;

@@ -5,6 +5,7 @@
 
 mod bars;
 mod card;
+mod fonts;
 mod frame;
 mod glyphs;
 mod histogram;
@@ -74,8 +75,8 @@ pub(super) const WIDTH: u32 = 900;
 fn fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
-        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, fonts::regular());
+        let _ = plotters::style::register_font(FONT, FontStyle::Bold, fonts::bold());
     });
 }
 
