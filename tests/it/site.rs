@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -63,45 +63,52 @@ fn history_count(db: &str, home: &Path) -> usize {
         .len()
 }
 
-/// Every page and API answer of the site, on the store `db`.
-fn suite(db: &str) {
+/// The stores the site runs on; every test below runs on both.
+#[derive(Clone, Copy)]
+enum Store {
+    Sqlite,
+    Postgres,
+}
+
+/// A site with five results submitted as users would: the first from the command line (its
+/// receipt kept in the user's own store), then two more of that SanDisk model on other boards
+/// and two of a Kingston stick, one of them too fast for its USB 2 link.
+struct Seeded {
+    site: Site,
+    db: String,
+    /// What `iomark submit` printed for the first result.
+    submitted: String,
+    home: tempfile::TempDir,
+    // Dropped last: the site stops before its database does.
+    _postgres: Option<Postgres>,
+}
+
+impl Seeded {
+    fn home(&self) -> &Path {
+        self.home.path()
+    }
+}
+
+fn seeded(store: Store) -> Seeded {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path();
-    let site = Site::start(db, home, &["--submissions-per-minute", "0"]);
+    let (db, postgres) = match store {
+        Store::Sqlite => (home.join("site.db").to_str().unwrap().to_string(), None),
+        Store::Postgres => {
+            let pg = Postgres::start();
+            (pg.database(), Some(pg))
+        }
+    };
+    let site = Site::start(&db, home, &["--submissions-per-minute", "0"]);
     let url = site.url.clone();
-
-    // A result submitted from the command line: imported into the user's own store first.
     let mut first = device_doc(1, "SanDisk", "Extreme Pro", 0.1, "Raspberry Pi 4 Model B");
     first["label"] = json!(XSS);
     first["price_usd"] = json!(20.0);
     let file = write_doc(home, &first);
     ok(iomark(home).arg("import").arg(&file));
     let sent = ok(iomark(home).args(["submit", "latest", "--server", &url, "--yes"]));
-    let text = String::from_utf8_lossy(&sent.stdout).to_string();
-    let token = text
-        .lines()
-        .find_map(|l| l.strip_prefix("token: "))
-        .unwrap_or_else(|| panic!("a token: line: {text}"))
-        .to_string();
-    assert!(
-        text.contains(&format!("url: {url}/results/{}", ulid(1))),
-        "{text}"
-    );
-    assert_eq!(token.len(), 64);
-    // Sent again (by hand, or by a proxy replaying it): refused, said so, saved once.
-    let again = iomark(home)
-        .args(["submit", "latest", "--server", &url, "--yes"])
-        .output()
-        .unwrap();
-    assert!(!again.status.success());
-    let err = String::from_utf8_lossy(&again.stderr);
-    assert!(
-        err.contains(&format!("has result {} already", ulid(1)))
-            && err.contains("only the site's moderators can delete it"),
-        "{err}"
-    );
+    let submitted = String::from_utf8_lossy(&sent.stdout).to_string();
 
-    // More results: the same model on other boards, another device, one too fast for USB 2.
     for (n, scale, board) in [
         (2, 0.12, "Raspberry Pi 4 Model B"),
         (3, 0.14, "Raspberry Pi 5 Model B"),
@@ -133,10 +140,107 @@ fn suite(db: &str) {
         .unwrap_or_default()
         .to_string();
     assert!(flag.contains("USB link"), "flagged: {flag}");
-    // The same id again is refused, and changes nothing.
-    assert_eq!(post(&format!("{url}/api/v1/results"), &slow).status, 409);
+    Seeded {
+        site,
+        db,
+        submitted,
+        home: dir,
+        _postgres: postgres,
+    }
+}
 
-    // The leaderboard, found by searching the model in any case and spelling.
+/// The seeded site the tests that only read share, one per store: made by the first test to
+/// ask, stopped when the last one holding it is done (a test that writes makes its own).
+fn shared(store: Store) -> Arc<Seeded> {
+    static SQLITE: Mutex<Weak<Seeded>> = Mutex::new(Weak::new());
+    static POSTGRES: Mutex<Weak<Seeded>> = Mutex::new(Weak::new());
+    let slot = match store {
+        Store::Sqlite => &SQLITE,
+        Store::Postgres => &POSTGRES,
+    };
+    let mut held = slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(seeded) = held.upgrade() {
+        return seeded;
+    }
+    let seeded = Arc::new(seeded(store));
+    *held = Arc::downgrade(&seeded);
+    seeded
+}
+
+/// Each check as a test on SQLite and one on PostgreSQL: `site::NAME::on_sqlite`.
+macro_rules! on_both_stores {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn on_sqlite() {
+                super::$name(super::Store::Sqlite);
+            }
+            #[test]
+            fn on_postgres() {
+                super::$name(super::Store::Postgres);
+            }
+        }
+    )*};
+}
+
+on_both_stores!(
+    the_command_line_submits_a_result_once,
+    the_leaderboard_ranks_devices_by_their_medians,
+    the_leaderboard_page_sorts_filters_and_pages,
+    a_viewer_sees_where_their_result_stands,
+    a_device_page_shows_boards_results_and_references,
+    a_result_page_is_the_report_with_its_card,
+    a_surface_scan_is_taken_but_has_no_card,
+    compare_says_faster_only_on_evidence,
+    every_result_is_listed_a_page_at_a_time,
+    every_string_is_escaped_and_no_script_allowed,
+    what_is_refused_is_not_stored,
+    a_result_is_deleted_only_with_its_token,
+    a_device_page_lists_its_newest_50_and_counts_all,
+);
+
+/// Sent from the command line: a receipt with the result's address and its deletion token;
+/// sent again (by hand, or by a proxy replaying it), refused and said so, saved once; the same
+/// id posted again refused.
+fn the_command_line_submits_a_result_once(store: Store) {
+    let s = shared(store);
+    let (url, home, text) = (&s.site.url, s.home(), &s.submitted);
+    let token = text
+        .lines()
+        .find_map(|l| l.strip_prefix("token: "))
+        .unwrap_or_else(|| panic!("a token: line: {text}"))
+        .to_string();
+    assert!(
+        text.contains(&format!("url: {url}/results/{}", ulid(1))),
+        "{text}"
+    );
+    assert_eq!(token.len(), 64);
+    let again = iomark(home)
+        .args(["submit", "latest", "--server", url, "--yes"])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        err.contains(&format!("has result {} already", ulid(1)))
+            && err.contains("only the site's moderators can delete it"),
+        "{err}"
+    );
+    let slow = device_doc(
+        4,
+        "Kingston",
+        "DataTraveler Exodia",
+        0.02,
+        "Raspberry Pi 4 Model B",
+    );
+    assert_eq!(post(&format!("{url}/api/v1/results"), &slow).status, 409);
+}
+
+/// Found by searching the model in any case and spelling; ranked by the median of its
+/// results, with its price per GB and MB/s per dollar; a column per figure, with the best.
+fn the_leaderboard_ranks_devices_by_their_medians(store: Store) {
+    let s = shared(store);
+    let url = &s.site.url;
     let board = get(&format!("{url}/api/v1/leaderboard?q=sandisk%20EXTREME-pro")).json();
     let devices = board["devices"].as_array().unwrap();
     assert_eq!(devices.len(), 1, "{board}");
@@ -205,8 +309,13 @@ fn suite(db: &str) {
     let mut expected: Vec<(String, bool)> = four.iter().map(|f| (f.to_string(), false)).collect();
     expected.push(("rnd4k_q32_read".into(), true));
     assert_eq!(figures(&by_q32), expected);
-    // The page: a column per figure, each heading ranking by its figure with the filters
-    // kept, a bar per figure a device has, the sorted column marked on every line.
+}
+
+/// The page: a column per figure, each heading ranking by its figure with the filters kept,
+/// a bar per figure; filtered by board and kind; 50 devices unless asked for more.
+fn the_leaderboard_page_sorts_filters_and_pages(store: Store) {
+    let s = shared(store);
+    let url = &s.site.url;
     let page = get(&format!("{url}/?kind=USB+flash&sort=rnd4k_q1_write")).body;
     for figure in ["seq1m_q8_read", "seq1m_q8_write", "rnd4k_q1_read"] {
         assert!(
@@ -255,9 +364,13 @@ fn suite(db: &str) {
         get(&format!("{url}/api/v1/leaderboard?kind=floppy")).status,
         400
     );
+}
 
-    // A viewer's own result marked among its model's: the middle of 200, 240 and 280 MB/s
-    // beats one of the other two; on the page, a sentence, its row, and a line on the chart.
+/// A viewer's own result marked among its model's: the middle of 200, 240 and 280 MB/s beats
+/// one of the other two; on the page, a sentence, its row, and a line on the chart.
+fn a_viewer_sees_where_their_result_stands(store: Store) {
+    let s = shared(store);
+    let url = &s.site.url;
     let sandisk = "sandisk-extreme-pro-128gb";
     let mine = get(&format!("{url}/api/v1/devices/{sandisk}?mine={}", ulid(2))).json();
     assert_eq!(mine["mine"]["found"], true, "{mine}");
@@ -309,8 +422,12 @@ fn suite(db: &str) {
         )),
         "{result}"
     );
+}
 
-    // The device: per-board medians, every result (the flagged one with its reason).
+/// Per-board medians, every result (the flagged one with its reason), published figures.
+fn a_device_page_shows_boards_results_and_references(store: Store) {
+    let s = shared(store);
+    let url = &s.site.url;
     let device = get(&format!(
         "{url}/api/v1/devices/kingston-datatraveler-exodia-128gb"
     ))
@@ -335,8 +452,12 @@ fn suite(db: &str) {
     );
     assert!(page.body.contains("jeffgeerling.com"));
     assert_eq!(get(&format!("{url}/devices/no-such-device")).status, 404);
+}
 
-    // The result page is the full report.
+/// The result page is the full report; its card, to post, a PNG browsers may keep.
+fn a_result_page_is_the_report_with_its_card(store: Store) {
+    let s = shared(store);
+    let url = &s.site.url;
     let result = get(&format!("{url}/results/{}", ulid(2)));
     assert_eq!(result.status, 200);
     assert!(result.body.contains("id=\"results\""));
@@ -356,7 +477,12 @@ fn suite(db: &str) {
         .read_info()
         .unwrap();
     assert_eq!(decoded.info().width, 900);
-    // A surface scan is taken (it has no tests) but has no table to draw a card of.
+}
+
+/// A surface scan is taken (it has no tests) but has no table to draw a card of.
+fn a_surface_scan_is_taken_but_has_no_card(store: Store) {
+    let s = seeded(store);
+    let url = &s.site.url;
     let surface: Value = serde_json::from_str(
         &std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/charts/surface.json"),
@@ -373,8 +499,12 @@ fn suite(db: &str) {
         "{url}/results/01JTEST0000000000000000099/card.png"
     ));
     assert_eq!(status, 404);
+}
 
-    // Compare: results with verdicts, devices with medians.
+/// Results with verdicts, devices with medians; no verdict from one ranked result.
+fn compare_says_faster_only_on_evidence(store: Store) {
+    let s = shared(store);
+    let url = &s.site.url;
     let compared = get(&format!("{url}/api/v1/compare?ids={},{}", ulid(1), ulid(3))).json();
     let row = &compared["rows"][0];
     assert_eq!(row["cells"][1]["verdict"], "faster", "{compared}");
@@ -417,9 +547,13 @@ fn suite(db: &str) {
         get(&format!("{url}/api/v1/compare?ids=a,b,c,d,e")).status,
         400
     );
+}
 
-    // The raw data: every result, a page at a time, by id; the same walked two at a time
-    // (each page its own, not a cached first page) as at once.
+/// The raw data: every result, a page at a time, by id; the same walked two at a time (each
+/// page its own, not a cached first page) as at once; of one device, with whole documents.
+fn every_result_is_listed_a_page_at_a_time(store: Store) {
+    let s = shared(store);
+    let url = &s.site.url;
     let walk = |first: String| -> Vec<Value> {
         let mut out = Vec::new();
         let mut next = Some(first);
@@ -472,9 +606,13 @@ fn suite(db: &str) {
             .unwrap()
             .is_empty()
     );
+}
 
-    // Every user string escaped on every page and in every answer; every answer carries the
-    // policy that forbids scripts.
+/// Every user string escaped on every page and in every answer; every answer carries the
+/// policy that forbids scripts.
+fn every_string_is_escaped_and_no_script_allowed(store: Store) {
+    let s = shared(store);
+    let url = &s.site.url;
     for path in [
         "/".to_string(),
         "/?q=sandisk".into(),
@@ -515,10 +653,15 @@ fn suite(db: &str) {
         XSS,
         "the API's JSON decodes to the label"
     );
+}
 
-    // What is refused is not stored.
+/// A body too big, and a thousand documents each wrong in its own way: refused with a reason,
+/// and none of them stored.
+fn what_is_refused_is_not_stored(store: Store) {
+    let s = seeded(store);
+    let (url, db, home) = (&s.site.url, s.db.as_str(), s.home());
     let before = history_count(db, home);
-    let status = huge_post(&url, 20 << 20);
+    let status = huge_post(url, 20 << 20);
     assert!(status.starts_with("HTTP/1.1 413"), "a 20 MB body: {status}");
     let mut refused = 0;
     for n in 0..1000u32 {
@@ -560,15 +703,21 @@ fn suite(db: &str) {
         before,
         "nothing refused was stored"
     );
+}
 
-    // Deletion: only with the token.
+/// Only with the token: a wrong one deletes nothing; the right one, kept by `submit`, takes the
+/// result out of every answer, the cached ones too, and the receipt with it.
+fn a_result_is_deleted_only_with_its_token(store: Store) {
+    let s = seeded(store);
+    let (url, db, home) = (&s.site.url, s.db.as_str(), s.home());
+    let before = history_count(db, home);
     let target = format!("{url}/api/v1/results/{}", ulid(1));
     assert_eq!(http("DELETE", &target, None, None).status, 401);
     let wrong = "0".repeat(64);
     assert_eq!(http("DELETE", &target, None, Some(&wrong)).status, 403);
     assert_eq!(get(&target).status, 200, "a wrong token deletes nothing");
     assert_eq!(history_count(db, home), before);
-    let deleted = ok(iomark(home).args(["submit", "--delete", &ulid(1)[..12], "--server", &url]));
+    let deleted = ok(iomark(home).args(["submit", "--delete", &ulid(1)[..12], "--server", url]));
     assert!(String::from_utf8_lossy(&deleted.stdout).contains("Deleted"));
     assert_eq!(get(&target).status, 404);
     // The same address as before the deletion: its cached answer went with the deletion.
@@ -580,14 +729,18 @@ fn suite(db: &str) {
     assert_eq!(history_count(db, home), before - 1);
     // The receipt is gone with it.
     let again = iomark(home)
-        .args(["submit", "--delete", &ulid(1), "--server", &url])
+        .args(["submit", "--delete", &ulid(1), "--server", url])
         .output()
         .unwrap();
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("no receipt"));
+}
 
-    // A device with more results than its page lists: the newest 50 in full, every one drawn
-    // and counted, and a viewer's result that is not among the 50 placed among them all.
+/// A device with more results than its page lists: the newest 50 in full, every one drawn and
+/// counted, and a viewer's result that is not among the 50 placed among them all.
+fn a_device_page_lists_its_newest_50_and_counts_all(store: Store) {
+    let s = seeded(store);
+    let url = &s.site.url;
     for i in 0..55u32 {
         let d = device_doc(
             900 + i,
@@ -653,18 +806,6 @@ fn suite(db: &str) {
         "{page}"
     );
     assert_eq!(page.matches("name=\"ids\"").count(), 50);
-}
-
-#[test]
-fn the_site_on_sqlite() {
-    let dir = tempfile::tempdir().unwrap();
-    suite(dir.path().join("site.db").to_str().unwrap());
-}
-
-#[test]
-fn the_site_on_postgres() {
-    let pg = Postgres::start();
-    suite(&pg.database());
 }
 
 #[test]
