@@ -18,7 +18,7 @@ use super::api::bearer;
 use super::error::{Api, Failure, Refusal};
 use super::guard::WholeBody;
 use super::views::params;
-use super::Shared;
+use crate::Shared;
 use iomark_store::{constant_time_eq, Moderated};
 
 /// Whether `candidate` is the moderators' secret (compared in constant time); none is without

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use super::error::{Api, Failure, Json, Refusal};
 use super::guard::WholeBody;
 use super::views::{self, params, BoardQuery, Compared, DeviceQuery};
-use super::Shared;
+use crate::Shared;
 use iomark_result::result::ResultDoc;
 use iomark_store::Deletion;
 use iomark_store::StoreError;

@@ -19,7 +19,7 @@ use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::Shared;
+use crate::Shared;
 
 /// At most this many bytes of answers are kept.
 const MAX_BYTES: usize = 16 << 20;

@@ -17,7 +17,7 @@ use tokio::sync::{OnceCell, Semaphore};
 
 use super::error::{Failure, Page};
 use super::views;
-use super::Shared;
+use crate::Shared;
 use iomark_export::chart::{self, Kind};
 
 /// The most bytes of drawn cards kept.

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::error::Failure;
 use super::listener::Peer;
-use super::{Shared, REQUEST_TIMEOUT};
+use crate::{Shared, REQUEST_TIMEOUT};
 
 /// Pages: no script at all, styles and images from the site only, forms post to the site.
 pub const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; \

@@ -18,7 +18,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
-use super::Shared;
+use crate::Shared;
 
 /// Request times' histogram buckets, in seconds: from a cached page to the time limit.
 const BUCKETS: [f64; 12] = [

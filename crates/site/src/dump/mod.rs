@@ -32,7 +32,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::error::{Api, Failure, Json, Refusal};
-use super::Shared;
+use crate::Shared;
 
 /// The files of a dump, by the names they are served under.
 pub const FILES: [&str; 2] = ["results.jsonl.gz", "results.csv.gz"];

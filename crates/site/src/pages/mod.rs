@@ -28,7 +28,7 @@ use axum::response::{Html, IntoResponse, Response};
 
 use super::error::{Failed, Failure, Page};
 use super::views::{self, BoardQuery, DeviceQuery};
-use super::Shared;
+use crate::Shared;
 use iomark_result::result::identity::KINDS;
 use iomark_result::result::metric::{self, Metric, METRICS};
 use iomark_store::Spread;

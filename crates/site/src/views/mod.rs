@@ -18,7 +18,7 @@ pub use listing::{listing, ListQuery, Listed, Listing};
 pub use standing::{standing, Standing};
 
 use super::error::Failure;
-use super::State;
+use crate::State;
 use iomark_result::result::ResultDoc;
 use iomark_store::Entry;
 

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::super::State;
+use crate::State;
 use iomark_result::result::metric::{shown, METRICS};
 use iomark_result::result::ResultDoc;
 use iomark_store::{Among, FigureStanding, Whose};
