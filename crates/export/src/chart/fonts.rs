@@ -5,34 +5,33 @@
 use std::io::Read;
 use std::sync::OnceLock;
 
-fn inflate(deflated: &[u8]) -> Vec<u8> {
-    let mut font = Vec::new();
-    flate2::read::ZlibDecoder::new(deflated)
-        .read_to_end(&mut font)
-        .expect("the font deflated by build.rs inflates");
-    font
+/// The font deflated into `deflated`, inflated the first time it is asked for.
+fn inflated(cell: &'static OnceLock<Vec<u8>>, deflated: &[u8]) -> &'static [u8] {
+    cell.get_or_init(|| {
+        let mut font = Vec::new();
+        flate2::read::ZlibDecoder::new(deflated)
+            .read_to_end(&mut font)
+            .expect("the font deflated by build.rs inflates");
+        font
+    })
 }
 
 /// DejaVu Sans.
 pub fn regular() -> &'static [u8] {
     static FONT: OnceLock<Vec<u8>> = OnceLock::new();
-    FONT.get_or_init(|| {
-        inflate(include_bytes!(concat!(
-            env!("OUT_DIR"),
-            "/DejaVuSans.ttf.z"
-        )))
-    })
+    inflated(
+        &FONT,
+        include_bytes!(concat!(env!("OUT_DIR"), "/DejaVuSans.ttf.z")),
+    )
 }
 
 /// DejaVu Sans Bold.
 pub fn bold() -> &'static [u8] {
     static FONT: OnceLock<Vec<u8>> = OnceLock::new();
-    FONT.get_or_init(|| {
-        inflate(include_bytes!(concat!(
-            env!("OUT_DIR"),
-            "/DejaVuSans-Bold.ttf.z"
-        )))
-    })
+    inflated(
+        &FONT,
+        include_bytes!(concat!(env!("OUT_DIR"), "/DejaVuSans-Bold.ttf.z")),
+    )
 }
 
 #[cfg(test)]
