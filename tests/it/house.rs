@@ -416,10 +416,12 @@ fn functions(code: &str) -> Vec<(String, usize)> {
         } else if c == '\'' && i + 2 < chars.len() && chars[i + 2] == '\'' {
             i += 2;
         } else if c == '\'' && chars.get(i + 1) == Some(&'\\') {
-            while i + 1 < chars.len() && chars[i + 1] != '\'' {
+            // An escape (`'\''`, `'\n'`, `'\u{7b}'`): its closing quote is past the escaped
+            // character.
+            i += 3;
+            while i < chars.len() && chars[i] != '\'' {
                 i += 1;
             }
-            i += 1;
         } else {
             plain.push(c);
         }
@@ -486,9 +488,14 @@ fn no_function_is_over_its_bound() {
 #[test]
 fn functions_are_measured_from_their_braces() {
     let code = "pub fn a() {\n    let s = \"}\";\n    if x { '{' } else { '}' }\n}\nfn b();\n\
-                async fn c(\n    x: u8,\n) -> u8 {\n    x\n}\n";
+                async fn c(\n    x: u8,\n) -> u8 {\n    x\n}\n\
+                fn d<'a>(x: &'a str) {\n    if c == '\\'' || c == '\\u{7d}' { y('}') }\n}\n";
     assert_eq!(
         functions(code),
-        vec![("a".to_string(), 4), ("c".to_string(), 5)]
+        vec![
+            ("a".to_string(), 4),
+            ("c".to_string(), 5),
+            ("d".to_string(), 3)
+        ]
     );
 }
