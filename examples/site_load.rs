@@ -221,7 +221,8 @@ fn generate(args: &[String]) {
                     let doc = ResultDoc::from_json(&text).expect("a valid synthetic document");
                     // No deletion token's hash is all zeros.
                     store
-                        .save_submitted(&doc, &"0".repeat(64))
+                        .submissions()
+                        .save(&doc, &"0".repeat(64))
                         .await
                         .expect("saved");
                     if n > 0 && n % 10_000 == 0 {
@@ -233,7 +234,13 @@ fn generate(args: &[String]) {
         for t in tasks {
             t.await.unwrap();
         }
-        while !store.refresh_stale().await.expect("refreshed").is_empty() {}
+        while !store
+            .derivation()
+            .refresh_stale()
+            .await
+            .expect("refreshed")
+            .is_empty()
+        {}
         let seconds = started.elapsed().as_secs_f64();
         println!(
             "{}",

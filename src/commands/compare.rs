@@ -9,7 +9,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let comparison = with_store(&args.store, async |s| {
         let mut docs = Vec::new();
         for id in &args.ids {
-            docs.push(s.get(id).await?);
+            docs.push(s.history().get(id).await?);
         }
         let mut comparison = iomark_result::compare::compare(&docs);
         if !args.json {

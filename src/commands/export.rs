@@ -21,7 +21,7 @@ pub fn export(args: ExportArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(|path| Destination::check("--output", path))
         .transpose()?;
-    let doc = with_store(&args.store, async |s| s.get(&args.id).await)?;
+    let doc = with_store(&args.store, async |s| s.history().get(&args.id).await)?;
     let bytes = export::exporter(format).export(&doc)?;
     match destination {
         Some(destination) => write_and_say(destination, &bytes),

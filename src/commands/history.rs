@@ -10,7 +10,7 @@ use iomark_store::StoreError;
 use super::{json_or, with_store, write_stdout};
 
 pub fn list(args: HistoryArgs) -> anyhow::Result<()> {
-    let runs = with_store(&args.store, async |s| s.list(args.limit).await)?;
+    let runs = with_store(&args.store, async |s| s.history().list(args.limit).await)?;
     let text = json_or(args.json, &runs, |runs| {
         history::render(runs, Style::stdout())
     })?;
@@ -18,7 +18,7 @@ pub fn list(args: HistoryArgs) -> anyhow::Result<()> {
 }
 
 pub fn show(args: ShowArgs) -> anyhow::Result<()> {
-    let doc = with_store(&args.store, async |s| s.get(&args.id).await)?;
+    let doc = with_store(&args.store, async |s| s.history().get(&args.id).await)?;
     let text = if doc.langs.is_some() {
         crate::output::langs::render(&doc, Style::stdout())
     } else if doc.verify.is_some() {
@@ -54,7 +54,7 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
     // different figures.
     let saved = with_store(&args.store, async |s| {
         for (path, doc) in &docs {
-            match s.get(&doc.id).await {
+            match s.history().get(&doc.id).await {
                 Ok(stored) if same(&stored, doc) => {}
                 Ok(_) => {
                     return Err(StoreError::Invalid(format!(
@@ -69,7 +69,7 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         }
         let mut outcomes = Vec::new();
         for (path, doc) in &docs {
-            match s.save(doc).await {
+            match s.history().save(doc).await {
                 Ok(()) => outcomes.push((true, path, doc)),
                 Err(StoreError::Duplicate(_)) => outcomes.push((false, path, doc)),
                 Err(e) => return Err(e),
@@ -96,6 +96,6 @@ fn same(a: &ResultDoc, b: &ResultDoc) -> bool {
 }
 
 pub fn delete(args: DeleteArgs) -> anyhow::Result<()> {
-    let id = with_store(&args.store, async |s| s.delete(&args.id).await)?;
+    let id = with_store(&args.store, async |s| s.history().delete(&args.id).await)?;
     write_stdout(format!("deleted {id}\n").as_bytes())
 }

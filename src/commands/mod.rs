@@ -68,7 +68,11 @@ pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
 /// The shortest beginning of `id` that names one run in the store (the whole id if the store
 /// cannot say).
 pub async fn short_id(store: &iomark_store::Store, id: &str) -> String {
-    store.short_id(id).await.unwrap_or_else(|_| id.to_string())
+    store
+        .history()
+        .short_id(id)
+        .await
+        .unwrap_or_else(|_| id.to_string())
 }
 
 /// `text` as one word for a POSIX shell.

@@ -51,7 +51,7 @@ pub fn load_all(args: &StoreArgs, ids: &[String]) -> Result<Vec<ResultDoc>, Stor
     with_store(args, async |s| {
         let mut docs = Vec::new();
         for id in ids {
-            docs.push(s.get(id).await?);
+            docs.push(s.history().get(id).await?);
         }
         Ok(docs)
     })
@@ -111,7 +111,7 @@ async fn save_patiently(location: Location, doc: &ResultDoc) -> Result<String, S
     let shown = location.display();
     let save = async {
         let store = open(location).await?;
-        match store.save(doc).await {
+        match store.history().save(doc).await {
             Ok(()) => Ok(store),
             Err(e) => {
                 store.close().await;

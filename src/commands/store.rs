@@ -26,12 +26,14 @@ pub fn backup(args: &BackupArgs) -> anyhow::Result<()> {
     if same_file(&from, &args.file) {
         anyhow::bail!("FILE: {} is the store itself", args.file.display());
     }
-    with_store(&args.store, async |s| s.backup_into(&partial).await)
-        .with_context(|| format!("no backup was made; {} is as it was", args.file.display()))?;
+    with_store(&args.store, async |s| {
+        s.history().backup_into(&partial).await
+    })
+    .with_context(|| format!("no backup was made; {} is as it was", args.file.display()))?;
     let copy = crate::cli::StoreArgs {
         db: Some(Location::Sqlite(partial.clone())),
     };
-    let results = with_store(&copy, async |s| s.check().await).with_context(|| {
+    let results = with_store(&copy, async |s| s.history().check().await).with_context(|| {
         format!(
             "the copy did not check out; {} is as it was",
             args.file.display()

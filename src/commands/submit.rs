@@ -12,7 +12,7 @@ use super::with_store;
 use crate::cli::SubmitArgs;
 use crate::output::printable;
 use iomark_result::result::{now_rfc3339, ResultDoc};
-use iomark_store::receipts::Receipt;
+use iomark_store::Receipt;
 use iomark_store::StoreError;
 
 pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
@@ -21,7 +21,7 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
         return delete(args, &server);
     }
     let (doc, short) = with_store(&args.store, async |s| {
-        let doc = s.get(&args.id).await?;
+        let doc = s.history().get(&args.id).await?;
         let short = super::short_id(s, &doc.id).await;
         Ok((doc, short))
     })?;
@@ -81,7 +81,9 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
         token: token.clone(),
         submitted_at: now_rfc3339(),
     };
-    let kept = with_store(&args.store, async |s| s.record_receipt(&receipt).await);
+    let kept = with_store(&args.store, async |s| {
+        s.history().record_receipt(&receipt).await
+    });
     println!("Submitted {}", public.id);
     println!("url: {url}");
     println!("token: {token}");
@@ -155,12 +157,12 @@ fn print_standing(answer: &Value, server: &str) {
 
 fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
     // The run may be gone from the local store: then the id is taken as given.
-    let id = match with_store(&args.store, async |s| s.resolve(&args.id).await) {
+    let id = match with_store(&args.store, async |s| s.history().resolve(&args.id).await) {
         Ok(id) => id,
         Err(StoreError::NotFound(_)) => args.id.trim().to_ascii_uppercase(),
         Err(e) => return Err(e.into()),
     };
-    let receipts = with_store(&args.store, async |s| s.receipts(&id).await)?;
+    let receipts = with_store(&args.store, async |s| s.history().receipts(&id).await)?;
     let Some(receipt) = receipts.into_iter().find(|r| r.server == server) else {
         bail!("no receipt for {id} from {server} in this store: it was not submitted from here, or with another --db");
     };
@@ -170,7 +172,9 @@ fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
     let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     match status {
         200 | 404 => {
-            with_store(&args.store, async |s| s.forget_receipt(&id, server).await)?;
+            with_store(&args.store, async |s| {
+                s.history().forget_receipt(&id, server).await
+            })?;
             if status == 200 {
                 println!("Deleted {id} from {server}");
             } else {

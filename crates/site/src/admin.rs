@@ -176,8 +176,16 @@ async fn result_action(
     allowed(&state, &headers)?;
     let reason = reason(&body)?;
     match hide {
-        true => answer(&id, state.store.hide(&id, &reason).await?, "hidden"),
-        false => answer(&id, state.store.restore(&id, &reason).await?, "restored"),
+        true => answer(
+            &id,
+            state.store.moderation().hide(&id, &reason).await?,
+            "hidden",
+        ),
+        false => answer(
+            &id,
+            state.store.moderation().restore(&id, &reason).await?,
+            "restored",
+        ),
     }
 }
 
@@ -202,7 +210,7 @@ pub async fn merge(
     let reason = reason(&body)?;
     let value: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
     let into = params::words("into", value["into"].as_str(), KEY_MAX)?.trim();
-    match state.store.merge(&key, into, &reason).await? {
+    match state.store.moderation().merge(&key, into, &reason).await? {
         Moderated::NoSuchResult => Err(Failure::not_found(format!(
             "both devices need results here: '{key}' and '{into}'"
         ))
@@ -222,8 +230,18 @@ async fn device_action(
     allowed(&state, &headers)?;
     let reason = reason(&body)?;
     let (count, what) = match hide {
-        true => (state.store.hide_device(&key, &reason).await?, "hidden"),
-        false => (state.store.restore_device(&key, &reason).await?, "restored"),
+        true => (
+            state.store.moderation().hide_device(&key, &reason).await?,
+            "hidden",
+        ),
+        false => (
+            state
+                .store
+                .moderation()
+                .restore_device(&key, &reason)
+                .await?,
+            "restored",
+        ),
     };
     if count == 0 {
         return Err(
@@ -276,7 +294,7 @@ pub async fn restore_device(
 pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {
     allowed(&state, &headers)?;
     Ok(Json(Audit {
-        audit: state.store.audit(500).await?,
+        audit: state.store.moderation().audit(500).await?,
     })
     .into_response())
 }
@@ -290,9 +308,9 @@ pub async fn audit(State(state): State<Shared>, headers: HeaderMap) -> Result<Re
         (status = NOT_FOUND, description = "The site has no moderators' API", body = Refusal)))]
 pub async fn review(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, Api> {
     allowed(&state, &headers)?;
-    let (outliers, new_devices) = state.store.unusual(500).await?;
+    let (outliers, new_devices) = state.store.site().unusual(500).await?;
     Ok(Json(Review {
-        review: state.store.review(500).await?,
+        review: state.store.site().review(500).await?,
         outliers,
         new_devices,
     })

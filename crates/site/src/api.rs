@@ -33,7 +33,7 @@ pub async fn leaderboard(
         state.config.show_synthetic,
     )
     .await?;
-    let rows = state.store.leaderboard(&filter).await?;
+    let rows = state.store.site().leaderboard(&filter).await?;
     Ok(Json(views::leaderboard(&filter, rows, &offered.figures)))
 }
 
@@ -128,12 +128,17 @@ pub async fn submit(
         })?,
     };
     let hash = token_hash(&token);
-    match state.store.save_submitted(&doc, &hash).await {
+    match state.store.submissions().save(&doc, &hash).await {
         Ok(()) => super::metrics::saved(),
         // Sent again by its submitter (the same document, the same token of its own): the
         // first was saved and its answer lost, so this one is answered as that one was.
         Err(StoreError::Duplicate(_))
-            if own.is_some() && state.store.submitted_before(&doc, &hash).await? =>
+            if own.is_some()
+                && state
+                    .store
+                    .submissions()
+                    .submitted_before(&doc, &hash)
+                    .await? =>
         {
             super::metrics::replayed()
         }
@@ -163,7 +168,7 @@ pub async fn submit(
     // --cache-seconds before). Read on the primary, which has it: a replica would not yet.
     let named = doc.identity().device_key;
     let filed = match named {
-        Some(_) => iomark_store::on_primary(state.store.entry(&doc.id))
+        Some(_) => iomark_store::on_primary(state.store.site().entry(&doc.id))
             .await
             .ok()
             .flatten(),
@@ -234,13 +239,14 @@ pub async fn delete(
     // The device whose pages a deletion may change, as the primary has it (a replica may not
     // have the result yet, or the merge that moved it); where it cannot be read, every answer
     // is forgotten.
-    let device = iomark_store::on_primary(state.store.entry(&id))
+    let device = iomark_store::on_primary(state.store.site().entry(&id))
         .await
         .ok()
         .map(|e| e.and_then(|e| e.device_key));
     match state
         .store
-        .delete_submitted(&id, &token_hash(token))
+        .submissions()
+        .delete(&id, &token_hash(token))
         .await?
     {
         Deletion::Deleted => {
@@ -289,7 +295,7 @@ pub struct Health {
 #[utoipa::path(get, path = "/api/v1/health", tag = "results",
     responses((status = OK, description = "Up", body = Health)))]
 pub async fn health(State(state): State<Shared>) -> Answer<Health> {
-    state.store.ping().await?;
+    state.store.site().ping().await?;
     Ok(Json(Health { ok: true }))
 }
 

@@ -252,7 +252,7 @@ pub async fn serve(
 async fn keep_fresh(state: Shared) {
     loop {
         tokio::time::sleep(Duration::from_secs(1)).await;
-        match state.store.refresh_stale().await {
+        match state.store.derivation().refresh_stale().await {
             Ok(refreshed) if refreshed.is_empty() => {}
             Ok(refreshed) => {
                 ::metrics::counter!("iomark_store_background_refreshes_total")

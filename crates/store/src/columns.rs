@@ -341,7 +341,7 @@ mod tests {
                 sqlx::query(&format!(
                     "ALTER TABLE {table} ADD COLUMN seq128k_q32_read DOUBLE PRECISION"
                 ))
-                .execute(&store.pool)
+                .execute(&store.db.pool)
                 .await
                 .unwrap();
             }
@@ -366,12 +366,12 @@ mod tests {
             for (i, _) in metrics.iter().enumerate() {
                 insert = insert.bind(Some(i as f64 + 0.5));
             }
-            insert.execute(&store.pool).await.unwrap();
+            insert.execute(&store.db.pool).await.unwrap();
             let row = sqlx::query(&format!(
                 "SELECT {} FROM entries WHERE id = '01ID'",
                 sql.entry_select("")
             ))
-            .fetch_one(&store.pool)
+            .fetch_one(&store.db.pool)
             .await
             .unwrap();
             let entry = entry_of(&row, &metrics).unwrap();
@@ -404,17 +404,17 @@ mod tests {
                     (i != 3).then_some((i as f64 + 1.0) / 3.0 * 1e-300_f64.powi(i as i32 % 2)),
                 );
             }
-            odd.execute(&store.pool).await.unwrap();
+            odd.execute(&store.db.pool).await.unwrap();
             let everything = format!("SELECT {} FROM entries", sql.entry_select(""));
             let by_row: Vec<Entry> = sqlx::query(&format!("{everything} ORDER BY id DESC"))
-                .fetch_all(&store.pool)
+                .fetch_all(&store.db.pool)
                 .await
                 .unwrap()
                 .iter()
                 .map(|row| entry_of(row, &metrics).unwrap())
                 .collect();
             let text: String = sqlx::query(&sql.entries_as_json(&everything, "id DESC", true))
-                .fetch_one(&store.pool)
+                .fetch_one(&store.db.pool)
                 .await
                 .unwrap()
                 .get(0);
@@ -437,7 +437,7 @@ mod tests {
                 ("devices", &DEVICE_FACTS[..]),
             ] {
                 let rows = sqlx::query(&format!("SELECT name FROM pragma_table_info('{table}')"))
-                    .fetch_all(&store.pool)
+                    .fetch_all(&store.db.pool)
                     .await
                     .unwrap();
                 let mut have: Vec<String> = rows.iter().map(|r| r.get(0)).collect();

@@ -9,7 +9,14 @@
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Begin, Store, StoreError};
+use sqlx::Row;
+
+use super::derive::Derive;
+use super::history::{encode, History};
+use super::model::Deletion;
+use super::replicas::{Reader, Replicas};
+use super::stale::Derivation;
+use super::{constant_time_eq, Begin, Db, StoreError};
 use iomark_result::result::ResultDoc;
 
 /// The most submissions committed in one transaction.
@@ -17,24 +24,118 @@ pub const MOST: usize = 64;
 /// The most submissions waiting; a sender past it waits for room.
 const QUEUE: usize = 1024;
 
-pub(crate) type Queue = mpsc::Sender<Job>;
+/// The queue to a server's committer, once the first submission started it.
+#[derive(Default)]
+pub(crate) struct Committer(std::sync::Mutex<Option<mpsc::Sender<Job>>>);
 
-pub(crate) struct Job {
+struct Job {
     doc: ResultDoc,
     token_hash: String,
     answer: oneshot::Sender<Result<(), StoreError>>,
 }
 
-impl Store {
-    /// Saves a submitted result through the store's committer, started at the first: answered
-    /// when the transaction that holds it has committed.
-    pub(super) async fn save_together(
+/// What a results site saves and deletes for its submitters: each save with the hash of the
+/// token that deletes it, on a server's SQLite store through its committer.
+#[derive(Clone, Copy)]
+pub struct Submissions<'a> {
+    history: History<'a>,
+    derive: Derive<'a>,
+    committer: &'a Committer,
+    derivation: &'a Derivation,
+}
+
+impl<'a> Submissions<'a> {
+    pub(crate) fn new(
+        history: History<'a>,
+        derive: Derive<'a>,
+        committer: &'a Committer,
+        derivation: &'a Derivation,
+    ) -> Submissions<'a> {
+        Submissions {
+            history,
+            derive,
+            committer,
+            derivation,
+        }
+    }
+
+    /// Saves a submitted result with the hash of its deletion token: on a server's SQLite
+    /// store, committed together with those that arrive meanwhile (`committer.rs`).
+    pub async fn save(&self, doc: &ResultDoc, token_hash: &str) -> Result<(), StoreError> {
+        if self.history.db().is_sqlite() && self.history.db().pooling.wal {
+            self.save_together(doc, token_hash).await
+        } else {
+            self.history.save_with(doc, Some(token_hash)).await
+        }
+    }
+
+    /// Whether `doc` was saved before with the deletion token whose hash is `token_hash`: the
+    /// same submission sent again by its submitter (asked of the primary, where it was saved).
+    pub async fn submitted_before(
         &self,
         doc: &ResultDoc,
         token_hash: &str,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "SELECT e.token_hash, r.document FROM entries e JOIN results r ON r.id = e.id \
+             WHERE e.id = $1",
+        )
+        .bind(&doc.id)
+        .fetch_optional(&self.history.db().pool)
+        .await
+        .map_err(|e| self.history.db().fail(e))?;
+        let Some(row) = row else {
+            return Ok(false);
+        };
+        let stored: Option<String> = row.try_get(0).map_err(|e| self.history.db().fail(e))?;
+        let document: String = row.try_get(1).map_err(|e| self.history.db().fail(e))?;
+        let same_token =
+            stored.is_some_and(|stored| constant_time_eq(stored.as_bytes(), token_hash.as_bytes()));
+        let same_document = serde_json::from_str::<serde_json::Value>(&document).ok()
+            == serde_json::to_value(doc).ok();
+        Ok(same_token && same_document)
+    }
+
+    /// Deletes a submitted result if `token_hash` is its token's hash (compared in constant
+    /// time).
+    pub async fn delete(&self, id: &str, token_hash: &str) -> Result<Deletion, StoreError> {
+        self.history
+            .db()
+            .write(Begin::Deferred, async |tx| {
+                // A result moderators hid is still its submitter's to delete.
+                let stored: Option<Option<String>> = sqlx::query(
+                    "SELECT token_hash FROM entries WHERE id = $1 \
+                 UNION ALL SELECT token_hash FROM hidden WHERE id = $1",
+                )
+                .bind(id)
+                .fetch_optional(&mut **tx)
+                .await?
+                .map(|row| row.try_get(0))
+                .transpose()?;
+                Ok(match stored {
+                    None => Deletion::NoSuchResult,
+                    Some(Some(stored))
+                        if constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) =>
+                    {
+                        self.derive.remove(tx, id).await?;
+                        sqlx::query("DELETE FROM hidden WHERE id = $1")
+                            .bind(id)
+                            .execute(&mut **tx)
+                            .await?;
+                        Deletion::Deleted
+                    }
+                    Some(_) => Deletion::WrongToken,
+                })
+            })
+            .await
+            .map_err(|e| self.history.db().fail(e))
+    }
+
+    /// Saves a submitted result through the store's committer, started at the first: answered
+    /// when the transaction that holds it has committed.
+    async fn save_together(&self, doc: &ResultDoc, token_hash: &str) -> Result<(), StoreError> {
         let queue = {
-            let mut committer = self.committer.lock().unwrap_or_else(|e| e.into_inner());
+            let mut committer = self.committer.0.lock().unwrap_or_else(|e| e.into_inner());
             match committer.as_ref().filter(|queue| !queue.is_closed()) {
                 Some(queue) => queue.clone(),
                 None => {
@@ -45,9 +146,10 @@ impl Store {
                         tracing::error!("the store's writer stopped; it is started again");
                     }
                     let (queue, jobs) = mpsc::channel(QUEUE);
-                    let writer = Store {
-                        inline_up_to: self.inline_up_to,
-                        ..Store::over(self.pool.clone(), self.location.clone(), self.pooling)
+                    let writer = Writer {
+                        db: self.history.db().clone(),
+                        derivation: self.derivation.same_limit(),
+                        replicas: Replicas::default(),
                     };
                     tokio::spawn(commit(writer, jobs));
                     *committer = Some(queue.clone());
@@ -62,56 +164,69 @@ impl Store {
             answer,
         };
         let gone = || StoreError::Unavailable {
-            location: self.location.display(),
+            location: self.history.db().location.display(),
             problem: super::Problem::Other,
             detail: "the store's writer has stopped".into(),
         };
         queue.send(job).await.map_err(|_| gone())?;
         answered.await.map_err(|_| gone())?
     }
+}
+
+/// What the committer's task owns: the connection, and a store's parts made over it.
+struct Writer {
+    db: Db,
+    derivation: Derivation,
+    replicas: Replicas,
+}
+
+impl Writer {
+    fn history(&self) -> History<'_> {
+        let derive = Derive::new(&self.db, &self.derivation);
+        History::new(&self.db, Reader::new(&self.db, &self.replicas), derive)
+    }
 
     /// Writes `jobs` in one transaction, each in a savepoint: what each is answered.
     async fn save_jobs(&self, jobs: &[Job]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let documents: Vec<_> = jobs
-            .iter()
-            .map(|job| super::history::encode(&job.doc))
-            .collect();
-        self.write(Begin::Immediate, async |tx| {
-            let mut each = Vec::with_capacity(jobs.len());
-            for (job, document) in jobs.iter().zip(&documents) {
-                let document = match document {
-                    Ok(document) => document.clone(),
-                    Err(e) => {
-                        each.push(Err(e.clone()));
-                        continue;
+        let documents: Vec<_> = jobs.iter().map(|job| encode(&job.doc)).collect();
+        let history = self.history();
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                let mut each = Vec::with_capacity(jobs.len());
+                for (job, document) in jobs.iter().zip(&documents) {
+                    let document = match document {
+                        Ok(document) => document.clone(),
+                        Err(e) => {
+                            each.push(Err(e.clone()));
+                            continue;
+                        }
+                    };
+                    let mut one = sqlx::Connection::begin(&mut **tx).await?;
+                    match history
+                        .insert(&mut one, &job.doc, document, Some(&job.token_hash))
+                        .await
+                    {
+                        Ok(()) => {
+                            one.commit().await?;
+                            each.push(Ok(()));
+                        }
+                        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                            one.rollback().await?;
+                            each.push(Err(StoreError::Duplicate(job.doc.id.clone())));
+                        }
+                        Err(e) => return Err(e),
                     }
-                };
-                let mut one = sqlx::Connection::begin(&mut **tx).await?;
-                match self
-                    .insert(&mut one, &job.doc, document, Some(&job.token_hash))
-                    .await
-                {
-                    Ok(()) => {
-                        one.commit().await?;
-                        each.push(Ok(()));
-                    }
-                    Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                        one.rollback().await?;
-                        each.push(Err(StoreError::Duplicate(job.doc.id.clone())));
-                    }
-                    Err(e) => return Err(e),
                 }
-            }
-            Ok(each)
-        })
-        .await
-        .map_err(|e| self.fail(e))
+                Ok(each)
+            })
+            .await
+            .map_err(|e| self.db.fail(e))
     }
 }
 
 /// The committer: takes what is queued, up to [`MOST`], writes it, answers each; until every
 /// sender has gone (the store closed).
-async fn commit(store: Store, mut queue: mpsc::Receiver<Job>) {
+async fn commit(writer: Writer, mut queue: mpsc::Receiver<Job>) {
     let mut jobs = Vec::with_capacity(MOST);
     while queue.recv_many(&mut jobs, MOST).await > 0 {
         #[cfg(test)]
@@ -120,7 +235,7 @@ async fn commit(store: Store, mut queue: mpsc::Receiver<Job>) {
         }
         // Submissions over commits: how many a commit took, on average.
         let commits = metrics::counter!("iomark_store_submission_commits_total");
-        let outcomes = match store.save_jobs(&jobs).await {
+        let outcomes = match writer.save_jobs(&jobs).await {
             Ok(outcomes) => {
                 commits.increment(1);
                 outcomes
@@ -129,7 +244,12 @@ async fn commit(store: Store, mut queue: mpsc::Receiver<Job>) {
                 // Each alone: whatever failed the batch fails only its own submission.
                 let mut outcomes = Vec::with_capacity(jobs.len());
                 for job in &jobs {
-                    outcomes.push(store.save_with(&job.doc, Some(&job.token_hash)).await);
+                    outcomes.push(
+                        writer
+                            .history()
+                            .save_with(&job.doc, Some(&job.token_hash))
+                            .await,
+                    );
                 }
                 commits.increment(jobs.len() as u64);
                 outcomes
@@ -153,18 +273,18 @@ mod tests {
     /// another: nothing is refused until a restart.
     #[test]
     fn a_committer_that_stopped_is_started_again() {
-        super::super::on_a_server_store(None, async |store| {
+        crate::on_a_server_store(None, async |store| {
             let mut doc = iomark_result::result::sample::doc();
             doc.id = PANICS.into();
-            let failed = store.save_submitted(&doc, "t").await;
+            let failed = store.submissions().save(&doc, "t").await;
             assert!(
                 matches!(&failed, Err(StoreError::Unavailable { detail, .. })
                     if detail.contains("writer has stopped")),
                 "{failed:?}"
             );
             doc.id = "01JCOMMITAFTER00000000000".into();
-            store.save_submitted(&doc, "t").await.unwrap();
-            store.document(&doc.id).await.unwrap();
+            store.submissions().save(&doc, "t").await.unwrap();
+            store.history().document(&doc.id).await.unwrap();
         });
     }
 
@@ -173,19 +293,19 @@ mod tests {
     #[test]
     fn submissions_together_are_each_saved_or_refused_alone() {
         // One thread: every submission is queued before the committer first runs.
-        super::super::on_a_server_store(None, async |store| {
+        crate::on_a_server_store(None, async |store| {
             let doc = |n: u32| {
                 let mut doc = iomark_result::result::sample::doc();
                 doc.id = format!("01JCOMMIT{n:017}");
                 doc
             };
-            store.save_submitted(&doc(0), "t0").await.unwrap();
+            store.submissions().save(&doc(0), "t0").await.unwrap();
             let ids = [1, 2, 0, 3, 2, 4];
             let docs: Vec<ResultDoc> = ids.iter().map(|&n| doc(n)).collect();
-            let outcomes = futures_util::future::join_all(
-                docs.iter().map(|d| store.save_submitted(d, "token")),
-            )
-            .await;
+            let submissions = store.submissions();
+            let outcomes =
+                futures_util::future::join_all(docs.iter().map(|d| submissions.save(d, "token")))
+                    .await;
             let refused: Vec<bool> = outcomes
                 .iter()
                 .map(|o| matches!(o, Err(StoreError::Duplicate(_))))
@@ -199,7 +319,7 @@ mod tests {
                 assert!(refused || outcome.is_ok(), "{outcome:?}");
             }
             for n in 0..5 {
-                store.document(&doc(n).id).await.unwrap();
+                store.history().document(&doc(n).id).await.unwrap();
             }
         });
     }

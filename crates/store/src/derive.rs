@@ -7,21 +7,46 @@ use std::collections::BTreeMap;
 
 use sqlx::{Any, Row, Transaction};
 
-use super::aggregate::{aggregate, in_scope, scopes};
+use super::aggregate::scopes;
 use super::columns::SQL;
-use super::model::{Deletion, Entry};
-use super::{Begin, Store, StoreError};
+use super::moves;
+use super::refresh::Refresh;
+use super::stale::{Derivation, Stale};
+use super::{Begin, Db, StoreError};
 use iomark_result::result::metric::METRICS;
 use iomark_result::result::ResultDoc;
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
-/// under other rules is derived anew when opened ([`Store::rederive`]); change this with them.
+/// under other rules is derived anew when opened ([`Derive::rederive`]); change this with them.
 pub const RULES: &str = "5";
 
-impl Store {
+/// The facts and aggregates derived from the documents, kept current.
+#[derive(Clone, Copy)]
+pub struct Derive<'a> {
+    db: &'a Db,
+    stale: Stale<'a>,
+    refresh: Refresh<'a>,
+}
+
+impl<'a> Derive<'a> {
+    pub(crate) fn new(db: &'a Db, derivation: &'a Derivation) -> Derive<'a> {
+        Derive {
+            db,
+            stale: Stale::new(db, derivation),
+            refresh: Refresh::new(db),
+        }
+    }
+
+    /// Refreshes the devices submissions marked stale (`stale.rs`), each in a transaction of
+    /// its own: the keys of the devices refreshed (a key once for each of its classes). A
+    /// server runs it every second.
+    pub async fn refresh_stale(&self) -> Result<Vec<String>, StoreError> {
+        self.stale.refresh().await
+    }
+
     /// Writes a result's facts and refreshes its device's aggregate, inside the transaction
     /// that saves the result.
-    pub(super) async fn add_entry(
+    pub(crate) async fn add_entry(
         &self,
         tx: &mut Transaction<'_, Any>,
         doc: &ResultDoc,
@@ -30,9 +55,9 @@ impl Store {
         let mut id = doc.identity();
         // A key merged into another, or renamed by new rules, is filed under where it leads.
         if let Some(key) = &id.device_key {
-            id.device_key = Some(super::moderation::resolve(tx, key).await?);
+            id.device_key = Some(moves::resolve(tx, key).await?);
         }
-        // Prepared afresh each time: see `Store::insert` on NULL figures and PostgreSQL. The
+        // Prepared afresh each time: see `History::insert` on NULL figures and PostgreSQL. The
         // binds follow `columns::ENTRY_FACTS`, then the figures.
         let mut query = sqlx::query(&SQL.insert_entry)
             .persistent(false)
@@ -59,93 +84,21 @@ impl Store {
         query.execute(&mut **tx).await?;
         if let Some(key) = &id.device_key {
             let scopes = scopes(doc.host.board.as_deref(), doc.target.filesystem.as_deref());
-            if self.defers(tx, &id.class, key).await? {
-                self.mark_stale(tx, &id.class, key, &scopes).await?;
+            if self.stale.defers(tx, &id.class, key).await? {
+                self.stale.mark_stale(tx, &id.class, key, &scopes).await?;
             } else {
-                self.refresh_device(tx, &id.class, key, &scopes).await?;
+                self.refresh.device(tx, &id.class, key, &scopes).await?;
             }
         }
         Ok(())
     }
 
-    /// Recomputes one device's aggregates for one class, in each of `scopes`, from its
-    /// entries.
-    pub(super) async fn refresh_device(
-        &self,
-        tx: &mut Transaction<'_, Any>,
-        class: &str,
-        key: &str,
-        scopes: &[String],
-    ) -> Result<(), sqlx::Error> {
-        if !self.is_sqlite() {
-            // Two submissions for one device at once: the second waits, then sees the first.
-            sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))::text")
-                .bind(format!("{class}\n{key}"))
-                .execute(&mut **tx)
-                .await?;
-        }
-        let entries = self.ranked_entries(&mut **tx, class, key).await?;
-        self.write_scopes(tx, class, key, scopes, &entries).await
-    }
-
-    /// Writes a device's aggregates in each of `scopes` from its ranked `entries`.
-    pub(super) async fn write_scopes(
-        &self,
-        tx: &mut Transaction<'_, Any>,
-        class: &str,
-        key: &str,
-        scopes: &[String],
-        entries: &[Entry],
-    ) -> Result<(), sqlx::Error> {
-        for scope in scopes {
-            let chosen: Vec<Entry> = entries
-                .iter()
-                .filter(|e| in_scope(e, scope))
-                .cloned()
-                .collect();
-            self.write_device(tx, class, scope, key, &chosen).await?;
-        }
-        Ok(())
-    }
-
-    /// The results a device's aggregates are made of, in the order they arrived: its
-    /// unflagged results of `class`, the real ones where it has any (a synthetic result, which
-    /// only the local load generator makes, never moves a real device's figures), read along
-    /// an index that keeps them apart (migration 0011).
-    pub(super) async fn ranked_entries<'e>(
-        &self,
-        on: impl sqlx::Executor<'e, Database = Any>,
-        class: &str,
-        key: &str,
-    ) -> Result<Vec<Entry>, sqlx::Error> {
-        // As one row (`entries_as_json`): read row by row, a device's 500 results took most of
-        // each submission's time in the store's one writer (bench/site-load at 1,000,000).
-        let sql = SQL.entries_as_json(
-            &format!(
-                "SELECT {}, r.saved_at AS saved_at FROM entries e JOIN results r ON r.id = e.id \
-                 WHERE e.device_key = $1 AND e.class = $2 AND e.flag IS NULL AND e.synthetic = \
-                 (SELECT synthetic FROM entries WHERE device_key = $1 AND class = $2 \
-                 AND flag IS NULL ORDER BY synthetic LIMIT 1)",
-                SQL.entry_select("e.")
-            ),
-            "saved_at, id",
-            self.is_sqlite(),
-        );
-        let text: String = sqlx::query(&sql)
-            .bind(key)
-            .bind(class)
-            .fetch_one(on)
-            .await?
-            .try_get(0)?;
-        SQL.entries_from_json(&text)
-    }
-
     /// Derives every result's facts and every device's aggregates anew, once, where the store
     /// was written under older rules than this version's ([`RULES`]).
     pub async fn rederive(&self) -> Result<(), StoreError> {
-        let fail = |e| self.fail(e);
+        let fail = |e| self.db.fail(e);
         let version: Option<String> = sqlx::query("SELECT value FROM meta WHERE name = 'rules'")
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.db.pool)
             .await
             .map_err(fail)?
             .map(|row| row.try_get(0))
@@ -156,152 +109,111 @@ impl Store {
         }
         // Two processes opening one store at once: the second waits for the first's write lock
         // (taken at BEGIN on SQLite, an advisory lock on PostgreSQL), then finds the work done.
-        self.write(Begin::Immediate, async |tx| {
-            if !self.is_sqlite() {
-                sqlx::query("SELECT pg_advisory_xact_lock(hashtext('iomark rules'))::text")
-                    .execute(&mut **tx)
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                if !self.db.is_sqlite() {
+                    sqlx::query("SELECT pg_advisory_xact_lock(hashtext('iomark rules'))::text")
+                        .execute(&mut **tx)
+                        .await?;
+                }
+                let done = sqlx::query("SELECT 1 FROM meta WHERE name = 'rules' AND value = $1")
+                    .bind(RULES)
+                    .fetch_optional(&mut **tx)
                     .await?;
-            }
-            let done = sqlx::query("SELECT 1 FROM meta WHERE name = 'rules' AND value = $1")
-                .bind(RULES)
-                .fetch_optional(&mut **tx)
-                .await?;
-            if done.is_some() {
-                return Ok(());
-            }
-            let ids: Vec<(String, Option<String>)> =
-                sqlx::query("SELECT id, device_key FROM entries")
-                    .fetch_all(&mut **tx)
-                    .await?
-                    .iter()
-                    .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
-                    .collect::<Result<_, sqlx::Error>>()?;
-            for (id, old_key) in ids {
-                let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
-                    .bind(&id)
-                    .fetch_one(&mut **tx)
-                    .await?
-                    .try_get(0)?;
-                let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
-                    continue;
-                };
-                let mut facts = doc.identity();
-                if let Some(key) = &facts.device_key {
-                    facts.device_key = Some(super::moderation::resolve(tx, key).await?);
+                if done.is_some() {
+                    return Ok(());
                 }
-                // A key the new rules no longer give leads to the one they give.
-                if let (Some(old), Some(new)) = (&old_key, &facts.device_key) {
-                    if old != new {
-                        super::moderation::alias(tx, old, new).await?;
+                let ids: Vec<(String, Option<String>)> =
+                    sqlx::query("SELECT id, device_key FROM entries")
+                        .fetch_all(&mut **tx)
+                        .await?
+                        .iter()
+                        .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+                        .collect::<Result<_, sqlx::Error>>()?;
+                for (id, old_key) in ids {
+                    let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
+                        .bind(&id)
+                        .fetch_one(&mut **tx)
+                        .await?
+                        .try_get(0)?;
+                    let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
+                        continue;
+                    };
+                    let mut facts = doc.identity();
+                    if let Some(key) = &facts.device_key {
+                        facts.device_key = Some(moves::resolve(tx, key).await?);
                     }
-                }
-                sqlx::query(
-                    "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
+                    // A key the new rules no longer give leads to the one they give.
+                    if let (Some(old), Some(new)) = (&old_key, &facts.device_key) {
+                        if old != new {
+                            moves::alias(tx, old, new).await?;
+                        }
+                    }
+                    sqlx::query(
+                        "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
                      transport = $4, class = $5, capacity_gb = $6, flag = $7, synthetic = $8, \
                      headline = $9, sold_as = $10 WHERE id = $11",
-                )
-                .persistent(false)
-                .bind(&facts.device_key)
-                .bind(&facts.device_name)
-                .bind(facts.kind)
-                .bind(&facts.transport)
-                .bind(&facts.class)
-                .bind(facts.capacity_gb.map(|g| g as i64))
-                .bind(&facts.flag)
-                .bind(facts.synthetic as i64)
-                .bind(doc.headline().map(|h| h.short))
-                .bind(&facts.sold_as)
-                .bind(&id)
-                .execute(&mut **tx)
-                .await?;
-            }
-            // A key some result still has is a device, not an alias (new rules split it).
-            sqlx::query(
-                "DELETE FROM aliases WHERE key IN \
+                    )
+                    .persistent(false)
+                    .bind(&facts.device_key)
+                    .bind(&facts.device_name)
+                    .bind(facts.kind)
+                    .bind(&facts.transport)
+                    .bind(&facts.class)
+                    .bind(facts.capacity_gb.map(|g| g as i64))
+                    .bind(&facts.flag)
+                    .bind(facts.synthetic as i64)
+                    .bind(doc.headline().map(|h| h.short))
+                    .bind(&facts.sold_as)
+                    .bind(&id)
+                    .execute(&mut **tx)
+                    .await?;
+                }
+                // A key some result still has is a device, not an alias (new rules split it).
+                sqlx::query(
+                    "DELETE FROM aliases WHERE key IN \
                  (SELECT device_key FROM entries WHERE device_key IS NOT NULL)",
-            )
-            .execute(&mut **tx)
-            .await?;
-            sqlx::query("DELETE FROM devices")
+                )
                 .execute(&mut **tx)
                 .await?;
-            // Every device is refreshed below.
-            sqlx::query("DELETE FROM stale").execute(&mut **tx).await?;
-            let pairs = sqlx::query(
-                "SELECT DISTINCT class, device_key, board, filesystem FROM entries \
+                sqlx::query("DELETE FROM devices")
+                    .execute(&mut **tx)
+                    .await?;
+                // Every device is refreshed below.
+                sqlx::query("DELETE FROM stale").execute(&mut **tx).await?;
+                let pairs = sqlx::query(
+                    "SELECT DISTINCT class, device_key, board, filesystem FROM entries \
                  WHERE device_key IS NOT NULL",
-            )
-            .fetch_all(&mut **tx)
-            .await?;
-            let mut devices: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
-            for row in &pairs {
-                let board: Option<String> = row.try_get(2)?;
-                let fs: Option<String> = row.try_get(3)?;
-                let wanted = devices
-                    .entry((row.try_get(0)?, row.try_get(1)?))
-                    .or_default();
-                for scope in scopes(board.as_deref(), fs.as_deref()) {
-                    if !wanted.contains(&scope) {
-                        wanted.push(scope);
+                )
+                .fetch_all(&mut **tx)
+                .await?;
+                let mut devices: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+                for row in &pairs {
+                    let board: Option<String> = row.try_get(2)?;
+                    let fs: Option<String> = row.try_get(3)?;
+                    let wanted = devices
+                        .entry((row.try_get(0)?, row.try_get(1)?))
+                        .or_default();
+                    for scope in scopes(board.as_deref(), fs.as_deref()) {
+                        if !wanted.contains(&scope) {
+                            wanted.push(scope);
+                        }
                     }
                 }
-            }
-            for ((class, key), wanted) in devices {
-                self.refresh_device(tx, &class, &key, &wanted).await?;
-            }
-            sqlx::query("DELETE FROM meta WHERE name = 'rules'")
-                .execute(&mut **tx)
-                .await?;
-            sqlx::query("INSERT INTO meta (name, value) VALUES ('rules', $1)")
-                .bind(RULES)
-                .execute(&mut **tx)
-                .await?;
-            Ok(())
-        })
-        .await
-        .map_err(fail)
-    }
-
-    async fn write_device(
-        &self,
-        tx: &mut Transaction<'_, Any>,
-        class: &str,
-        scope: &str,
-        key: &str,
-        entries: &[Entry],
-    ) -> Result<(), sqlx::Error> {
-        let Some(row) = aggregate(entries).into_iter().next() else {
-            sqlx::query("DELETE FROM devices WHERE class = $1 AND scope = $2 AND device_key = $3")
-                .bind(class)
-                .bind(scope)
-                .bind(key)
-                .execute(&mut **tx)
-                .await?;
-            return Ok(());
-        };
-        let synthetic = entries.iter().all(|e| e.synthetic);
-        let stats = serde_json::to_string(&row.stats).unwrap_or_else(|_| "{}".into());
-        // The binds follow `columns::DEVICE_FACTS`, then each figure's median.
-        let mut query = sqlx::query(&SQL.upsert_device)
-            .persistent(false)
-            .bind(class)
-            .bind(scope)
-            .bind(key)
-            .bind(&row.name)
-            .bind(&row.kind)
-            .bind(&row.transport)
-            .bind(row.capacity_gb)
-            .bind(row.results)
-            .bind(synthetic as i64)
-            .bind(row.price_usd)
-            .bind(stats)
-            .bind(&row.sold_as)
-            .bind(&row.names);
-        for metric in &METRICS {
-            query = query.bind(row.stats.get(metric.column).map(|s| s.median));
-        }
-        query.execute(&mut **tx).await?;
-        Ok(())
+                for ((class, key), wanted) in devices {
+                    self.refresh.device(tx, &class, &key, &wanted).await?;
+                }
+                sqlx::query("DELETE FROM meta WHERE name = 'rules'")
+                    .execute(&mut **tx)
+                    .await?;
+                sqlx::query("INSERT INTO meta (name, value) VALUES ('rules', $1)")
+                    .bind(RULES)
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(())
+            })
+            .await
+            .map_err(fail)
     }
 
     /// Gives facts to results saved before the store had them (or by an older iomark).
@@ -313,71 +225,35 @@ impl Store {
              (SELECT 1 FROM entries e WHERE e.id = r.id) \
              AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = r.id)",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await
-        .map_err(|e| self.fail(e))?;
+        .map_err(|e| self.db.fail(e))?;
         let mut done = 0;
         for row in rows {
-            let id: String = row.try_get(0).map_err(|e| self.fail(e))?;
+            let id: String = row.try_get(0).map_err(|e| self.db.fail(e))?;
             let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
                 .bind(&id)
-                .fetch_one(&self.pool)
+                .fetch_one(&self.db.pool)
                 .await
                 .and_then(|row| row.try_get(0))
-                .map_err(|e| self.fail(e))?;
+                .map_err(|e| self.db.fail(e))?;
             // A document this version cannot read keeps its history line; it is not ranked.
             let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
                 continue;
             };
-            self.write(Begin::Deferred, async |tx| {
-                self.add_entry(tx, &doc, None).await
-            })
-            .await
-            .map_err(|e| self.fail(e))?;
+            self.db
+                .write(Begin::Deferred, async |tx| {
+                    self.add_entry(tx, &doc, None).await
+                })
+                .await
+                .map_err(|e| self.db.fail(e))?;
             done += 1;
         }
         Ok(done)
     }
 
-    /// Deletes a submitted result if `token_hash` is its token's hash (compared in constant
-    /// time).
-    pub async fn delete_submitted(
-        &self,
-        id: &str,
-        token_hash: &str,
-    ) -> Result<Deletion, StoreError> {
-        self.write(Begin::Deferred, async |tx| {
-            // A result moderators hid is still its submitter's to delete.
-            let stored: Option<Option<String>> = sqlx::query(
-                "SELECT token_hash FROM entries WHERE id = $1 \
-                 UNION ALL SELECT token_hash FROM hidden WHERE id = $1",
-            )
-            .bind(id)
-            .fetch_optional(&mut **tx)
-            .await?
-            .map(|row| row.try_get(0))
-            .transpose()?;
-            Ok(match stored {
-                None => Deletion::NoSuchResult,
-                Some(Some(stored))
-                    if constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) =>
-                {
-                    self.remove(tx, id).await?;
-                    sqlx::query("DELETE FROM hidden WHERE id = $1")
-                        .bind(id)
-                        .execute(&mut **tx)
-                        .await?;
-                    Deletion::Deleted
-                }
-                Some(_) => Deletion::WrongToken,
-            })
-        })
-        .await
-        .map_err(|e| self.fail(e))
-    }
-
     /// Removes one result and its facts, and refreshes its device's aggregates, in `tx`.
-    pub(super) async fn remove(
+    pub(crate) async fn remove(
         &self,
         tx: &mut Transaction<'_, Any>,
         id: &str,
@@ -387,7 +263,7 @@ impl Store {
 
     /// Removes one result's rows from `tables` (its facts always among them), and refreshes
     /// its device's aggregates, in `tx`.
-    pub(super) async fn remove_from(
+    pub(crate) async fn remove_from(
         &self,
         tx: &mut Transaction<'_, Any>,
         id: &str,
@@ -412,18 +288,10 @@ impl Store {
             let board: Option<String> = row.try_get(2)?;
             let fs: Option<String> = row.try_get(3)?;
             let scopes = scopes(board.as_deref(), fs.as_deref());
-            self.refresh_device(tx, &class, &key, &scopes).await?;
+            self.refresh.device(tx, &class, &key, &scopes).await?;
         }
         Ok(())
     }
-}
-
-/// Equal bytes, compared in time that depends only on the length.
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]
@@ -434,30 +302,30 @@ mod tests {
     /// synthetic ones: a real result that is flagged does not hide the synthetic ones.
     #[test]
     fn real_results_where_there_are_any_unflagged() {
-        super::super::on_a_server_store(None, async |store| {
+        crate::on_a_server_store(None, async |store| {
             let mut doc = iomark_result::result::sample::ssd_doc();
             let mut ids = Vec::new();
             for n in 0..3 {
                 doc.id = format!("01JREAL{n:019}");
-                store.save(&doc).await.unwrap();
+                store.history().save(&doc).await.unwrap();
                 ids.push(doc.id.clone());
             }
             let row = sqlx::query("SELECT class, device_key FROM entries WHERE id = $1")
                 .bind(&ids[0])
-                .fetch_one(&store.pool)
+                .fetch_one(&store.db.pool)
                 .await
                 .unwrap();
             let (class, key): (String, String) = (row.get(0), row.get(1));
             let set = async |sql: &str, id: &str| {
                 sqlx::query(sql)
                     .bind(id)
-                    .execute(&store.pool)
+                    .execute(&store.db.pool)
                     .await
                     .unwrap();
             };
             let ranked = async || -> Vec<String> {
-                let entries = store
-                    .ranked_entries(&store.pool, &class, &key)
+                let entries = crate::refresh::Refresh::new(&store.db)
+                    .ranked_entries(&store.db.pool, &class, &key)
                     .await
                     .unwrap();
                 entries.into_iter().map(|e| e.id).collect()
@@ -472,12 +340,5 @@ mod tests {
             set("UPDATE entries SET flag = 'flagged' WHERE id = $1", &ids[2]).await;
             assert!(ranked().await.is_empty(), "every one flagged");
         });
-    }
-
-    #[test]
-    fn equal_bytes_in_constant_time() {
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"ab"));
     }
 }

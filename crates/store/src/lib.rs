@@ -5,128 +5,186 @@
 //! local history, a SQLite file under `$XDG_DATA_HOME/iomark/` that needs nothing set up, and a
 //! shared server on PostgreSQL (`--db postgres://…`).
 //!
-//! - `location.rs`: where the store is; `open.rs`: the pool and the migrations;
-//! - `history.rs`: the runs, saved whole; `receipts.rs`: what was submitted elsewhere;
+//! A [`Store`] is opened once and hands out its parts, each a type of its own file over the
+//! connection [`Db`] they share, so that what calls what is spelled in each file (the house
+//! test forbids circles between them, and a type's methods anywhere but its own file):
+//!
+//! ```text
+//! Store ─┬─ history()     History      history/ (the runs; receipts; backups)
+//!        ├─ submissions() Submissions  committer.rs (a site's saves and deletions)
+//!        ├─ site()        Site         site/ (leaderboard, device pages, standing, review)
+//!        ├─ moderation()  Moderation   moderation.rs (hide, restore, merge, audit)
+//!        └─ derivation()  Derive       derive.rs (facts and aggregates kept current)
+//!
+//! Submissions → History → Derive → Stale → Refresh → Db      Moderation → Derive
+//! Site, History → Reader (replicas.rs) → Db                  Derive, Moderation, Site → moves.rs
+//! ```
+//!
+//! - `location.rs`: where the store is, named without its password; `open.rs`: the pool's
+//!   shape and the migrations; `error.rs`: what went wrong, in the reader's words;
 //! - `model.rs`: what a site reads (entries, device aggregates); `columns.rs`: their columns
-//!   and statements, from the metric list; `derive.rs`: entries and aggregates kept current;
-//!   `aggregate.rs`: medians and names; `site.rs`: the site's queries, `device.rs` a device
-//!   page's; `replicas.rs`: the PostgreSQL replicas a server reads from, `lag.rs` how far
-//!   behind they are;
-//!   `committer.rs`: a server's SQLite submissions committed together; `stale.rs`: busy
-//!   devices' aggregates refreshed in the background.
+//!   and statements, from the metric list; `aggregate.rs`: medians and names;
+//! - `refresh.rs`: a device's aggregates written from its results; `stale.rs`: busy devices
+//!   left to a background pass; `moves.rs`: where a merged or renamed device leads;
+//! - `replicas.rs`: the PostgreSQL replicas a server reads from, `lag.rs` how far behind they
+//!   are.
 //!
-//! The API is async, as sqlx is; every write goes through [`Store::write`].
-//!
-//! What lives where: the one place that knows SQL: result history on SQLite or PostgreSQL (sqlx
-//! Any). `location.rs` (where the store is, named without its password), `open.rs` (the pool's
-//! shape, at most twice the cores, and the migrations, embedded from `migrations/`; a server on
-//! PostgreSQL adds a `pg_trgm` index on the names of the devices' rows of all results where the
-//! database lets it), `history.rs` (each run one row: saved, found by an id's beginning or
-//! `latest~N`, listed, deleted), `receipts.rs` (what this store's owner submitted elsewhere),
-//! `backup.rs` (a SQLite store copied while in use, `VACUUM INTO`, and a copy's integrity check).
-//! What a results site keeps beside each document: `model.rs` (an entry, a device's aggregate, a
-//! leaderboard's filter), `columns.rs` (their columns and every statement that writes or reads
-//! them, built from `result::metric::METRICS`; many entries read as one row of JSON made by each
-//! backend's own functions, not row by row through sqlx), `derive.rs` (the facts (`entries`) and
-//! per-device aggregates (`devices`, per scope: all, a board, a filesystem, both) refreshed in the
-//! transaction that adds or removes a result, over its real unflagged results in the order they
-//! arrived; derived anew once when the store was written under older rules, `RULES`),
-//! `aggregate.rs` (medians, the name and kind most results give, what two or more agree it is sold
-//! as, and every name its results gave it as slugs for the search), `site.rs` (the site's reads:
-//! the leaderboard from `devices` alone, searched by the `names` each device's results gave it (on
-//! SQLite along their own index; on PostgreSQL a search of all results along a trigram index of
-//! their rows, a board's or a filesystem's testing its own rows' names), the newest, the public
-//! documents a page at a time for a dump), `device.rs` (a device's page: its aggregates, how many
-//! results of each class it has (from an index), and in one statement one figure, flag and headline
-//! of each of a class's newest 5,000 results (its distribution, SD verdicts, where a viewer's
-//! result stands) beside its newest 50 in full: the points and which are newest from one index
-//! alone, which holds every figure (migration 0013)), `review.rs` (what moderators review: flagged
-//! and unnamed results, ranked ones beyond Tukey's far-out fences of their model's spread, a new
-//! device's first result), `standing.rs` (where one result stands among its model's and its
-//! kind-on-board's ranked results, per figure: counts, ties as half, the median; each group's
-//! latest 5,000 figures at most, read backwards by id in one query and counted in Rust), `stale.rs`
-//! (a busy device's aggregates left to the background: past `--refresh-inline-up-to` ranked results
-//! a submission marks its device in table `stale`, in its own transaction, and the server's pass
-//! refreshes each marked device once a second, a device at most every 250 µs per result, going on
-//! from where the last pass stopped; on SQLite its results are read outside the write lock and the
-//! aggregates written only if the device's results did not change meanwhile), `committer.rs` (a
-//! server's SQLite submissions written by one task, those that arrive during a commit together in
-//! the next transaction, each in a savepoint, each answered once it commits; each alone again if
-//! the batch fails), `replicas.rs` (PostgreSQL streaming replicas a server reads from, `--read-db`:
-//! `Store::read` sends a read to the next replica awake and asks the primary when it fails, a
-//! failed replica rests until a background probe connects; `read_one` looks on the primary for what
-//! a replica has not got yet; `on_primary` keeps a request's reads on the primary), `lag.rs` (how
-//! far behind the primary each replica is, in time, from the primary's write position noted every
-//! second; one further behind than `--read-db-max-lag` takes no reads until it has caught up).
-//! Every write goes through `Store::write` (`mod.rs`): one transaction on a connection of its own,
-//! closed rather than pooled again if anything fails. It knows nothing of what the figures mean.
+//! The API is async, as sqlx is; every write goes through [`Db::write`]. It knows nothing of
+//! what the figures mean.
 
 mod aggregate;
-mod backup;
 mod columns;
 mod committer;
 mod derive;
-mod device;
 mod error;
 mod history;
 mod lag;
 mod location;
 mod model;
 mod moderation;
+mod moves;
 mod open;
-pub mod receipts;
+mod refresh;
 mod replicas;
-mod review;
 mod site;
 mod stale;
-mod standing;
 
 use sqlx::AnyPool;
 use sqlx::{Any, Connection, Transaction};
 
 pub use aggregate::{aggregate, spread};
-pub use derive::{constant_time_eq, RULES};
-pub use device::Point;
+pub use committer::Submissions;
+pub use derive::{Derive, RULES};
 pub use error::{Problem, StoreError};
+pub use history::receipts::Receipt;
+pub use history::History;
 pub use location::{data_dir, Location};
 pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};
-pub use moderation::{AuditLine, Moderated};
+pub use moderation::{AuditLine, Moderated, Moderation};
 pub use open::Pooling;
 pub use replicas::on_primary;
-pub use review::Outlier;
+pub use site::device::Point;
+pub use site::review::Outlier;
+pub use site::standing::{Among, FigureStanding, Whose, SAMPLE};
+pub use site::Site;
 pub use stale::INLINE;
-pub use standing::{Among, FigureStanding, Whose, SAMPLE};
 
+/// An open store: the connection its parts share, and what a server adds (replicas, the
+/// background refresh's memory, the committer). The one place a `Store` is made is
+/// [`Store::open_with`].
 pub struct Store {
+    db: Db,
+    replicas: replicas::Replicas,
+    derivation: stale::Derivation,
+    committer: committer::Committer,
+}
+
+/// The connection every part of the store shares: the primary's pool and where it is.
+#[derive(Clone)]
+pub(crate) struct Db {
     /// The primary: every write, and every read when there are no replicas.
     pool: AnyPool,
     location: Location,
     pooling: Pooling,
-    /// Devices with more ranked results than this are refreshed in the background
-    /// (`stale.rs`); none: every submission refreshes its device.
-    inline_up_to: Option<i64>,
-    /// What the background passes remember (`stale.rs`).
-    passes: std::sync::Mutex<stale::Passes>,
-    replicas: replicas::Replicas,
-    /// A server's SQLite submissions, committed together (`committer.rs`), once the first came.
-    committer: std::sync::Mutex<Option<committer::Queue>>,
 }
 
 impl Store {
-    /// A store over `pool`, with what only a server turns on left off: no replicas, every
-    /// device refreshed in its submission, no committer yet. The one place a `Store` is made.
-    fn over(pool: AnyPool, location: Location, pooling: Pooling) -> Store {
-        Store {
-            pool,
-            location,
-            pooling,
-            inline_up_to: None,
-            passes: Default::default(),
-            replicas: Default::default(),
-            committer: Default::default(),
-        }
+    /// Opens (creating where needed) the store and brings its schema up to date.
+    pub async fn open(location: Location) -> Result<Store, StoreError> {
+        Store::open_with(location, Pooling::COMMAND).await
     }
 
+    /// [`Store::open`] with a pool of the given shape: the schema brought up to date, then the
+    /// derived tables. What only a server turns on is left off: no replicas, every device
+    /// refreshed in its submission, no committer yet.
+    pub async fn open_with(location: Location, pooling: Pooling) -> Result<Store, StoreError> {
+        let db = open::connect(location, pooling).await?;
+        let store = Store {
+            db,
+            replicas: Default::default(),
+            derivation: Default::default(),
+            committer: Default::default(),
+        };
+        open::migrate(&store.db).await?;
+        store.derivation().backfill().await?;
+        store.derivation().rederive().await?;
+        if pooling.wal {
+            open::search_index(&store.db).await;
+        }
+        Ok(store)
+    }
+
+    /// Adds the replicas the store's reads are spread over: PostgreSQL URLs, of a PostgreSQL
+    /// primary (`replicas.rs`).
+    pub async fn with_replicas(
+        mut self,
+        urls: &[Location],
+        pooling: Pooling,
+        max_lag: std::time::Duration,
+    ) -> Result<Store, StoreError> {
+        self.replicas = replicas::Replicas::connect(&self.db, urls, pooling, max_lag).await?;
+        Ok(self)
+    }
+
+    /// Devices with more ranked results than `most` are refreshed by
+    /// [`Derive::refresh_stale`] rather than in each submission (a server's store; a
+    /// terminal's refreshes every one).
+    pub fn refreshing_inline_up_to(mut self, most: i64) -> Store {
+        self.derivation = stale::Derivation::inline_up_to(most);
+        self
+    }
+
+    /// The result history: runs saved, found, listed, deleted; receipts; backups.
+    pub fn history(&self) -> History<'_> {
+        History::new(&self.db, self.reader(), self.derivation())
+    }
+
+    /// What a results site saves and deletes for its submitters.
+    pub fn submissions(&self) -> Submissions<'_> {
+        Submissions::new(
+            self.history(),
+            self.derivation(),
+            &self.committer,
+            &self.derivation,
+        )
+    }
+
+    /// What a results site reads: leaderboards, device pages, standings, what to review.
+    pub fn site(&self) -> Site<'_> {
+        Site::new(self.reader())
+    }
+
+    /// What moderators do: hide, restore, merge, and the audit of it.
+    pub fn moderation(&self) -> Moderation<'_> {
+        Moderation::new(&self.db, self.derivation())
+    }
+
+    /// The facts and aggregates derived from each document, kept current.
+    pub fn derivation(&self) -> Derive<'_> {
+        Derive::new(&self.db, &self.derivation)
+    }
+
+    fn reader(&self) -> replicas::Reader<'_> {
+        replicas::Reader::new(&self.db, &self.replicas)
+    }
+
+    /// Whether reads may go elsewhere than the primary.
+    pub fn has_replicas(&self) -> bool {
+        self.replicas.any()
+    }
+
+    pub async fn close(self) {
+        self.replicas.close().await;
+        self.db.pool.close().await;
+    }
+
+    /// The pool's connections now: open, and of those idle (for a server's metrics).
+    pub fn connections(&self) -> (u32, usize) {
+        (self.db.pool.size(), self.db.pool.num_idle())
+    }
+}
+
+impl Db {
     /// Runs `work` in one transaction, committed if it succeeds, on a connection of its own
     /// that is closed, never pooled again, if anything fails. Every write goes through here.
     /// After SQLite answered "database or disk is full" on a connection that went back to the
@@ -161,16 +219,6 @@ impl Store {
         outcome
     }
 
-    pub async fn close(self) {
-        self.close_replicas().await;
-        self.pool.close().await;
-    }
-
-    /// The pool's connections now: open, and of those idle (for a server's metrics).
-    pub fn connections(&self) -> (u32, usize) {
-        (self.pool.size(), self.pool.num_idle())
-    }
-
     fn is_sqlite(&self) -> bool {
         matches!(self.location, Location::Sqlite(_))
     }
@@ -178,6 +226,20 @@ impl Store {
     fn fail(&self, e: sqlx::Error) -> StoreError {
         StoreError::from_sqlx(&self.location, e)
     }
+}
+
+/// Now, to the millisecond, as the store writes times.
+pub(crate) fn now() -> String {
+    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
+}
+
+/// Equal bytes, compared in time that depends only on the length (a deletion token's hash
+/// against the one stored).
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// A server's SQLite store in a new folder (refreshing devices inline up to `inline_up_to`
@@ -208,4 +270,14 @@ pub(crate) fn on_a_server_store<T>(
 pub(crate) enum Begin {
     Deferred,
     Immediate,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn equal_bytes_in_constant_time() {
+        assert!(super::constant_time_eq(b"abc", b"abc"));
+        assert!(!super::constant_time_eq(b"abc", b"abd"));
+        assert!(!super::constant_time_eq(b"abc", b"ab"));
+    }
 }

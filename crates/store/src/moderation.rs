@@ -6,7 +6,10 @@ use serde::Serialize;
 use sqlx::{Any, Row, Transaction};
 
 use super::aggregate::scopes;
-use super::{Begin, Store, StoreError};
+use super::derive::Derive;
+use super::moves::{alias, resolve};
+use super::refresh::Refresh;
+use super::{Begin, Db, StoreError};
 use iomark_result::result::ResultDoc;
 
 /// What a moderator's action did.
@@ -20,52 +23,6 @@ pub enum Moderated {
     Circular,
 }
 
-/// Where device `key` leads through the aliases, in `tx`: itself when it is no alias.
-pub(super) async fn resolve(
-    tx: &mut Transaction<'_, Any>,
-    key: &str,
-) -> Result<String, sqlx::Error> {
-    let mut key = key.to_string();
-    // Merges re-point the aliases that led to a merged key, so a chain is one step; the bound
-    // only guards against a store edited by hand.
-    for _ in 0..8 {
-        let next: Option<String> = sqlx::query("SELECT target FROM aliases WHERE key = $1")
-            .bind(&key)
-            .fetch_optional(&mut **tx)
-            .await?
-            .map(|row| row.try_get(0))
-            .transpose()?;
-        match next {
-            Some(next) if next != key => key = next,
-            _ => break,
-        }
-    }
-    Ok(key)
-}
-
-/// Records that device `key` now means `target` (and re-points what led to `key`).
-pub(super) async fn alias(
-    tx: &mut Transaction<'_, Any>,
-    key: &str,
-    target: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO aliases (key, target, at) VALUES ($1, $2, $3) \
-         ON CONFLICT (key) DO UPDATE SET target = excluded.target, at = excluded.at",
-    )
-    .bind(key)
-    .bind(target)
-    .bind(now())
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("UPDATE aliases SET target = $1 WHERE target = $2")
-        .bind(target)
-        .bind(key)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
-
 /// One line of the audit.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct AuditLine {
@@ -73,10 +30,6 @@ pub struct AuditLine {
     pub action: String,
     pub target: String,
     pub reason: String,
-}
-
-fn now() -> String {
-    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
 }
 
 async fn audit(
@@ -87,7 +40,7 @@ async fn audit(
 ) -> Result<(), sqlx::Error> {
     sqlx::query("INSERT INTO audit (id, at, action, target, reason) VALUES ($1, $2, $3, $4, $5)")
         .bind(ulid::Ulid::new().to_string())
-        .bind(now())
+        .bind(super::now())
         .bind(action)
         .bind(target)
         .bind(reason)
@@ -118,67 +71,87 @@ async fn exists(tx: &mut Transaction<'_, Any>, table: &str, id: &str) -> Result<
         .is_some())
 }
 
-impl Store {
+/// What moderators do to a site's results and devices, each with its line in the audit.
+#[derive(Clone, Copy)]
+pub struct Moderation<'a> {
+    db: &'a Db,
+    derive: Derive<'a>,
+    refresh: Refresh<'a>,
+}
+
+impl<'a> Moderation<'a> {
+    pub(crate) fn new(db: &'a Db, derive: Derive<'a>) -> Moderation<'a> {
+        Moderation {
+            db,
+            derive,
+            refresh: Refresh::new(db),
+        }
+    }
+
     /// Hides result `id` for `reason`: its facts go, and with them its place in its device's
     /// aggregates; its document, the reason and its deletion token's hash stay for a restore.
     pub async fn hide(&self, id: &str, reason: &str) -> Result<Moderated, StoreError> {
-        self.write(Begin::Immediate, async |tx| {
-            let done = self.hide_in(tx, id, reason).await?;
-            if done == Moderated::Done {
-                audit(tx, "hide", id, reason).await?;
-            }
-            Ok(done)
-        })
-        .await
-        .map_err(|e| self.fail(e))
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                let done = self.hide_in(tx, id, reason).await?;
+                if done == Moderated::Done {
+                    audit(tx, "hide", id, reason).await?;
+                }
+                Ok(done)
+            })
+            .await
+            .map_err(|e| self.db.fail(e))
     }
 
     /// Shows a hidden result again: its facts derived anew from its document, its device's
     /// aggregates with it.
     pub async fn restore(&self, id: &str, reason: &str) -> Result<Moderated, StoreError> {
-        self.write(Begin::Immediate, async |tx| {
-            let done = self.restore_in(tx, id).await?;
-            if done == Moderated::Done {
-                audit(tx, "restore", id, reason).await?;
-            }
-            Ok(done)
-        })
-        .await
-        .map_err(|e| self.fail(e))
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                let done = self.restore_in(tx, id).await?;
+                if done == Moderated::Done {
+                    audit(tx, "restore", id, reason).await?;
+                }
+                Ok(done)
+            })
+            .await
+            .map_err(|e| self.db.fail(e))
     }
 
     /// Hides every result of device `key` (an abusive or fake device); how many.
     pub async fn hide_device(&self, key: &str, reason: &str) -> Result<usize, StoreError> {
-        self.write(Begin::Immediate, async |tx| {
-            let ids = ids(tx, "SELECT id FROM entries WHERE device_key = $1", key).await?;
-            for id in &ids {
-                self.hide_in(tx, id, reason).await?;
-            }
-            if !ids.is_empty() {
-                let what = format!("device {key} ({} results)", ids.len());
-                audit(tx, "hide", &what, reason).await?;
-            }
-            Ok(ids.len())
-        })
-        .await
-        .map_err(|e| self.fail(e))
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                let ids = ids(tx, "SELECT id FROM entries WHERE device_key = $1", key).await?;
+                for id in &ids {
+                    self.hide_in(tx, id, reason).await?;
+                }
+                if !ids.is_empty() {
+                    let what = format!("device {key} ({} results)", ids.len());
+                    audit(tx, "hide", &what, reason).await?;
+                }
+                Ok(ids.len())
+            })
+            .await
+            .map_err(|e| self.db.fail(e))
     }
 
     /// Shows every hidden result of device `key` again; how many.
     pub async fn restore_device(&self, key: &str, reason: &str) -> Result<usize, StoreError> {
-        self.write(Begin::Immediate, async |tx| {
-            let ids = ids(tx, "SELECT id FROM hidden WHERE device_key = $1", key).await?;
-            for id in &ids {
-                self.restore_in(tx, id).await?;
-            }
-            if !ids.is_empty() {
-                let what = format!("device {key} ({} results)", ids.len());
-                audit(tx, "restore", &what, reason).await?;
-            }
-            Ok(ids.len())
-        })
-        .await
-        .map_err(|e| self.fail(e))
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                let ids = ids(tx, "SELECT id FROM hidden WHERE device_key = $1", key).await?;
+                for id in &ids {
+                    self.restore_in(tx, id).await?;
+                }
+                if !ids.is_empty() {
+                    let what = format!("device {key} ({} results)", ids.len());
+                    audit(tx, "restore", &what, reason).await?;
+                }
+                Ok(ids.len())
+            })
+            .await
+            .map_err(|e| self.db.fail(e))
     }
 
     async fn hide_in(
@@ -207,10 +180,10 @@ impl Store {
         .bind(reason)
         .bind(token)
         .bind(key)
-        .bind(now())
+        .bind(super::now())
         .execute(&mut **tx)
         .await?;
-        self.remove_from(tx, id, &["entries"]).await?;
+        self.derive.remove_from(tx, id, &["entries"]).await?;
         Ok(Moderated::Done)
     }
 
@@ -239,23 +212,12 @@ impl Store {
             .try_get(0)?;
         let doc: ResultDoc =
             serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
-        self.add_entry(tx, &doc, token.as_deref()).await?;
+        self.derive.add_entry(tx, &doc, token.as_deref()).await?;
         sqlx::query("DELETE FROM hidden WHERE id = $1")
             .bind(id)
             .execute(&mut **tx)
             .await?;
         Ok(Moderated::Done)
-    }
-
-    /// Where device `key` went, if it was merged into another or renamed by new rules.
-    pub async fn moved(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let target: Option<String> = sqlx::query("SELECT target FROM aliases WHERE key = $1")
-            .bind(key)
-            .fetch_optional(&self.pool)
-            .await
-            .and_then(|row| row.map(|r| r.try_get(0)).transpose())
-            .map_err(|e| self.fail(e))?;
-        Ok(target)
     }
 
     /// Merges device `from` into device `into` (one card listed under two names): its results
@@ -267,67 +229,68 @@ impl Store {
         into: &str,
         reason: &str,
     ) -> Result<Moderated, StoreError> {
-        self.write(Begin::Immediate, async |tx| {
-            let target = resolve(tx, into).await?;
-            if target == from {
-                return Ok(Moderated::Circular);
-            }
-            let has = async |tx: &mut Transaction<'_, Any>, key: &str| {
-                sqlx::query("SELECT 1 FROM entries WHERE device_key = $1 LIMIT 1")
-                    .bind(key.to_string())
-                    .fetch_optional(&mut **tx)
-                    .await
-                    .map(|row| row.is_some())
-            };
-            if !has(tx, from).await? || !has(tx, &target).await? {
-                return Ok(Moderated::NoSuchResult);
-            }
-            for table in ["entries", "hidden"] {
-                sqlx::query(&format!(
-                    "UPDATE {table} SET device_key = $1 WHERE device_key = $2"
-                ))
-                .bind(&target)
-                .bind(from)
-                .execute(&mut **tx)
-                .await?;
-            }
-            sqlx::query("DELETE FROM devices WHERE device_key = $1")
-                .bind(from)
-                .execute(&mut **tx)
-                .await?;
-            alias(tx, from, &target).await?;
-            let rows = sqlx::query(
-                "SELECT DISTINCT class, board, filesystem FROM entries WHERE device_key = $1",
-            )
-            .bind(&target)
-            .fetch_all(&mut **tx)
-            .await?;
-            let mut classes: Vec<(String, Vec<String>)> = Vec::new();
-            for row in &rows {
-                let class: String = row.try_get(0)?;
-                let board: Option<String> = row.try_get(1)?;
-                let fs: Option<String> = row.try_get(2)?;
-                let at = match classes.iter().position(|(c, _)| *c == class) {
-                    Some(at) => at,
-                    None => {
-                        classes.push((class, Vec::new()));
-                        classes.len() - 1
-                    }
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                let target = resolve(tx, into).await?;
+                if target == from {
+                    return Ok(Moderated::Circular);
+                }
+                let has = async |tx: &mut Transaction<'_, Any>, key: &str| {
+                    sqlx::query("SELECT 1 FROM entries WHERE device_key = $1 LIMIT 1")
+                        .bind(key.to_string())
+                        .fetch_optional(&mut **tx)
+                        .await
+                        .map(|row| row.is_some())
                 };
-                for scope in scopes(board.as_deref(), fs.as_deref()) {
-                    if !classes[at].1.contains(&scope) {
-                        classes[at].1.push(scope);
+                if !has(tx, from).await? || !has(tx, &target).await? {
+                    return Ok(Moderated::NoSuchResult);
+                }
+                for table in ["entries", "hidden"] {
+                    sqlx::query(&format!(
+                        "UPDATE {table} SET device_key = $1 WHERE device_key = $2"
+                    ))
+                    .bind(&target)
+                    .bind(from)
+                    .execute(&mut **tx)
+                    .await?;
+                }
+                sqlx::query("DELETE FROM devices WHERE device_key = $1")
+                    .bind(from)
+                    .execute(&mut **tx)
+                    .await?;
+                alias(tx, from, &target).await?;
+                let rows = sqlx::query(
+                    "SELECT DISTINCT class, board, filesystem FROM entries WHERE device_key = $1",
+                )
+                .bind(&target)
+                .fetch_all(&mut **tx)
+                .await?;
+                let mut classes: Vec<(String, Vec<String>)> = Vec::new();
+                for row in &rows {
+                    let class: String = row.try_get(0)?;
+                    let board: Option<String> = row.try_get(1)?;
+                    let fs: Option<String> = row.try_get(2)?;
+                    let at = match classes.iter().position(|(c, _)| *c == class) {
+                        Some(at) => at,
+                        None => {
+                            classes.push((class, Vec::new()));
+                            classes.len() - 1
+                        }
+                    };
+                    for scope in scopes(board.as_deref(), fs.as_deref()) {
+                        if !classes[at].1.contains(&scope) {
+                            classes[at].1.push(scope);
+                        }
                     }
                 }
-            }
-            for (class, wanted) in classes {
-                self.refresh_device(tx, &class, &target, &wanted).await?;
-            }
-            audit(tx, "merge", &format!("{from} into {target}"), reason).await?;
-            Ok(Moderated::Done)
-        })
-        .await
-        .map_err(|e| self.fail(e))
+                for (class, wanted) in classes {
+                    self.refresh.device(tx, &class, &target, &wanted).await?;
+                }
+                audit(tx, "merge", &format!("{from} into {target}"), reason).await?;
+                Ok(Moderated::Done)
+            })
+            .await
+            .map_err(|e| self.db.fail(e))
     }
 
     /// The newest `limit` lines of the audit, newest first.
@@ -336,9 +299,9 @@ impl Store {
             "SELECT at, action, target, reason FROM audit ORDER BY id DESC LIMIT {}",
             limit.clamp(1, 1000)
         ))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await
-        .map_err(|e| self.fail(e))?;
+        .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(|row| {
                 Ok(AuditLine {
@@ -349,6 +312,6 @@ impl Store {
                 })
             })
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 }

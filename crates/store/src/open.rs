@@ -1,6 +1,6 @@
 //! Opening a store: the pool's shape (a terminal command's one patient connection, a server's
 //! few), the schema brought up to date (`migrations/`, embedded), then the derived tables
-//! brought up to date (`derive.rs`).
+//! brought up to date (`derive.rs`, by `Store::open_with`).
 
 use std::borrow::Cow;
 use std::time::Duration;
@@ -10,7 +10,7 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::Connection;
 
 use super::location::Location;
-use super::{Problem, Store, StoreError};
+use super::{Db, Problem, StoreError};
 
 /// How many connections a store keeps and how long a caller waits for one.
 #[derive(Clone, Copy, Debug)]
@@ -36,148 +36,139 @@ impl Pooling {
         wal: true,
     };
 }
-impl Store {
-    /// Opens (creating where needed) the store and brings its schema up to date.
-    pub async fn open(location: Location) -> Result<Store, StoreError> {
-        Store::open_with(location, Pooling::COMMAND).await
+/// The primary's pool, of the given shape, at `location` (a SQLite file's folder made).
+pub(crate) async fn connect(location: Location, pooling: Pooling) -> Result<Db, StoreError> {
+    sqlx::any::install_default_drivers();
+    let url = location.url().map_err(StoreError::Invalid)?;
+    let fail = |e: sqlx::Error| StoreError::from_sqlx(&location, e);
+    if let Location::Sqlite(path) = &location {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::io(&location, e))?;
+        }
     }
-
-    /// [`Store::open`] with a pool of the given shape.
-    pub async fn open_with(location: Location, pooling: Pooling) -> Result<Store, StoreError> {
-        sqlx::any::install_default_drivers();
-        let url = location.url().map_err(StoreError::Invalid)?;
-        let fail = |e: sqlx::Error| StoreError::from_sqlx(&location, e);
-        if let Location::Sqlite(path) = &location {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| StoreError::io(&location, e))?;
-            }
-        }
-        let is_sqlite = matches!(location, Location::Sqlite(_));
-        if !is_sqlite {
-            // One connection first: the pool retries until its timeout and then reports only
-            // that it timed out, where this says why (refused, unknown host, bad password).
-            let probe = sqlx::AnyConnection::connect(&url).await.map_err(fail)?;
-            let _ = probe.close().await;
-        }
-        let wal = pooling.wal;
-        let pool = AnyPoolOptions::new()
-            .max_connections(if is_sqlite && !wal {
-                1
-            } else {
-                // Each SQLite connection is a thread of its own, each PostgreSQL one a process:
-                // more than twice the cores only adds switching between them (one writer at a
-                // time in any case). A PostgreSQL site on 2 cores, 64 clients saturating it
-                // (wrk, bench/site-load's pages): p99 68-76 ms with 4 against 78-83 with 8 in
-                // three runs each; 101-103 with 16 against 69-75 with 8 in two.
-                pooling
-                    .connections
-                    .min(std::thread::available_parallelism().map_or(2, |n| n.get() as u32 * 2))
-            })
-            .acquire_timeout(pooling.acquire_timeout)
-            .after_connect(move |conn, _| {
-                Box::pin(async move {
-                    if is_sqlite {
-                        // Wait for another iomark's write instead of failing at once.
-                        sqlx::query("PRAGMA busy_timeout = 15000")
+    let is_sqlite = matches!(location, Location::Sqlite(_));
+    if !is_sqlite {
+        // One connection first: the pool retries until its timeout and then reports only
+        // that it timed out, where this says why (refused, unknown host, bad password).
+        let probe = sqlx::AnyConnection::connect(&url).await.map_err(fail)?;
+        let _ = probe.close().await;
+    }
+    let wal = pooling.wal;
+    let pool = AnyPoolOptions::new()
+        .max_connections(if is_sqlite && !wal {
+            1
+        } else {
+            // Each SQLite connection is a thread of its own, each PostgreSQL one a process:
+            // more than twice the cores only adds switching between them (one writer at a
+            // time in any case). A PostgreSQL site on 2 cores, 64 clients saturating it
+            // (wrk, bench/site-load's pages): p99 68-76 ms with 4 against 78-83 with 8 in
+            // three runs each; 101-103 with 16 against 69-75 with 8 in two.
+            pooling
+                .connections
+                .min(std::thread::available_parallelism().map_or(2, |n| n.get() as u32 * 2))
+        })
+        .acquire_timeout(pooling.acquire_timeout)
+        .after_connect(move |conn, _| {
+            Box::pin(async move {
+                if is_sqlite {
+                    // Wait for another iomark's write instead of failing at once.
+                    sqlx::query("PRAGMA busy_timeout = 15000")
+                        .execute(&mut *conn)
+                        .await?;
+                    if wal {
+                        // Readers never wait for the writer. FULL syncs the log at each
+                        // commit, so that by SQLite's documentation a submission answered
+                        // 201 outlives a power cut too, not only a crash of the process
+                        // (NORMAL's promise). Its cost on
+                        // this project's VM, 32 clients submitting to a store of 20,000
+                        // results: 156 and 192 a second against NORMAL's 214.
+                        sqlx::query("PRAGMA journal_mode = WAL")
                             .execute(&mut *conn)
                             .await?;
-                        if wal {
-                            // Readers never wait for the writer. FULL syncs the log at each
-                            // commit, so that by SQLite's documentation a submission answered
-                            // 201 outlives a power cut too, not only a crash of the process
-                            // (NORMAL's promise). Its cost on
-                            // this project's VM, 32 clients submitting to a store of 20,000
-                            // results: 156 and 192 a second against NORMAL's 214.
-                            sqlx::query("PRAGMA journal_mode = WAL")
-                                .execute(&mut *conn)
-                                .await?;
-                            sqlx::query("PRAGMA synchronous = FULL")
-                                .execute(&mut *conn)
-                                .await?;
-                            // Pages read through a shared mapping rather than copied into each
-                            // connection's own small cache: a server's connections all read the
-                            // same hot tables.
-                            sqlx::query("PRAGMA mmap_size = 1073741824")
-                                .execute(&mut *conn)
-                                .await?;
-                        }
+                        sqlx::query("PRAGMA synchronous = FULL")
+                            .execute(&mut *conn)
+                            .await?;
+                        // Pages read through a shared mapping rather than copied into each
+                        // connection's own small cache: a server's connections all read the
+                        // same hot tables.
+                        sqlx::query("PRAGMA mmap_size = 1073741824")
+                            .execute(&mut *conn)
+                            .await?;
                     }
-                    Ok(())
-                })
+                }
+                Ok(())
             })
-            .connect(&url)
-            .await
-            .map_err(fail)?;
-        let store = Store::over(pool, location, pooling);
-        store.migrate().await?;
-        store.backfill().await?;
-        store.rederive().await?;
-        if pooling.wal {
-            store.search_index().await;
-        }
-        Ok(store)
-    }
+        })
+        .connect(&url)
+        .await
+        .map_err(fail)?;
+    Ok(Db {
+        pool,
+        location,
+        pooling,
+    })
+}
 
-    /// A server's PostgreSQL store: searches by name of all results read a trigram index
-    /// (`pg_trgm`, of PostgreSQL's own contrib) instead of every device of a class, each looked
-    /// up (a search of 100,000 results: 4.9 ms against 0.2 ms, EXPLAIN ANALYZE; SQLite reads
-    /// the names' own index, migration 0010). Made where the database lets this user add the
-    /// extension (its owner can: pg_trgm is trusted); else searches work as before, and the
-    /// server says why at start. The index holds the rows of all results only (`scope = ''`),
-    /// a device once a class; one of every row, as made before, is dropped. New entries go
-    /// straight into it (`fastupdate = off`, one row a submission): in GIN's default pending
-    /// list, which every search reads whole until a vacuum, 65 pages had gathered on a store of
-    /// 20,000 results, and tripled what a search read.
-    async fn search_index(&self) {
-        if self.is_sqlite() {
+/// A server's PostgreSQL store: searches by name of all results read a trigram index
+/// (`pg_trgm`, of PostgreSQL's own contrib) instead of every device of a class, each looked
+/// up (a search of 100,000 results: 4.9 ms against 0.2 ms, EXPLAIN ANALYZE; SQLite reads
+/// the names' own index, migration 0010). Made where the database lets this user add the
+/// extension (its owner can: pg_trgm is trusted); else searches work as before, and the
+/// server says why at start. The index holds the rows of all results only (`scope = ''`),
+/// a device once a class; one of every row, as made before, is dropped. New entries go
+/// straight into it (`fastupdate = off`, one row a submission): in GIN's default pending
+/// list, which every search reads whole until a vacuum, 65 pages had gathered on a store of
+/// 20,000 results, and tripled what a search read.
+pub(crate) async fn search_index(db: &Db) {
+    if db.is_sqlite() {
+        return;
+    }
+    for sql in [
+        "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+        "CREATE INDEX IF NOT EXISTS devices_names_trgm_all ON devices \
+             USING gin (names gin_trgm_ops) WITH (fastupdate = off) WHERE scope = ''",
+    ] {
+        if let Err(e) = sqlx::query(sql).execute(&db.pool).await {
+            tracing::warn!(
+                "searches by name read every device of a class (`{sql}` failed: {e}); \
+                     a database owner can run it"
+            );
             return;
         }
-        for sql in [
-            "CREATE EXTENSION IF NOT EXISTS pg_trgm",
-            "CREATE INDEX IF NOT EXISTS devices_names_trgm_all ON devices \
-             USING gin (names gin_trgm_ops) WITH (fastupdate = off) WHERE scope = ''",
-        ] {
-            if let Err(e) = sqlx::query(sql).execute(&self.pool).await {
-                tracing::warn!(
-                    "searches by name read every device of a class (`{sql}` failed: {e}); \
-                     a database owner can run it"
-                );
-                return;
-            }
-        }
-        let sql = "DROP INDEX IF EXISTS devices_names_trgm";
-        if let Err(e) = sqlx::query(sql).execute(&self.pool).await {
-            tracing::warn!("an unused index stays (`{sql}` failed: {e}); its owner can drop it");
-        }
     }
+    let sql = "DROP INDEX IF EXISTS devices_names_trgm";
+    if let Err(e) = sqlx::query(sql).execute(&db.pool).await {
+        tracing::warn!("an unused index stays (`{sql}` failed: {e}); its owner can drop it");
+    }
+}
 
-    async fn migrate(&self) -> Result<(), StoreError> {
-        let migrator = migrator();
-        let mut attempt = 0;
-        loop {
-            match migrator.run(&self.pool).await {
-                Ok(()) => return Ok(()),
-                // Another process created the schema between our look and our write.
-                Err(_) if attempt < 3 => {
-                    attempt += 1;
-                    tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
-                }
-                Err(sqlx::migrate::MigrateError::Execute(e)) => {
-                    return Err(StoreError::from_sqlx(&self.location, e))
-                }
-                Err(e) => {
-                    return Err(StoreError::Unavailable {
-                        location: self.location.display(),
-                        problem: Problem::classify_text(&e.to_string()),
-                        detail: e.to_string(),
-                    })
-                }
+pub(crate) async fn migrate(db: &Db) -> Result<(), StoreError> {
+    let migrator = migrator();
+    let mut attempt = 0;
+    loop {
+        match migrator.run(&db.pool).await {
+            Ok(()) => return Ok(()),
+            // Another process created the schema between our look and our write.
+            Err(_) if attempt < 3 => {
+                attempt += 1;
+                tokio::time::sleep(Duration::from_millis(50 * attempt)).await;
+            }
+            Err(sqlx::migrate::MigrateError::Execute(e)) => {
+                return Err(StoreError::from_sqlx(&db.location, e))
+            }
+            Err(e) => {
+                return Err(StoreError::Unavailable {
+                    location: db.location.display(),
+                    problem: Problem::classify_text(&e.to_string()),
+                    detail: e.to_string(),
+                })
             }
         }
     }
 }
 
-/// creating a new store at the same moment both succeed (the loser retries, see `migrate`).
+/// The migrations, embedded. Each is idempotent, so that two processes creating a new store
+/// at the same moment both succeed (the loser retries, see `migrate`).
 fn migrator() -> Migrator {
     let steps = [
         (1, "results", include_str!("migrations/0001_results.sql")),

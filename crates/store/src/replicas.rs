@@ -21,7 +21,7 @@ use sqlx::{AnyPool, Connection};
 
 use super::location::Location;
 use super::open::Pooling;
-use super::{Store, StoreError};
+use super::{Db, StoreError};
 
 /// How long a replica that failed is left alone.
 pub const REST: Duration = Duration::from_secs(5);
@@ -120,21 +120,22 @@ impl Replica {
     }
 }
 
-impl Store {
-    /// Adds the replicas the store's reads are spread over: PostgreSQL URLs, of a PostgreSQL
+impl Replicas {
+    /// The replicas a store's reads are spread over: PostgreSQL URLs, of a PostgreSQL
     /// primary. A replica that cannot be reached now is said so and tried again later (the
     /// site serves from the primary meanwhile); one more than `max_lag` behind the primary
     /// takes no reads until it has caught up (zero: whatever its lag).
-    pub async fn with_replicas(
-        mut self,
+    pub(crate) async fn connect(
+        db: &Db,
         urls: &[Location],
         pooling: Pooling,
         max_lag: Duration,
-    ) -> Result<Store, StoreError> {
+    ) -> Result<Replicas, StoreError> {
+        let mut replicas = Replicas::default();
         if urls.is_empty() {
-            return Ok(self);
+            return Ok(replicas);
         }
-        if self.is_sqlite() {
+        if db.is_sqlite() {
             return Err(StoreError::Invalid(
                 "--read-db: replicas are PostgreSQL's; this store is a SQLite file".into(),
             ));
@@ -167,7 +168,7 @@ impl Store {
                 .acquire_timeout(ACQUIRE)
                 .connect_lazy(url)
                 .map_err(|e| StoreError::from_sqlx(location, e))?;
-            self.replicas.list.push(Replica {
+            replicas.list.push(Replica {
                 pool,
                 url: url.clone(),
                 shown,
@@ -175,8 +176,7 @@ impl Store {
                 behind: Default::default(),
             });
         }
-        let watched = self
-            .replicas
+        let watched = replicas
             .list
             .iter()
             .map(|r| super::lag::Watched {
@@ -185,20 +185,44 @@ impl Store {
                 behind: r.behind.clone(),
             })
             .collect();
-        super::lag::watch(self.pool.clone(), watched, max_lag);
-        Ok(self)
+        super::lag::watch(db.pool.clone(), watched, max_lag);
+        Ok(replicas)
     }
 
-    /// Whether reads may go elsewhere than the primary.
-    pub fn has_replicas(&self) -> bool {
-        !self.replicas.list.is_empty()
+    /// Whether there are any.
+    pub(crate) fn any(&self) -> bool {
+        !self.list.is_empty()
+    }
+
+    pub(crate) async fn close(&self) {
+        for replica in &self.list {
+            replica.pool.close().await;
+        }
+    }
+}
+
+/// Reads of the store: on a replica in turn where there are any, else on the primary.
+#[derive(Clone, Copy)]
+pub(crate) struct Reader<'a> {
+    db: &'a Db,
+    replicas: &'a Replicas,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(db: &'a Db, replicas: &'a Replicas) -> Reader<'a> {
+        Reader { db, replicas }
+    }
+
+    /// The primary's connection.
+    pub(crate) fn db(&self) -> &'a Db {
+        self.db
     }
 
     /// A read: on a replica in turn unless inside [`on_primary`], on the primary if there is
     /// none awake or it fails. (`query` makes a boxed future, not an async closure: with one,
     /// the compiler could not see the handlers' futures were `Send`.)
-    pub(crate) async fn read<'a, T>(
-        &'a self,
+    pub(crate) async fn read<T>(
+        &self,
         query: impl Fn(&'a AnyPool) -> BoxFuture<'a, Result<T, sqlx::Error>>,
     ) -> Result<T, sqlx::Error> {
         match self.on_replica(&query).await {
@@ -207,10 +231,10 @@ impl Store {
         }
     }
 
-    /// A read of one thing by its key: as [`Store::read`], and on the primary as well when a
+    /// A read of one thing by its key: as [`Reader::read`], and on the primary as well when a
     /// replica has not got it (yet). The primary is asked once, whichever way it comes to it.
-    pub(crate) async fn read_one<'a, T>(
-        &'a self,
+    pub(crate) async fn read_one<T>(
+        &self,
         query: impl Fn(&'a AnyPool) -> BoxFuture<'a, Result<Option<T>, sqlx::Error>>,
     ) -> Result<Option<T>, sqlx::Error> {
         match self.on_replica(&query).await {
@@ -221,8 +245,8 @@ impl Store {
 
     /// What a replica in turn answers, unless inside [`on_primary`]; none when no replica is
     /// awake or the one asked failed (it is rested).
-    async fn on_replica<'a, T>(
-        &'a self,
+    async fn on_replica<T>(
+        &self,
         query: impl Fn(&'a AnyPool) -> BoxFuture<'a, Result<T, sqlx::Error>>,
     ) -> Option<T> {
         if on_primary_now() {
@@ -242,19 +266,13 @@ impl Store {
     }
 
     /// The read on the primary, counted as such where there are replicas.
-    async fn on_the_primary<'a, T>(
-        &'a self,
+    async fn on_the_primary<T>(
+        &self,
         query: impl Fn(&'a AnyPool) -> BoxFuture<'a, Result<T, sqlx::Error>>,
     ) -> Result<T, sqlx::Error> {
-        if self.has_replicas() {
+        if self.replicas.any() {
             metrics::counter!("iomark_store_reads_total", "on" => "primary").increment(1);
         }
-        query(&self.pool).await
-    }
-
-    pub(crate) async fn close_replicas(&self) {
-        for replica in &self.replicas.list {
-            replica.pool.close().await;
-        }
+        query(&self.db.pool).await
     }
 }

@@ -1,12 +1,13 @@
 //! Aggregates refreshed in the background. A submission refreshes its device's aggregates in
 //! its own transaction, re-reading the device's results: a cost that grows with them. On a
-//! server ([`Store::refreshing_inline_up_to`]), a device with more ranked results than that is
-//! only marked stale in the submission's transaction (`stale`, one row per scope), and
-//! [`Store::refresh_stale`], which the server runs every second, refreshes each marked device
-//! once however many submissions marked it, and a device at most every [`PER_RESULT`] times its
-//! results (a second at least): re-reading 20,000 results every second took the CPU the
-//! submissions needed (`bench/busy-device`), and a median of many results moves slowly. Each
-//! pass goes on from the device the last one stopped at, so that devices left for later
+//! server ([`Store::refreshing_inline_up_to`](super::Store::refreshing_inline_up_to)), a device
+//! with more ranked results than that is only marked stale in the submission's transaction
+//! (`stale`, one row per scope), and [`Stale::refresh`], which the server runs every second
+//! (through [`Derive::refresh_stale`](super::Derive::refresh_stale)), refreshes each marked
+//! device once however many submissions marked it, and a device at most every [`PER_RESULT`]
+//! times its results (a second at least): re-reading 20,000 results every second took the CPU
+//! the submissions needed (`bench/busy-device`), and a median of many results moves slowly.
+//! Each pass goes on from the device the last one stopped at, so that devices left for later
 //! cannot hold up the others. Nothing is lost with the process: the marks are in the store,
 //! and the next server refreshes them.
 
@@ -15,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use sqlx::{Any, Row, Transaction};
 
-use super::{Begin, Store, StoreError};
+use super::refresh::Refresh;
+use super::{Begin, Db, StoreError};
 
 /// A device with more ranked results than this is refreshed in the background by default.
 pub const INLINE: i64 = 1000;
@@ -33,23 +35,58 @@ pub(crate) struct Passes {
     after: Option<(String, String)>,
 }
 
-impl Store {
-    /// Devices with more ranked results than `most` are refreshed by [`Store::refresh_stale`]
-    /// rather than in each submission (a server's store; a terminal's refreshes every one).
-    pub fn refreshing_inline_up_to(mut self, most: i64) -> Store {
-        self.inline_up_to = Some(most);
-        self
+/// What a store remembers for the background refresh: the limit past which it is left to
+/// it (none: every submission refreshes its device), and the passes.
+#[derive(Default)]
+pub(crate) struct Derivation {
+    inline_up_to: Option<i64>,
+    passes: std::sync::Mutex<Passes>,
+}
+
+impl Derivation {
+    /// Devices with more ranked results than `most` are refreshed in the background.
+    pub(crate) fn inline_up_to(most: i64) -> Derivation {
+        Derivation {
+            inline_up_to: Some(most),
+            passes: Default::default(),
+        }
+    }
+
+    /// The same limit, with passes of its own (a committer's).
+    pub(crate) fn same_limit(&self) -> Derivation {
+        Derivation {
+            inline_up_to: self.inline_up_to,
+            passes: Default::default(),
+        }
+    }
+}
+
+/// Devices' aggregates marked stale in submissions and refreshed by the background pass.
+#[derive(Clone, Copy)]
+pub(crate) struct Stale<'a> {
+    db: &'a Db,
+    derivation: &'a Derivation,
+    refresh: Refresh<'a>,
+}
+
+impl<'a> Stale<'a> {
+    pub(crate) fn new(db: &'a Db, derivation: &'a Derivation) -> Stale<'a> {
+        Stale {
+            db,
+            derivation,
+            refresh: Refresh::new(db),
+        }
     }
 
     /// Whether the submission of a result of `key` in `class` leaves its refresh to the
     /// background: its aggregate over all results counts more than the inline limit.
-    pub(super) async fn defers(
+    pub(crate) async fn defers(
         &self,
         tx: &mut Transaction<'_, Any>,
         class: &str,
         key: &str,
     ) -> Result<bool, sqlx::Error> {
-        let Some(most) = self.inline_up_to else {
+        let Some(most) = self.derivation.inline_up_to else {
             return Ok(false);
         };
         Ok(results_of(&mut **tx, class, key)
@@ -58,7 +95,7 @@ impl Store {
     }
 
     /// Marks a device's aggregates in `scopes` for the background refresh.
-    pub(super) async fn mark_stale(
+    pub(crate) async fn mark_stale(
         &self,
         tx: &mut Transaction<'_, Any>,
         class: &str,
@@ -84,15 +121,15 @@ impl Store {
 
     /// Refreshes the devices marked stale, each in a transaction of its own that removes its
     /// marks: the keys of the devices refreshed (a key once for each of its classes).
-    pub async fn refresh_stale(&self) -> Result<Vec<String>, StoreError> {
-        let fail = |e| self.fail(e);
+    pub(crate) async fn refresh(&self) -> Result<Vec<String>, StoreError> {
+        let fail = |e| self.db.fail(e);
         let after = self.passes().after.clone();
         let rows = match &after {
             None => sqlx::query(&format!(
                 "SELECT DISTINCT class, device_key FROM stale ORDER BY class, device_key \
                  LIMIT {PASS}"
             ))
-            .fetch_all(&self.pool)
+            .fetch_all(&self.db.pool)
             .await
             .map_err(fail)?,
             Some((class, key)) => sqlx::query(&format!(
@@ -101,7 +138,7 @@ impl Store {
             ))
             .bind(class)
             .bind(key)
-            .fetch_all(&self.pool)
+            .fetch_all(&self.db.pool)
             .await
             .map_err(fail)?,
         };
@@ -125,27 +162,28 @@ impl Store {
                 sqlx::query("SELECT scope FROM stale WHERE class = $1 AND device_key = $2")
                     .bind(&class)
                     .bind(&key)
-                    .fetch_all(&self.pool)
+                    .fetch_all(&self.db.pool)
                     .await
                     .map_err(fail)?
                     .iter()
                     .map(|row| row.try_get(0))
                     .collect::<Result<_, _>>()
                     .map_err(fail)?;
-            if self.is_sqlite() {
+            if self.db.is_sqlite() {
                 self.refresh_outside_the_lock(&class, &key, &scopes)
                     .await
                     .map_err(fail)?;
             } else {
-                self.write(Begin::Immediate, async |tx| {
-                    // A mark made after this read is not removed here: its device is refreshed
-                    // again at a later pass (a mark committed before this delete is seen by
-                    // the refresh's read, which follows it).
-                    self.unmark(tx, &class, &key, &scopes).await?;
-                    self.refresh_device(tx, &class, &key, &scopes).await
-                })
-                .await
-                .map_err(fail)?;
+                self.db
+                    .write(Begin::Immediate, async |tx| {
+                        // A mark made after this read is not removed here: its device is refreshed
+                        // again at a later pass (a mark committed before this delete is seen by
+                        // the refresh's read, which follows it).
+                        self.unmark(tx, &class, &key, &scopes).await?;
+                        self.refresh.device(tx, &class, &key, &scopes).await
+                    })
+                    .await
+                    .map_err(fail)?;
             }
             self.refreshed(&class, &key);
             refreshed.push(key);
@@ -154,7 +192,10 @@ impl Store {
     }
 
     fn passes(&self) -> std::sync::MutexGuard<'_, Passes> {
-        self.passes.lock().unwrap_or_else(|e| e.into_inner())
+        self.derivation
+            .passes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Whether a device may be refreshed now: never yet by this server, or not within its
@@ -168,7 +209,7 @@ impl Store {
         else {
             return Ok(true);
         };
-        let results = results_of(&self.pool, class, key).await?;
+        let results = results_of(&self.db.pool, class, key).await?;
         let every = PER_RESULT
             .saturating_mul(results.unwrap_or(0).clamp(0, u32::MAX as i64) as u32)
             .max(Duration::from_secs(1));
@@ -202,7 +243,7 @@ impl Store {
         self.write_unless_changed(class, key, scopes, read).await
     }
 
-    /// The first two moments of [`Store::refresh_outside_the_lock`]: the marks removed, then
+    /// The first two moments of [`Stale::refresh_outside_the_lock`]: the marks removed, then
     /// the device's results read with what would show a change.
     async fn unmark_and_read(
         &self,
@@ -210,13 +251,17 @@ impl Store {
         key: &str,
         scopes: &[String],
     ) -> Result<Read, sqlx::Error> {
-        self.write(Begin::Immediate, async |tx| {
-            self.unmark(tx, class, key, scopes).await
-        })
-        .await?;
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                self.unmark(tx, class, key, scopes).await
+            })
+            .await?;
         Ok(Read {
-            fingerprint: self.fingerprint(&self.pool, class, key).await?,
-            entries: self.ranked_entries(&self.pool, class, key).await?,
+            fingerprint: self.fingerprint(&self.db.pool, class, key).await?,
+            entries: self
+                .refresh
+                .ranked_entries(&self.db.pool, class, key)
+                .await?,
         })
     }
 
@@ -229,14 +274,16 @@ impl Store {
         scopes: &[String],
         read: Read,
     ) -> Result<(), sqlx::Error> {
-        self.write(Begin::Immediate, async |tx| {
-            if self.fingerprint(&mut **tx, class, key).await? != read.fingerprint {
-                return self.mark_stale(tx, class, key, scopes).await;
-            }
-            self.write_scopes(tx, class, key, scopes, &read.entries)
-                .await
-        })
-        .await
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                if self.fingerprint(&mut **tx, class, key).await? != read.fingerprint {
+                    return self.mark_stale(tx, class, key, scopes).await;
+                }
+                self.refresh
+                    .write_scopes(tx, class, key, scopes, &read.entries)
+                    .await
+            })
+            .await
     }
 
     /// What changes when a device's results do: how many rows it has and its newest id (read
@@ -307,7 +354,7 @@ mod tests {
     /// refreshes it with every result since; under it, each refreshes its own.
     #[test]
     fn a_busy_device_waits_for_the_pass_and_a_quiet_one_does_not() {
-        super::super::on_a_server_store(Some(2), async |store| {
+        crate::on_a_server_store(Some(2), async |store| {
             let doc = |n: u32| {
                 let mut doc = iomark_result::result::sample::ssd_doc();
                 doc.id = format!("01JSTALE{n:018}");
@@ -315,13 +362,13 @@ mod tests {
             };
             let counted = async || -> (i64, i64) {
                 let results = sqlx::query("SELECT results FROM devices WHERE scope = ''")
-                    .fetch_one(&store.pool)
+                    .fetch_one(&store.db.pool)
                     .await
                     .unwrap()
                     .try_get(0)
                     .unwrap();
                 let marks = sqlx::query("SELECT COUNT(*) FROM stale")
-                    .fetch_one(&store.pool)
+                    .fetch_one(&store.db.pool)
                     .await
                     .unwrap()
                     .try_get(0)
@@ -329,42 +376,51 @@ mod tests {
                 (results, marks)
             };
             for n in 1..=2 {
-                store.save_submitted(&doc(n), "t").await.unwrap();
+                store.submissions().save(&doc(n), "t").await.unwrap();
             }
             assert_eq!(counted().await, (2, 0), "refreshed in each submission");
             for n in 3..=5 {
-                store.save_submitted(&doc(n), "t").await.unwrap();
+                store.submissions().save(&doc(n), "t").await.unwrap();
             }
             let (results, marks) = counted().await;
             assert_eq!(results, 2, "left to the pass");
             assert!(marks > 0);
-            assert_eq!(store.refresh_stale().await.unwrap().len(), 1, "one device");
+            assert_eq!(
+                store.derivation().refresh_stale().await.unwrap().len(),
+                1,
+                "one device"
+            );
             assert_eq!(counted().await, (5, 0));
-            assert_eq!(store.refresh_stale().await.unwrap().len(), 0);
+            assert_eq!(store.derivation().refresh_stale().await.unwrap().len(), 0);
             // Marked again within its interval (a second, at 5 results): left for a later pass.
-            store.save_submitted(&doc(6), "t").await.unwrap();
-            assert_eq!(store.refresh_stale().await.unwrap().len(), 0, "not due yet");
+            store.submissions().save(&doc(6), "t").await.unwrap();
+            assert_eq!(
+                store.derivation().refresh_stale().await.unwrap().len(),
+                0,
+                "not due yet"
+            );
             assert!(counted().await.1 > 0, "the marks stay");
             tokio::time::sleep(Duration::from_millis(1100)).await;
-            assert_eq!(store.refresh_stale().await.unwrap().len(), 1);
+            assert_eq!(store.derivation().refresh_stale().await.unwrap().len(), 1);
             assert_eq!(counted().await, (6, 0));
 
             // A result saved between the pass's read and its write: nothing written from the
             // stale read, the marks put back, and the next pass counts it.
-            store.save_submitted(&doc(7), "t").await.unwrap();
+            store.submissions().save(&doc(7), "t").await.unwrap();
             let (class, key) = marked(store).await;
             let scopes: Vec<String> = sqlx::query("SELECT scope FROM stale")
-                .fetch_all(&store.pool)
+                .fetch_all(&store.db.pool)
                 .await
                 .unwrap()
                 .iter()
                 .map(|row| row.try_get(0).unwrap())
                 .collect();
-            let read = store.unmark_and_read(&class, &key, &scopes).await.unwrap();
+            let stale = Stale::new(&store.db, &store.derivation);
+            let read = stale.unmark_and_read(&class, &key, &scopes).await.unwrap();
             assert_eq!(counted().await.1, 0, "unmarked while it reads");
-            store.save_submitted(&doc(8), "t").await.unwrap();
+            store.submissions().save(&doc(8), "t").await.unwrap();
             let marks = counted().await.1;
-            store
+            stale
                 .write_unless_changed(&class, &key, &scopes, read)
                 .await
                 .unwrap();
@@ -375,15 +431,15 @@ mod tests {
                 "marked again"
             );
             tokio::time::sleep(Duration::from_millis(1100)).await;
-            assert_eq!(store.refresh_stale().await.unwrap().len(), 1);
+            assert_eq!(store.derivation().refresh_stale().await.unwrap().len(), 1);
             assert_eq!(counted().await, (8, 0));
         });
     }
 
     /// The one device marked stale.
-    async fn marked(store: &Store) -> (String, String) {
+    async fn marked(store: &crate::Store) -> (String, String) {
         let row = sqlx::query("SELECT DISTINCT class, device_key FROM stale")
-            .fetch_one(&store.pool)
+            .fetch_one(&store.db.pool)
             .await
             .unwrap();
         (row.try_get(0).unwrap(), row.try_get(1).unwrap())

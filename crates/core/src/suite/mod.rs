@@ -36,6 +36,6 @@ pub mod sweep;
 pub mod verdicts;
 
 pub use plan::{Options, Plan, PlanError, Rates};
-pub use profile::{Defaults, FileSize, Profile};
+pub use profile::Profile;
 pub use runner::{run, Outcome, SuiteError};
-pub use spec::TestSpec;
+pub use spec::{Defaults, FileSize, TestSpec};

@@ -5,9 +5,7 @@
 //! dispatches on which one runs. A new profile is a new file, a variant here, and a line in
 //! `docs/ARCHITECTURE.md`.
 
-use std::time::Duration;
-
-use super::{latency, pi, sdcard, standard, surface, sustained, sweep, TestSpec};
+use super::{latency, pi, sdcard, standard, surface, sustained, sweep, Defaults};
 use iomark_result::result::{Score, Target, TestResult, Warning};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,40 +23,6 @@ pub enum Profile {
     Surface,
     /// The device's own sequential rate, measured beside `iomark langs`; not a `--profile`.
     Langs,
-}
-
-/// What a profile runs unless the user says otherwise.
-#[derive(Clone, Debug)]
-pub struct Defaults {
-    pub tests: Vec<TestSpec>,
-    pub file_size: FileSize,
-    pub loops: u32,
-    pub duration: Duration,
-    pub warmup: Duration,
-    /// Write the whole file before the tests (not when the first test writes it itself).
-    pub fill: bool,
-    /// On a device too slow to fill the file in [`super::plan::FILL_BUDGET`], make the file
-    /// what it fills in that time (unless `--size` was given). Not for a profile whose
-    /// verdicts depend on the file's size (sdcard's sustained write).
-    pub cut_fill: bool,
-}
-
-/// A profile's default file size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileSize {
-    Fixed(u64),
-    /// The smaller of this and half the free space (a write over fresh space).
-    HalfFreeUpTo(u64),
-}
-
-impl FileSize {
-    /// The size in bytes, given the free space where it is known.
-    pub fn resolve(self, free_bytes: Option<u64>) -> Option<u64> {
-        match self {
-            FileSize::Fixed(size) => Some(size),
-            FileSize::HalfFreeUpTo(most) => free_bytes.map(|free| most.min(free / 2)),
-        }
-    }
 }
 
 impl Profile {
@@ -170,6 +134,7 @@ impl Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::suite::TestSpec;
 
     #[test]
     fn an_nvme_drive_gets_the_nvme_table_unless_told() {

@@ -1,4 +1,5 @@
-//! One test of a profile ([`TestSpec`]): what it does, and its name as CrystalDiskMark spells it.
+//! One test of a profile ([`TestSpec`]): what it does, and its name as CrystalDiskMark spells it;
+//! what a profile runs unless the user says otherwise ([`Defaults`]).
 
 use std::time::Duration;
 
@@ -159,5 +160,39 @@ impl TestSpec {
     /// The test's name: `SEQ1M_Q8T1_read`.
     pub fn name(&self) -> String {
         format!("{}_{}", self.row(), self.op.as_str())
+    }
+}
+
+/// What a profile runs unless the user says otherwise.
+#[derive(Clone, Debug)]
+pub struct Defaults {
+    pub tests: Vec<TestSpec>,
+    pub file_size: FileSize,
+    pub loops: u32,
+    pub duration: Duration,
+    pub warmup: Duration,
+    /// Write the whole file before the tests (not when the first test writes it itself).
+    pub fill: bool,
+    /// On a device too slow to fill the file in [`super::plan::FILL_BUDGET`], make the file
+    /// what it fills in that time (unless `--size` was given). Not for a profile whose
+    /// verdicts depend on the file's size (sdcard's sustained write).
+    pub cut_fill: bool,
+}
+
+/// A profile's default file size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileSize {
+    Fixed(u64),
+    /// The smaller of this and half the free space (a write over fresh space).
+    HalfFreeUpTo(u64),
+}
+
+impl FileSize {
+    /// The size in bytes, given the free space where it is known.
+    pub fn resolve(self, free_bytes: Option<u64>) -> Option<u64> {
+        match self {
+            FileSize::Fixed(size) => Some(size),
+            FileSize::HalfFreeUpTo(most) => free_bytes.map(|free| most.min(free / 2)),
+        }
     }
 }

@@ -48,6 +48,7 @@ pub async fn make(state: &Shared) -> Result<Made, String> {
     loop {
         let page = state
             .store
+            .site()
             .documents_after(&after, PAGE, state.config.show_synthetic)
             .await
             .map_err(|e| e.to_string());

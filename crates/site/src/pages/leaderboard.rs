@@ -90,7 +90,7 @@ pub async fn leaderboard(
         state.config.show_synthetic,
     )
     .await?;
-    let rows = state.store.leaderboard(&filter).await?;
+    let rows = state.store.site().leaderboard(&filter).await?;
     let mut classes = offered.classes.clone();
     if !classes.iter().any(|(c, _)| *c == filter.class) {
         classes.push((filter.class.clone(), 0));
@@ -98,6 +98,7 @@ pub async fn leaderboard(
     let board = views::leaderboard(&filter, rows, &offered.figures);
     let recent = state
         .store
+        .site()
         .recent(10, state.config.show_synthetic)
         .await?
         .into_iter()

@@ -130,9 +130,9 @@ pub async fn moderate(
         return refusal;
     }
     let page = async {
-        let flagged = state.store.review(SHOWN as u32).await?;
-        let (outliers, new_devices) = state.store.unusual(SHOWN).await?;
-        let audit = state.store.audit(SHOWN as u32).await?;
+        let flagged = state.store.site().review(SHOWN as u32).await?;
+        let (outliers, new_devices) = state.store.site().unusual(SHOWN).await?;
+        let audit = state.store.moderation().audit(SHOWN as u32).await?;
         Ok::<_, iomark_store::StoreError>(ModeratePage {
             title: "Moderating".into(),
             // Said by the page from what was done, never text a link carries.
@@ -243,9 +243,15 @@ pub async fn act(
         Err(e) => return Failed::<false>(e).into_response(),
     };
     let done = match action.as_str() {
-        "hide" => state.store.hide(&id, &reason).await.map(|d| (d, "hidden")),
+        "hide" => state
+            .store
+            .moderation()
+            .hide(&id, &reason)
+            .await
+            .map(|d| (d, "hidden")),
         "restore" => state
             .store
+            .moderation()
             .restore(&id, &reason)
             .await
             .map(|d| (d, "restored")),

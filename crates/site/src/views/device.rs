@@ -35,13 +35,13 @@ pub async fn device_view(
 ) -> Result<DeviceView, Failure> {
     params::plain("profile", query.profile.as_deref())?;
     params::plain("mine", query.mine.as_deref())?;
-    let store = &state.store;
+    let site = state.store.site();
     let synthetic = state.config.show_synthetic;
     let (classes, rows) =
-        tokio::try_join!(store.device_classes(key, synthetic), store.device_rows(key))?;
+        tokio::try_join!(site.device_classes(key, synthetic), site.device_rows(key))?;
     let Some(class) = shown_class(class_of(query.profile.as_deref()), &classes) else {
         // A device merged into another, or renamed by new rules: its address leads there.
-        return Err(match store.moved(key).await? {
+        return Err(match site.moved(key).await? {
             // Relative, so the page and the API each lead to their own address for it.
             Some(target) => Failure::moved(match &query.profile {
                 Some(profile) => format!(
@@ -65,7 +65,7 @@ pub async fn device_view(
         .unwrap_or_default();
     let figure = metric::shown(&class, &present)[0].column;
     let total = classes.iter().find(|(c, _)| *c == class).map_or(0, |c| c.1);
-    let (mut points, results) = store
+    let (mut points, results) = site
         .device_results(key, &class, figure, synthetic, LISTED, total)
         .await?;
     let present = match present.is_empty() {
@@ -76,7 +76,7 @@ pub async fn device_view(
     // own first figure may be another: its points are read again by that one.
     let first = metric::shown(&class, &present)[0].column;
     if first != figure {
-        points = store
+        points = site
             .device_results(key, &class, first, synthetic, LISTED, total)
             .await?
             .0;

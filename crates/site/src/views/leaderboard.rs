@@ -45,11 +45,11 @@ impl Choices {
                 return Ok(offered.clone());
             }
         }
-        let classes = store.classes(synthetic).await?;
-        let (boards, filesystems) = store.scopes(class).await?;
+        let classes = store.site().classes(synthetic).await?;
+        let (boards, filesystems) = store.site().scopes(class).await?;
         let offered = Offered {
             classes,
-            figures: store.figures_of(class).await?,
+            figures: store.site().figures_of(class).await?,
             boards,
             filesystems,
         };

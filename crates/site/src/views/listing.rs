@@ -85,6 +85,7 @@ pub async fn listing(state: &Shared, query: &ListQuery) -> Result<Listing, Failu
     let class = class_of(query.profile.as_deref());
     let entries = state
         .store
+        .site()
         .listing(
             after,
             class.as_deref(),
@@ -112,7 +113,7 @@ pub async fn listing(state: &Shared, query: &ListQuery) -> Result<Listing, Failu
     let mut results = Vec::with_capacity(entries.len());
     for entry in entries {
         let document = match documents {
-            true => Some(state.store.document(&entry.id).await?),
+            true => Some(state.store.history().document(&entry.id).await?),
             false => None,
         };
         results.push(Listed {

@@ -27,11 +27,12 @@ use iomark_store::Entry;
 pub async fn visible_result(state: &State, id: &str) -> Result<(Entry, ResultDoc), Failure> {
     let entry = state
         .store
+        .site()
         .entry(id)
         .await?
         .filter(|e| state.config.show_synthetic || !e.synthetic)
         .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
-    let doc = state.store.document(&entry.id).await?;
+    let doc = state.store.history().document(&entry.id).await?;
     Ok((entry, doc))
 }
 

@@ -74,6 +74,7 @@ pub async fn standing(
     };
     let found = state
         .store
+        .site()
         .standing(&whose, state.config.standing_sample)
         .await?;
     let model_name = id.device_key.as_ref().map(|_| id.device_name.clone());

@@ -7,7 +7,8 @@
 
 use sqlx::Row;
 
-use super::{Store, StoreError};
+use super::Site;
+use crate::StoreError;
 use iomark_result::result::metric::{Metric, METRICS};
 
 /// The most results of a group a standing compares with: its latest.
@@ -48,7 +49,7 @@ pub struct Whose<'a> {
     pub figures: Vec<(&'static Metric, f64)>,
 }
 
-impl Store {
+impl Site<'_> {
     /// Where a saved result stands, figure by figure. Each group's figures are read in one
     /// query and counted here: a query per figure, group and count (up to 36 a submission)
     /// took 440 ms of every submission on a store of 100,000 results (bench/site-load).
@@ -124,6 +125,7 @@ impl Store {
             columns.join(", ")
         );
         let rows = self
+            .reader
             .read(|pool| {
                 let mut query = sqlx::query(&sql).bind(whose.class).bind(whose.id);
                 for bind in binds {
@@ -132,7 +134,7 @@ impl Store {
                 Box::pin(query.fetch_all(pool))
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(|row| {
                 (0..columns.len())
@@ -140,7 +142,7 @@ impl Store {
                     .collect::<Result<Vec<_>, _>>()
             })
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 }
 

@@ -7,16 +7,17 @@ use std::path::Path;
 
 use sqlx::Row;
 
-use super::{Store, StoreError};
+use super::History;
+use crate::StoreError;
 
-impl Store {
+impl History<'_> {
     /// Writes a consistent copy of this SQLite store into `path`, an empty file or none.
     pub async fn backup_into(&self, path: &Path) -> Result<(), StoreError> {
-        if !self.is_sqlite() {
+        if !self.db.is_sqlite() {
             return Err(StoreError::Invalid(format!(
                 "{} is on PostgreSQL: back it up with pg_dump (pg_dump -Fc -f FILE URL), \
                  restore with pg_restore",
-                self.location.display()
+                self.db.location.display()
             )));
         }
         let Some(path) = path.to_str() else {
@@ -27,33 +28,33 @@ impl Store {
         };
         sqlx::query("VACUUM INTO $1")
             .bind(path)
-            .execute(&self.pool)
+            .execute(&self.db.pool)
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         Ok(())
     }
 
     /// How many results the store holds, once SQLite's integrity check finds its file whole
     /// (PostgreSQL's are checked by the server itself).
     pub async fn check(&self) -> Result<u64, StoreError> {
-        if self.is_sqlite() {
+        if self.db.is_sqlite() {
             let verdict: String = sqlx::query("PRAGMA integrity_check")
-                .fetch_one(&self.pool)
+                .fetch_one(&self.db.pool)
                 .await
                 .and_then(|row| row.try_get(0))
-                .map_err(|e| self.fail(e))?;
+                .map_err(|e| self.db.fail(e))?;
             if verdict != "ok" {
                 return Err(StoreError::Invalid(format!(
                     "{} is damaged: {verdict}",
-                    self.location.display()
+                    self.db.location.display()
                 )));
             }
         }
         let count: i64 = sqlx::query("SELECT COUNT(*) FROM results")
-            .fetch_one(&self.pool)
+            .fetch_one(&self.db.pool)
             .await
             .and_then(|row| row.try_get(0))
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         Ok(count as u64)
     }
 }

@@ -9,9 +9,10 @@
 
 use sqlx::Row;
 
-use super::columns::{device_row, real_as_json, real_of_json, SQL};
-use super::model::{DeviceRow, Entry};
-use super::{Store, StoreError};
+use super::Site;
+use crate::columns::{device_row, real_as_json, real_of_json, SQL};
+use crate::model::{DeviceRow, Entry};
+use crate::StoreError;
 use iomark_result::result::metric::METRICS;
 
 /// The most results of one class of a device whose figure its page draws: its newest.
@@ -31,7 +32,7 @@ pub struct Point {
     pub value: Option<f64>,
 }
 
-impl Store {
+impl Site<'_> {
     /// Every aggregate of one device, in all its classes and scopes: what its page shows, as
     /// the leaderboard does.
     pub async fn device_rows(
@@ -39,6 +40,7 @@ impl Store {
         key: &str,
     ) -> Result<Vec<(String, String, DeviceRow)>, StoreError> {
         let rows = self
+            .reader
             .read(|pool| {
                 Box::pin(
                     sqlx::query(
@@ -51,7 +53,7 @@ impl Store {
                 )
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(|row| {
                 Ok((
@@ -61,7 +63,7 @@ impl Store {
                 ))
             })
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// The classes one device has results of (flagged ones too) with how many of each, most
@@ -72,6 +74,7 @@ impl Store {
         synthetic: bool,
     ) -> Result<Vec<(String, usize)>, StoreError> {
         let rows = self
+            .reader
             .read(|pool| {
                 Box::pin(
                     sqlx::query(
@@ -84,12 +87,12 @@ impl Store {
                 )
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let mut classes = rows
             .iter()
             .map(|row| Ok((row.try_get(0)?, row.try_get::<i64, _>(1)? as usize)))
             .collect::<Result<Vec<(String, usize)>, sqlx::Error>>()
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         classes.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Ok(classes)
     }
@@ -109,7 +112,7 @@ impl Store {
         total: usize,
     ) -> Result<(Vec<Point>, Vec<Entry>), StoreError> {
         debug_assert!(METRICS.iter().any(|m| m.column == figure));
-        let sqlite = self.is_sqlite();
+        let sqlite = self.db.is_sqlite();
         let inner = points_of(figure);
         let value = real_as_json(&format!("t.{figure}"), sqlite);
         let points = if sqlite {
@@ -139,6 +142,7 @@ impl Store {
             false => format!("SELECT ({points}), ({entries})"),
         };
         let row = self
+            .reader
             .read(|pool| {
                 Box::pin(
                     sqlx::query(&sql)
@@ -149,7 +153,7 @@ impl Store {
                 )
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let read = || -> Result<_, sqlx::Error> {
             let entries = SQL.entries_from_json(&row.try_get::<String, _>(1)?)?;
             let points = match all {
@@ -166,7 +170,7 @@ impl Store {
             };
             Ok((points, entries))
         };
-        read().map_err(|e| self.fail(e))
+        read().map_err(|e| self.db.fail(e))
     }
 }
 
@@ -183,7 +187,7 @@ fn points_of(figure: &str) -> String {
     )
 }
 
-/// The points of [`Store::device_results`]'s first text: `[id, flag, headline, value]` each.
+/// The points of [`Site::device_results`]'s first text: `[id, flag, headline, value]` each.
 fn points_from_json(text: &str) -> Result<Vec<Point>, sqlx::Error> {
     use serde_json::Value;
     let bad = |what: String| sqlx::Error::Decode(what.into());
@@ -213,7 +217,7 @@ mod tests {
     /// the same points as one read apart.
     #[test]
     fn a_device_page_reads_its_newest_and_every_point() {
-        super::super::on_a_server_store(None, async |store| {
+        crate::on_a_server_store(None, async |store| {
             let mut doc = iomark_result::result::sample::ssd_doc();
             // Ids run against time: the first saved is the newest.
             for n in 0..62u32 {
@@ -221,26 +225,27 @@ mod tests {
                 doc.started_at = format!("2026-01-01T00:{:02}:00Z", 61 - n);
                 doc.tests[0].mb_per_s = 1000.0 + f64::from(n) / 3.0;
                 doc.tests[0].iops = doc.tests[0].mb_per_s * 1e6 / (1 << 20) as f64;
-                store.save(&doc).await.unwrap();
+                store.history().save(&doc).await.unwrap();
             }
             let run = async |sql: &str| {
-                sqlx::query(sql).execute(&store.pool).await.unwrap();
+                sqlx::query(sql).execute(&store.db.pool).await.unwrap();
             };
             run("UPDATE entries SET flag = 'too fast' WHERE id LIKE '%3'").await;
             run("UPDATE entries SET class = 'pi/direct/random' WHERE id LIKE '%60' OR id LIKE '%61'")
                 .await;
             let row = sqlx::query("SELECT class, device_key FROM entries WHERE id = $1")
                 .bind("01JPAGE0000000000000000000")
-                .fetch_one(&store.pool)
+                .fetch_one(&store.db.pool)
                 .await
                 .unwrap();
             let (class, key): (String, String) = (row.get(0), row.get(1));
-            let classes = store.device_classes(&key, false).await.unwrap();
+            let classes = store.site().device_classes(&key, false).await.unwrap();
             assert_eq!(
                 classes,
                 [(class.clone(), 60), ("pi/direct/random".into(), 2)]
             );
             assert!(store
+                .site()
                 .device_classes("nobody", false)
                 .await
                 .unwrap()
@@ -248,6 +253,7 @@ mod tests {
 
             let figure = "seq1m_q8_read";
             let (points, entries) = store
+                .site()
                 .device_results(&key, &class, figure, false, 50, 60)
                 .await
                 .unwrap();
@@ -271,6 +277,7 @@ mod tests {
                 );
             }
             let (whole, all) = store
+                .site()
                 .device_results(&key, &class, figure, false, 60, 60)
                 .await
                 .unwrap();
@@ -283,13 +290,13 @@ mod tests {
     /// migration 0013's index too.
     #[test]
     fn a_device_page_reads_its_points_from_an_index_alone() {
-        super::super::on_a_server_store(None, async |store| {
+        crate::on_a_server_store(None, async |store| {
             let plan = async |sql: String| -> String {
                 sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}"))
                     .bind("key")
                     .bind("class")
                     .bind(0i64)
-                    .fetch_all(&store.pool)
+                    .fetch_all(&store.db.pool)
                     .await
                     .unwrap()
                     .iter()

@@ -4,7 +4,8 @@
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{Store, StoreError};
+use super::History;
+use crate::StoreError;
 
 /// A receipt: where a result was submitted and the token that deletes it there.
 #[derive(Clone, Debug, Serialize)]
@@ -16,7 +17,7 @@ pub struct Receipt {
     pub submitted_at: String,
 }
 
-impl Store {
+impl History<'_> {
     /// Keeps the receipt of a result submitted to `server`.
     pub async fn record_receipt(&self, receipt: &Receipt) -> Result<(), StoreError> {
         sqlx::query(
@@ -29,9 +30,9 @@ impl Store {
         .bind(&receipt.url)
         .bind(&receipt.token)
         .bind(&receipt.submitted_at)
-        .execute(&self.pool)
+        .execute(&self.db.pool)
         .await
-        .map_err(|e| self.fail(e))?;
+        .map_err(|e| self.db.fail(e))?;
         Ok(())
     }
 
@@ -42,9 +43,9 @@ impl Store {
              ORDER BY submitted_at DESC",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await
-        .map_err(|e| self.fail(e))?;
+        .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(|r| {
                 Ok(Receipt {
@@ -56,16 +57,16 @@ impl Store {
                 })
             })
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     pub async fn forget_receipt(&self, id: &str, server: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM submissions WHERE id = $1 AND server = $2")
             .bind(id)
             .bind(server)
-            .execute(&self.pool)
+            .execute(&self.db.pool)
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         Ok(())
     }
 }

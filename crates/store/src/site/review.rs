@@ -7,9 +7,10 @@ use std::collections::HashMap;
 use serde::Serialize;
 use sqlx::Row;
 
-use super::columns::{entry, SQL};
-use super::model::{Entry, Spread};
-use super::{Store, StoreError};
+use super::Site;
+use crate::columns::{entry, SQL};
+use crate::model::{Entry, Spread};
+use crate::StoreError;
 use iomark_result::result::metric::METRICS;
 
 /// How many interquartile ranges beyond the middle half a figure is far out (Tukey, 1977: 3,
@@ -53,7 +54,7 @@ pub fn far_out(spread: &Spread, value: f64) -> Option<f64> {
     Some(beyond / range).filter(|r| *r >= FAR_OUT)
 }
 
-impl Store {
+impl Site<'_> {
     /// Results kept out of rankings (faster than their link, a changed pi profile) and results
     /// that name no device, newest first.
     pub async fn review(&self, limit: u32) -> Result<Vec<Entry>, StoreError> {
@@ -63,25 +64,25 @@ impl Store {
             SQL.entry_select(""),
             limit.clamp(1, 1000)
         ))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await
-        .map_err(|e| self.fail(e))?;
+        .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(entry)
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// Among the newest ranked results: those far outside their model's others (with at least
     /// [`OUTLIER_PEERS`] results), and those that are their device's only result, newest first,
     /// at most `limit` of each.
     pub async fn unusual(&self, limit: usize) -> Result<(Vec<Outlier>, Vec<Entry>), StoreError> {
-        let fail = |e| self.fail(e);
+        let fail = |e| self.db.fail(e);
         let models: HashMap<(String, String), (i64, String)> = sqlx::query(
             "SELECT class, device_key, results, stats FROM devices \
              WHERE scope = '' AND synthetic = 0",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await
         .map_err(fail)?
         .iter()
@@ -98,7 +99,7 @@ impl Store {
              AND device_key IS NOT NULL ORDER BY started_at DESC, id LIMIT {LOOKED_AT}",
             SQL.entry_select("")
         ))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.db.pool)
         .await
         .map_err(fail)?;
         let (mut outliers, mut lone) = (Vec::new(), Vec::new());

@@ -7,13 +7,41 @@
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
+pub mod device;
+pub mod review;
+pub mod standing;
+
 use super::aggregate::scope;
 use super::columns::{device_row, entry, SQL};
 use super::model::{DeviceRow, Entry, Filter, MAX_ROWS};
-use super::{Store, StoreError};
+use super::moves;
+use super::replicas::Reader;
+use super::{Db, StoreError};
 use iomark_result::result::metric::METRICS;
 
-impl Store {
+/// What a results site reads, on a replica where there are any.
+#[derive(Clone, Copy)]
+pub struct Site<'a> {
+    db: &'a Db,
+    reader: Reader<'a>,
+}
+
+impl<'a> Site<'a> {
+    pub(crate) fn new(reader: Reader<'a>) -> Site<'a> {
+        Site {
+            db: reader.db(),
+            reader,
+        }
+    }
+
+    /// Where device `key` went, if it was merged into another or renamed by new rules (asked
+    /// of the primary, where the merge was written).
+    pub async fn moved(&self, key: &str) -> Result<Option<String>, StoreError> {
+        moves::moved(&self.db.pool, key)
+            .await
+            .map_err(|e| self.db.fail(e))
+    }
+
     /// Devices ranked by `filter.sort`, best first.
     pub async fn leaderboard(&self, filter: &Filter) -> Result<Vec<DeviceRow>, StoreError> {
         // A column of the metric list, never text from a request.
@@ -49,7 +77,7 @@ impl Store {
             .collect();
         // Each of board, filesystem and the two together reads its own scope's aggregates.
         // The scope of all results is written into the statement, so that PostgreSQL may read
-        // a search's names from the trigram index of those rows alone (`Store::search_index`),
+        // a search's names from the trigram index of those rows alone (`open::search_index`),
         // in a generic plan too: an index of every scope's rows held each name a dozen times,
         // and a word every device has ("model") read 232 of its pages, 1.5 ms a search against
         // 0.2 (EXPLAIN ANALYZE, 100,000 results). A board's search tests its own rows' names:
@@ -65,7 +93,7 @@ impl Store {
         conditions.extend(words);
         // SQLite reads a search's names from their own index, a device's row only where they
         // match (migration 0010); it would walk the figure's index instead, a row each.
-        let indexed = if searched && self.is_sqlite() {
+        let indexed = if searched && self.db.is_sqlite() {
             "INDEXED BY devices_names"
         } else {
             ""
@@ -77,6 +105,7 @@ impl Store {
             conditions.join(" AND ")
         );
         let rows = self
+            .reader
             .read(|pool| {
                 let mut query = sqlx::query(&sql).bind(&filter.class);
                 for value in &binds {
@@ -85,16 +114,17 @@ impl Store {
                 Box::pin(query.fetch_all(pool))
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(device_row)
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// The boards and filesystems that a class has ranked results on (its scopes).
     pub async fn scopes(&self, class: &str) -> Result<(Vec<String>, Vec<String>), StoreError> {
         let rows = self
+            .reader
             .read(|pool| {
                 Box::pin(
                     sqlx::query(
@@ -106,11 +136,11 @@ impl Store {
                 )
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let mut boards = Vec::new();
         let mut filesystems = Vec::new();
         for row in rows {
-            let scope: String = row.try_get(0).map_err(|e| self.fail(e))?;
+            let scope: String = row.try_get(0).map_err(|e| self.db.fail(e))?;
             if let Some(board) = scope.strip_prefix("board:") {
                 boards.push(board.to_string());
             } else if let Some(fs) = scope.strip_prefix("fs:") {
@@ -131,12 +161,17 @@ impl Store {
             counts.join(", ")
         );
         let row = self
+            .reader
             .read(|pool| Box::pin(sqlx::query(&sql).bind(class).fetch_one(pool)))
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let mut present = Vec::new();
         for m in &METRICS {
-            if row.try_get::<i64, _>(m.column).map_err(|e| self.fail(e))? > 0 {
+            if row
+                .try_get::<i64, _>(m.column)
+                .map_err(|e| self.db.fail(e))?
+                > 0
+            {
                 present.push(m.column);
             }
         }
@@ -146,6 +181,7 @@ impl Store {
     /// The classes of results that have ranked devices, with how many devices each.
     pub async fn classes(&self, synthetic: bool) -> Result<Vec<(String, i64)>, StoreError> {
         let rows = self
+            .reader
             .read(|pool| {
                 Box::pin(
                     sqlx::query(
@@ -157,11 +193,11 @@ impl Store {
                 )
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// The results that arrived last, ranked or not (a local history's runs have no device
@@ -181,9 +217,10 @@ impl Store {
             limit.clamp(1, MAX_ROWS)
         );
         let rows = self
+            .reader
             .read(|pool| Box::pin(sqlx::query(&sql).fetch_all(pool)))
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         self.entries(&rows)
     }
 
@@ -212,6 +249,7 @@ impl Store {
             limit.clamp(1, MAX_ROWS)
         );
         let rows = self
+            .reader
             .read(|pool| {
                 let mut query = sqlx::query(&sql).bind(synthetic as i64).bind(after);
                 for value in &binds {
@@ -220,7 +258,7 @@ impl Store {
                 Box::pin(query.fetch_all(pool))
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         self.entries(&rows)
     }
 
@@ -239,6 +277,7 @@ impl Store {
             limit.clamp(1, MAX_ROWS)
         );
         let rows = self
+            .reader
             .read(|pool| {
                 Box::pin(
                     sqlx::query(&sql)
@@ -248,32 +287,33 @@ impl Store {
                 )
             })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(|row| Ok((entry(row)?, row.try_get("document")?)))
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// One result's facts, by its full id.
     pub async fn entry(&self, id: &str) -> Result<Option<Entry>, StoreError> {
         let sql = format!("SELECT {} FROM entries WHERE id = $1", SQL.entry_select(""));
         let row = self
+            .reader
             .read_one(|pool| Box::pin(sqlx::query(&sql).bind(id).fetch_optional(pool)))
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         row.as_ref()
             .map(entry)
             .transpose()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// Whether the store's primary answers (for a server's health check).
     pub async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1")
-            .execute(&self.pool)
+            .execute(&self.db.pool)
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         Ok(())
     }
 
@@ -282,6 +322,6 @@ impl Store {
         rows.iter()
             .map(entry)
             .collect::<Result<_, _>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 }

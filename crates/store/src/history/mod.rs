@@ -5,7 +5,12 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use super::{Begin, Problem, Store, StoreError};
+pub mod backup;
+pub mod receipts;
+
+use super::derive::Derive;
+use super::replicas::Reader;
+use super::{Begin, Db, Problem, StoreError};
 use iomark_result::result::{self, ResultDoc, Summary, SHORT_ID};
 
 /// A history line: the run's indexed columns, and from its facts the device as a buyer names
@@ -16,19 +21,37 @@ const COLUMNS: &str =
      r.seq_read_mb_per_s, r.seq_write_mb_per_s, r.rnd_read_iops, r.rnd_write_iops, \
      r.score_total, e.headline";
 
-impl Store {
+/// The runs saved in a store, each whole.
+#[derive(Clone, Copy)]
+pub struct History<'a> {
+    db: &'a Db,
+    reader: Reader<'a>,
+    derive: Derive<'a>,
+}
+
+impl<'a> History<'a> {
+    pub(crate) fn new(db: &'a Db, reader: Reader<'a>, derive: Derive<'a>) -> History<'a> {
+        History { db, reader, derive }
+    }
+
+    /// The connection it writes on (for a site's submissions, `committer.rs`).
+    pub(crate) fn db(&self) -> &'a Db {
+        self.db
+    }
+
     /// Saves one result, in one transaction. An id already present is refused.
     pub async fn save(&self, doc: &ResultDoc) -> Result<(), StoreError> {
         self.save_with(doc, None).await
     }
 
-    pub(super) async fn save_with(
+    pub(crate) async fn save_with(
         &self,
         doc: &ResultDoc,
         token_hash: Option<&str>,
     ) -> Result<(), StoreError> {
         let document = encode(doc)?;
         let saved = self
+            .db
             .write(Begin::Deferred, async |tx| {
                 self.insert(tx, doc, document, token_hash).await
             })
@@ -37,54 +60,12 @@ impl Store {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 Err(StoreError::Duplicate(doc.id.clone()))
             }
-            other => other.map_err(|e| self.fail(e)),
+            other => other.map_err(|e| self.db.fail(e)),
         }
-    }
-
-    /// Saves a submitted result with the hash of its deletion token: on a server's SQLite
-    /// store, committed together with those that arrive meanwhile (`committer.rs`).
-    pub async fn save_submitted(
-        &self,
-        doc: &ResultDoc,
-        token_hash: &str,
-    ) -> Result<(), StoreError> {
-        if self.is_sqlite() && self.pooling.wal {
-            self.save_together(doc, token_hash).await
-        } else {
-            self.save_with(doc, Some(token_hash)).await
-        }
-    }
-
-    /// Whether `doc` was saved before with the deletion token whose hash is `token_hash`: the
-    /// same submission sent again by its submitter (asked of the primary, where it was saved).
-    pub async fn submitted_before(
-        &self,
-        doc: &ResultDoc,
-        token_hash: &str,
-    ) -> Result<bool, StoreError> {
-        let row = sqlx::query(
-            "SELECT e.token_hash, r.document FROM entries e JOIN results r ON r.id = e.id \
-             WHERE e.id = $1",
-        )
-        .bind(&doc.id)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(|e| self.fail(e))?;
-        let Some(row) = row else {
-            return Ok(false);
-        };
-        let stored: Option<String> = row.try_get(0).map_err(|e| self.fail(e))?;
-        let document: String = row.try_get(1).map_err(|e| self.fail(e))?;
-        let same_token = stored.is_some_and(|stored| {
-            super::derive::constant_time_eq(stored.as_bytes(), token_hash.as_bytes())
-        });
-        let same_document = serde_json::from_str::<serde_json::Value>(&document).ok()
-            == serde_json::to_value(doc).ok();
-        Ok(same_token && same_document)
     }
 
     /// The result's row and its facts, in `tx`.
-    pub(super) async fn insert(
+    pub(crate) async fn insert(
         &self,
         tx: &mut Transaction<'_, Any>,
         doc: &ResultDoc,
@@ -110,7 +91,7 @@ impl Store {
         .bind(&doc.tool.version)
         .bind(&doc.started_at)
         // To the millisecond: the order results arrive in names a device where they disagree.
-        .bind(humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string())
+        .bind(super::now())
         .bind(&doc.label)
         .bind(&doc.settings.profile)
         .bind(&doc.host.board)
@@ -127,7 +108,7 @@ impl Store {
         .bind(document)
         .execute(&mut **tx)
         .await?;
-        self.add_entry(tx, doc, token_hash).await
+        self.derive.add_entry(tx, doc, token_hash).await
     }
 
     /// Every run, newest first (at most `limit`, if given).
@@ -138,13 +119,13 @@ impl Store {
             limit.map(|n| format!(" LIMIT {n}")).unwrap_or_default()
         );
         let rows = sqlx::query(&sql)
-            .fetch_all(&self.pool)
+            .fetch_all(&self.db.pool)
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         rows.iter()
             .map(summary)
             .collect::<Result<_, _>>()
-            .map_err(|e| self.fail(e))
+            .map_err(|e| self.db.fail(e))
     }
 
     /// The full id of the one run whose id starts with `prefix` (case-insensitive); `latest` is
@@ -178,14 +159,14 @@ impl Store {
         let rows =
             sqlx::query("SELECT id FROM results WHERE UPPER(id) LIKE $1 ORDER BY id LIMIT 6")
                 .bind(format!("{prefix}%"))
-                .fetch_all(&self.pool)
+                .fetch_all(&self.db.pool)
                 .await
-                .map_err(|e| self.fail(e))?;
+                .map_err(|e| self.db.fail(e))?;
         let ids: Vec<String> = rows
             .iter()
             .map(|r| r.try_get::<String, _>(0))
             .collect::<Result<_, _>>()
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         match ids.len() {
             0 => Err(StoreError::NotFound(prefix)),
             1 => Ok(ids.into_iter().next().unwrap_or_default()),
@@ -203,14 +184,14 @@ impl Store {
         // Ids hold only letters, digits and dashes, so the prefix needs no LIKE escaping.
         let rows = sqlx::query("SELECT id FROM results WHERE UPPER(id) LIKE $1 LIMIT 10000")
             .bind(format!("{}%", start.to_ascii_uppercase()))
-            .fetch_all(&self.pool)
+            .fetch_all(&self.db.pool)
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         let mut ids: Vec<String> = rows
             .iter()
             .map(|r| r.try_get::<String, _>(0))
             .collect::<Result<_, _>>()
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         if !ids.iter().any(|i| i == id) {
             ids.push(id.to_string());
         }
@@ -235,6 +216,7 @@ impl Store {
     pub async fn document(&self, id: &str) -> Result<ResultDoc, StoreError> {
         let id = id.to_string();
         let row = self
+            .reader
             .read_one(|pool| {
                 Box::pin(
                     sqlx::query("SELECT document FROM results WHERE id = $1")
@@ -243,11 +225,11 @@ impl Store {
                 )
             })
             .await
-            .map_err(|e| self.fail(e))?
+            .map_err(|e| self.db.fail(e))?
             .ok_or_else(|| StoreError::NotFound(id.clone()))?;
-        let text: String = row.try_get(0).map_err(|e| self.fail(e))?;
+        let text: String = row.try_get(0).map_err(|e| self.db.fail(e))?;
         serde_json::from_str(&text).map_err(|e| StoreError::Unavailable {
-            location: self.location.display(),
+            location: self.db.location.display(),
             problem: Problem::Corrupt,
             detail: format!("run {id}: its saved document does not parse: {e}"),
         })
@@ -256,15 +238,18 @@ impl Store {
     /// Removes the run `prefix` names; returns its full id.
     pub async fn delete(&self, prefix: &str) -> Result<String, StoreError> {
         let id = self.resolve(prefix).await?;
-        self.write(Begin::Deferred, async |tx| self.remove(tx, &id).await)
+        self.db
+            .write(Begin::Deferred, async |tx| {
+                self.derive.remove(tx, &id).await
+            })
             .await
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.db.fail(e))?;
         Ok(id)
     }
 }
 
 /// A result document as the store keeps it.
-pub(super) fn encode(doc: &ResultDoc) -> Result<String, StoreError> {
+pub(crate) fn encode(doc: &ResultDoc) -> Result<String, StoreError> {
     serde_json::to_string(doc)
         .map_err(|e| StoreError::Invalid(format!("cannot encode the result: {e}")))
 }

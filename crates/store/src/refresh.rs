@@ -1,0 +1,137 @@
+//! A device's aggregates written from its results: for one class, in each scope asked (all
+//! results, a board's, a filesystem's, both), from its ranked results as `aggregate.rs` sums
+//! them up, in the caller's transaction.
+
+use sqlx::{Any, Row, Transaction};
+
+use super::aggregate::{aggregate, in_scope};
+use super::columns::SQL;
+use super::model::Entry;
+use super::Db;
+use iomark_result::result::metric::METRICS;
+
+/// The writer of devices' aggregates.
+#[derive(Clone, Copy)]
+pub(crate) struct Refresh<'a> {
+    db: &'a Db,
+}
+
+impl<'a> Refresh<'a> {
+    pub(crate) fn new(db: &'a Db) -> Refresh<'a> {
+        Refresh { db }
+    }
+
+    /// Recomputes one device's aggregates for one class, in each of `scopes`, from its
+    /// entries.
+    pub(crate) async fn device(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        class: &str,
+        key: &str,
+        scopes: &[String],
+    ) -> Result<(), sqlx::Error> {
+        if !self.db.is_sqlite() {
+            // Two submissions for one device at once: the second waits, then sees the first.
+            sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))::text")
+                .bind(format!("{class}\n{key}"))
+                .execute(&mut **tx)
+                .await?;
+        }
+        let entries = self.ranked_entries(&mut **tx, class, key).await?;
+        self.write_scopes(tx, class, key, scopes, &entries).await
+    }
+
+    /// Writes a device's aggregates in each of `scopes` from its ranked `entries`.
+    pub(crate) async fn write_scopes(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        class: &str,
+        key: &str,
+        scopes: &[String],
+        entries: &[Entry],
+    ) -> Result<(), sqlx::Error> {
+        for scope in scopes {
+            let chosen: Vec<Entry> = entries
+                .iter()
+                .filter(|e| in_scope(e, scope))
+                .cloned()
+                .collect();
+            self.write_device(tx, class, scope, key, &chosen).await?;
+        }
+        Ok(())
+    }
+
+    /// The results a device's aggregates are made of, in the order they arrived: its
+    /// unflagged results of `class`, the real ones where it has any (a synthetic result, which
+    /// only the local load generator makes, never moves a real device's figures), read along
+    /// an index that keeps them apart (migration 0011).
+    pub(crate) async fn ranked_entries<'e>(
+        &self,
+        on: impl sqlx::Executor<'e, Database = Any>,
+        class: &str,
+        key: &str,
+    ) -> Result<Vec<Entry>, sqlx::Error> {
+        // As one row (`entries_as_json`): read row by row, a device's 500 results took most of
+        // each submission's time in the store's one writer (bench/site-load at 1,000,000).
+        let sql = SQL.entries_as_json(
+            &format!(
+                "SELECT {}, r.saved_at AS saved_at FROM entries e JOIN results r ON r.id = e.id \
+                 WHERE e.device_key = $1 AND e.class = $2 AND e.flag IS NULL AND e.synthetic = \
+                 (SELECT synthetic FROM entries WHERE device_key = $1 AND class = $2 \
+                 AND flag IS NULL ORDER BY synthetic LIMIT 1)",
+                SQL.entry_select("e.")
+            ),
+            "saved_at, id",
+            self.db.is_sqlite(),
+        );
+        let text: String = sqlx::query(&sql)
+            .bind(key)
+            .bind(class)
+            .fetch_one(on)
+            .await?
+            .try_get(0)?;
+        SQL.entries_from_json(&text)
+    }
+
+    async fn write_device(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        class: &str,
+        scope: &str,
+        key: &str,
+        entries: &[Entry],
+    ) -> Result<(), sqlx::Error> {
+        let Some(row) = aggregate(entries).into_iter().next() else {
+            sqlx::query("DELETE FROM devices WHERE class = $1 AND scope = $2 AND device_key = $3")
+                .bind(class)
+                .bind(scope)
+                .bind(key)
+                .execute(&mut **tx)
+                .await?;
+            return Ok(());
+        };
+        let synthetic = entries.iter().all(|e| e.synthetic);
+        let stats = serde_json::to_string(&row.stats).unwrap_or_else(|_| "{}".into());
+        // The binds follow `columns::DEVICE_FACTS`, then each figure's median.
+        let mut query = sqlx::query(&SQL.upsert_device)
+            .persistent(false)
+            .bind(class)
+            .bind(scope)
+            .bind(key)
+            .bind(&row.name)
+            .bind(&row.kind)
+            .bind(&row.transport)
+            .bind(row.capacity_gb)
+            .bind(row.results)
+            .bind(synthetic as i64)
+            .bind(row.price_usd)
+            .bind(stats)
+            .bind(&row.sold_as)
+            .bind(&row.names);
+        for metric in &METRICS {
+            query = query.bind(row.stats.get(metric.column).map(|s| s.median));
+        }
+        query.execute(&mut **tx).await?;
+        Ok(())
+    }
+}
