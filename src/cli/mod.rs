@@ -172,13 +172,7 @@ pub struct ShowArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "\
-Each figure is compared with the baseline's. The verdict takes both runs' loop-to-loop spread \
-(their coefficient of variation) into account: a difference within twice the combined spread \
-(and at least 2%) is within noise. A run of one loop has its timeline as samples (seconds, or \
-tenths of one for a short loop) when it has four or more; with fewer, its spread is unknown and \
-the verdict is \"can't tell\" unless the difference exceeds 50%. Runs on the null engine measure \
-iomark, not a device: their verdict is \"no device\".")]
+#[command(after_help = iomark_result::compare::HELP)]
 pub struct CompareArgs {
     /// Two or more runs; the first is the baseline
     #[arg(value_name = "ID", num_args = 2.., required = true)]

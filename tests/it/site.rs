@@ -505,10 +505,15 @@ fn a_surface_scan_is_taken_but_has_no_card(store: Store) {
 fn compare_says_faster_only_on_evidence(store: Store) {
     let s = shared(store);
     let url = &s.site.url;
+    // 40% apart is within how far two runs may wander (no history on a site: 15% each)...
     let compared = get(&format!("{url}/api/v1/compare?ids={},{}", ulid(1), ulid(3))).json();
     let row = &compared["rows"][0];
+    assert_eq!(row["cells"][1]["verdict"], "within_noise", "{compared}");
+    // ...five times as fast is not.
+    let compared = get(&format!("{url}/api/v1/compare?ids={},{}", ulid(4), ulid(1))).json();
+    let row = &compared["rows"][0];
     assert_eq!(row["cells"][1]["verdict"], "faster", "{compared}");
-    let page = get(&format!("{url}/compare?ids={}&ids={}", ulid(1), ulid(3)));
+    let page = get(&format!("{url}/compare?ids={}&ids={}", ulid(4), ulid(1)));
     assert_eq!(page.status, 200);
     assert!(page.body.contains("faster"));
     let devices = get(&format!(
@@ -1261,7 +1266,8 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
     let header = browser.eval("document.querySelectorAll('#compare thead th').length");
     assert_eq!(header, json!(3), "the test column and two results");
     let body = browser.eval("document.querySelector('#compare').innerText");
-    assert!(body.as_str().unwrap().contains("slower"), "{body}");
+    // 23% apart, two runs and no history of the device: within how far runs wander.
+    assert!(body.as_str().unwrap().contains("within noise"), "{body}");
     check_page(&mut browser, "compare");
     // Two devices side by side, each figure's verdict under it: no sideways scroll at 375 px.
     browser.goto(&format!(

@@ -171,7 +171,36 @@ fn constructed(db: &str) {
     );
     assert!(text.contains("01AAAA00000000000000000001"), "{text}");
 
-    // compare: verdicts against the baseline, weighed by each run's spread.
+    // compare: verdicts against the baseline, weighed by each run's loops and by how far runs
+    // of the device wander (three more earlier runs of it, their levels 1% apart).
+    let earlier: Vec<_> = [(4, 1.0), (5, 1.01), (6, 0.99)]
+        .iter()
+        .map(|&(n, level)| {
+            let all: Vec<(&str, f64)> = [
+                "SEQ1M_Q8T1_read",
+                "SEQ1M_Q8T1_write",
+                "SEQ1M_Q1T1_read",
+                "SEQ1M_Q1T1_write",
+                "RND4K_Q32T1_read",
+                "RND4K_Q32T1_write",
+                "RND4K_Q1T1_read",
+                "RND4K_Q1T1_write",
+            ]
+            .iter()
+            .map(|name| (*name, level))
+            .collect();
+            let d = doc(
+                &format!("01AAAA0000000000000000000{n}"),
+                &format!("2025-12-2{n}T10:00:00Z"),
+                &all,
+                0.01,
+            );
+            write_doc(home, &d)
+        })
+        .collect();
+    let mut import = cmd("import", db, home, &[]);
+    import.args(&earlier);
+    ok(&mut import);
     let out = ok(&mut cmd(
         "compare",
         db,
@@ -201,18 +230,21 @@ fn constructed(db: &str) {
     assert_eq!(
         verdict("SEQ1M_Q1T1_read", 1),
         "within_noise",
-        "2% inside a 2.8% band"
+        "2%: under the 5% a verdict needs"
     );
     assert_eq!(
         verdict("RND4K_Q32T1_read", 1),
-        "faster",
-        "4% outside a 2.8% band"
+        "within_noise",
+        "4%: under the 5% a verdict needs"
     );
     assert_eq!(
         verdict("SEQ1M_Q8T1_read", 2),
         "within_noise",
-        "15% inside C's 20% band"
+        "15% inside C's loops, 10% apart"
     );
+    // The run-to-run spread came from the three earlier runs, and says so.
+    let row = &comparison["rows"][0];
+    assert_eq!(row["run_spread_runs"], 3, "{row}");
     assert_eq!(
         verdict("SEQ1M_Q8T1_read", 0),
         "none",
@@ -222,12 +254,20 @@ fn constructed(db: &str) {
         "compare",
         db,
         home,
-        &["01AAAA00000000000000000001", "01AAAA00000000000000000002"],
+        &["01AAAA00000000000000000001", "01AAAA00000000000000000002", "01bbbb"],
     )));
     assert!(
         text.contains("+50.0% faster") && text.contains("-50.0% slower"),
         "{text}"
     );
+    assert!(
+        text.contains("run-to-run spread: ") && text.contains("from up to 3 earlier runs"),
+        "{text}"
+    );
+    // The earlier runs had their say; the rest of this test counts three runs.
+    for n in 4..=6 {
+        ok(&mut cmd("delete", db, home, &[&format!("01AAAA0000000000000000000{n}")]));
+    }
     // Tests are named as the run table names them, and the columns line up: every figure of a
     // column ends where its letter does.
     let rows: Vec<&str> = text

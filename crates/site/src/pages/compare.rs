@@ -95,12 +95,10 @@ fn results_page(c: &iomark_result::compare::Comparison, api: String) -> CompareP
                     .collect(),
             })
             .collect(),
-        notes: std::iter::once(
-            "The first is the baseline. A difference is a verdict only beyond both \
-             results' own loop-to-loop spread (at least 2%); \"can't tell\" where a \
-             result's spread is unknown."
-                .to_string(),
-        )
+        notes: std::iter::once(format!(
+            "The first is the baseline. {}",
+            iomark_result::compare::METHOD
+        ))
         .chain(c.differences.iter().cloned())
         .collect(),
         api,

@@ -99,5 +99,8 @@ pub async fn comparison(state: &Shared, raw: Option<&str>) -> Result<Compared, F
     for id in &ids {
         docs.push(visible_result(state, id).await?.1);
     }
-    Ok(Compared::Results(iomark_result::compare::compare(&docs)))
+    Ok(Compared::Results(iomark_result::compare::compare(
+        &docs,
+        &[],
+    )))
 }

@@ -1,0 +1,307 @@
+//! Runs side by side: each test's figure against the baseline's, with a verdict only where the
+//! runs' loops show a difference beyond their spread by a stated test ([`METHOD`]).
+//!
+//! A loop is a sample of the device; the tenths of one loop's timeline are not (they follow
+//! each other, and a cache or a flush spans many): an earlier verdict that took them as samples
+//! called two identical quick runs 26% "slower" beside a 54% difference "within noise". The
+//! tenths stay for the timeline.
+
+use serde::Serialize;
+
+use crate::result::{ResultDoc, TestResult};
+
+mod devices;
+mod verdict;
+
+pub use devices::{between_devices, Results, MIN_RESULTS};
+use verdict::difference;
+pub use verdict::{
+    p_value, verdict, RunSpread, ALPHA, MIN_EFFECT, MIN_HISTORY, MIN_LOOPS, RUN_SPREAD,
+};
+
+/// What the verdicts mean, once: the table's footnote, `--help`, the site and docs/GUIDE.md
+/// say it in these words.
+macro_rules! method {
+    () => {
+        "faster or slower: Welch's t-test on the runs' loops (their logarithms), each run's \
+         level given the run-to-run spread of 3 or more earlier runs of the device with the \
+         same method, else 15%, finds the difference at 1% over all the figures compared \
+         (Bonferroni), and it is 5% or more; within noise: it does not; can't tell: a run has \
+         fewer than 3 loops (run both with --loops 3 or more); not compared: the runs were \
+         measured differently."
+    };
+}
+
+/// The verdicts' meaning, as a comparison's footnote gives it.
+pub const METHOD: &str = method!();
+
+/// `iomark compare --help`'s closing words.
+pub const HELP: &str = concat!(
+    "Each figure is compared with the baseline's, each loop of a run taken as one sample of \
+     the device (the tenths of a loop's timeline are not samples: they follow each other). ",
+    method!(),
+    " Measured differently: another profile, file size, I/O, data, engine, polling or loop \
+     length. Runs on the null engine measure iomark, not a device: their verdict is \
+     \"no device\"."
+);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Faster,
+    Slower,
+    WithinNoise,
+    /// A run has too few loops for the test.
+    CantTell,
+    /// The runs were measured differently (profile, file size, I/O, data, engine, polling,
+    /// loop length): the figures stand side by side without a verdict.
+    NotCompared,
+    /// A run was on the null engine: it measured iomark itself, not a device, so no device
+    /// is faster or slower.
+    NoDevice,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Faster => "faster",
+            Verdict::Slower => "slower",
+            Verdict::WithinNoise => "within noise",
+            Verdict::CantTell => "can't tell",
+            Verdict::NotCompared => "not compared",
+            Verdict::NoDevice => "no device (null engine)",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Run {
+    pub id: String,
+    pub started_at: String,
+    pub label: Option<String>,
+    pub device: String,
+    pub profile: String,
+    /// What the device cost, where the run says.
+    pub price_usd: Option<f64>,
+}
+
+/// One test across the runs.
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Row {
+    pub test: String,
+    /// `MB/s` for blocks of 64 KiB and more, `IOPS` below.
+    pub unit: &'static str,
+    /// One per run, in the order given; none where that run lacks the test.
+    pub cells: Vec<Option<Cell>>,
+    /// How much a run's level was taken to differ from another's beyond its loops, in percent
+    /// ([`RunSpread`]).
+    pub run_spread_pct: f64,
+    /// How many earlier runs of the device that was taken from; none: assumed.
+    pub run_spread_runs: Option<usize>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Cell {
+    pub value: f64,
+    pub cv: f64,
+    pub loops: usize,
+    /// Against the baseline, in percent (absent for the baseline itself).
+    pub diff_pct: Option<f64>,
+    /// Welch's test's two-sided p-value against the baseline's loops, where it was made.
+    pub p_value: Option<f64>,
+    pub verdict: Option<Verdict>,
+}
+
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct Comparison {
+    pub runs: Vec<Run>,
+    pub rows: Vec<Row>,
+    /// How the runs' settings differ from the baseline's, where that changes what a figure
+    /// means (profile, file size, I/O, data, engine, polling, loop length) or how sure a
+    /// verdict can be (loops).
+    pub differences: Vec<String>,
+}
+
+/// A run's settings that make its figures what they are, in words: (what, value, whether a
+/// difference in it changes the method).
+fn settings(d: &ResultDoc) -> Vec<(&'static str, String, bool)> {
+    let s = &d.settings;
+    let io = if s.direct { "direct" } else { "buffered" };
+    vec![
+        ("profile", s.profile.clone(), true),
+        (
+            "test file",
+            crate::units::format_size(s.file_size_bytes),
+            true,
+        ),
+        ("I/O", io.into(), true),
+        ("data", s.data.clone(), true),
+        ("engine", s.engine.clone(), true),
+        ("polling", if s.polled { "on" } else { "off" }.into(), true),
+        ("loops of", format!("{} s", s.duration_s), true),
+        ("loops", s.loops.to_string(), false),
+    ]
+}
+
+/// The settings of each run that differ from the first run's, in words.
+pub fn differences(docs: &[ResultDoc]) -> Vec<String> {
+    let Some(base) = docs.first() else {
+        return Vec::new();
+    };
+    let first = settings(base);
+    let mut out = Vec::new();
+    for (i, doc) in docs.iter().enumerate().skip(1) {
+        let mut measured_differently = false;
+        for ((what, theirs, method), (_, ours, _)) in settings(doc).into_iter().zip(&first) {
+            if &theirs != ours {
+                let letter = letter(i);
+                out.push(format!(
+                    "{letter} ran with {what} {theirs}, the baseline with {ours}"
+                ));
+                measured_differently |= method;
+            }
+        }
+        if measured_differently {
+            out.push(format!(
+                "{} was measured differently from the baseline: its figures are not compared",
+                letter(i)
+            ));
+        }
+    }
+    out
+}
+
+/// Whether `doc` was measured as the baseline was (its verdicts mean something).
+fn same_method(base: &ResultDoc, doc: &ResultDoc) -> bool {
+    settings(base)
+        .iter()
+        .zip(settings(doc))
+        .all(|(ours, theirs)| !ours.2 || ours.1 == theirs.1)
+}
+
+/// The letter a comparison calls its `i`-th run by: A (the baseline), B, C…
+pub fn letter(i: usize) -> char {
+    (b'A' + (i % 26) as u8) as char
+}
+
+/// `docs` side by side, the first the baseline; `earlier`: other saved runs, of which those of
+/// the baseline's device with its method give the run-to-run spread ([`RunSpread`]).
+pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc]) -> Comparison {
+    let names = crate::result::test_names(docs);
+    let base = docs.first();
+    let earlier: Vec<&ResultDoc> = earlier
+        .iter()
+        .filter(|e| {
+            base.is_some_and(|b| {
+                same_method(b, e)
+                    && e.device_label() == b.device_label()
+                    && e.identity().device_key == b.identity().device_key
+            }) && docs.iter().all(|d| d.id != e.id)
+        })
+        .collect();
+    // The null engine does no I/O: its figures are iomark's own speed, not a device's.
+    let null = |d: &ResultDoc| d.settings.engine.split('+').any(|e| e == "null");
+    let no_device = base.is_some_and(null);
+    let units: Vec<&'static str> = names
+        .iter()
+        .map(|name| {
+            let block = docs
+                .iter()
+                .find_map(|d| d.test(name))
+                .map_or(0, |t| t.block_size);
+            if block >= 64 * 1024 {
+                "MB/s"
+            } else {
+                "IOPS"
+            }
+        })
+        .collect();
+    let spreads: Vec<RunSpread> = names
+        .iter()
+        .zip(&units)
+        .map(|(name, unit)| {
+            let tests: Vec<&TestResult> = earlier.iter().filter_map(|e| e.test(name)).collect();
+            RunSpread::of(&tests, unit)
+        })
+        .collect();
+    // Each run's p-values against the baseline, and how many figures each tested.
+    let tested: Vec<Vec<Option<f64>>> = docs
+        .iter()
+        .map(|doc| {
+            names
+                .iter()
+                .zip(&units)
+                .zip(&spreads)
+                .map(|((name, unit), spread)| {
+                    let b = base?;
+                    if !same_method(b, doc) {
+                        return None;
+                    }
+                    p_value(b.test(name)?, doc.test(name)?, unit, *spread)
+                })
+                .collect()
+        })
+        .collect();
+    let rows = names
+        .iter()
+        .zip(&units)
+        .enumerate()
+        .map(|(row, (name, &unit))| {
+            let baseline = base.and_then(|d| d.test(name));
+            let cells = docs
+                .iter()
+                .enumerate()
+                .map(|(i, doc)| {
+                    let t = doc.test(name)?;
+                    let value = if unit == "MB/s" { t.mb_per_s } else { t.iops };
+                    let judged = baseline.filter(|_| i > 0).map(|b| {
+                        let base_value = if unit == "MB/s" { b.mb_per_s } else { b.iops };
+                        let diff = difference(base_value, value);
+                        let p = tested[i][row];
+                        let verdict = if no_device || null(doc) {
+                            Verdict::NoDevice
+                        } else if !same_method(&docs[0], doc) {
+                            Verdict::NotCompared
+                        } else {
+                            verdict(diff, p, tested[i].iter().flatten().count())
+                        };
+                        (diff, p, verdict)
+                    });
+                    Some(Cell {
+                        value,
+                        cv: t.cv,
+                        loops: t.loops.len(),
+                        diff_pct: judged.map(|(d, _, _)| d * 100.0),
+                        p_value: judged.and_then(|(_, p, _)| p),
+                        verdict: judged.map(|(_, _, v)| v),
+                    })
+                })
+                .collect();
+            Row {
+                test: name.to_string(),
+                unit,
+                cells,
+                run_spread_pct: spreads[row].sd * 100.0,
+                run_spread_runs: spreads[row].runs,
+            }
+        })
+        .collect();
+    Comparison {
+        runs: docs
+            .iter()
+            .map(|d| Run {
+                id: d.id.clone(),
+                started_at: d.started_at.clone(),
+                label: d.label.clone(),
+                device: d.device_label(),
+                profile: d.settings.profile.clone(),
+                price_usd: d.price_usd,
+            })
+            .collect(),
+        rows,
+        differences: differences(docs),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,255 @@
+use super::*;
+use crate::result::sample;
+use crate::result::Loop;
+
+fn measured(mb_per_s: f64, loops: &[f64]) -> TestResult {
+    let mut t = sample::result("SEQ1M_Q8T1_read", "read", 1 << 20, mb_per_s, mb_per_s);
+    t.loops = loops
+        .iter()
+        .map(|&m| Loop {
+            extra: Default::default(),
+            mb_per_s: m,
+            iops: m,
+            bytes: 0,
+            ios: 0,
+            seconds: 1.0,
+        })
+        .collect();
+    let mean = loops.iter().sum::<f64>() / loops.len() as f64;
+    let var =
+        loops.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (loops.len().max(2) - 1) as f64;
+    t.cv = var.sqrt() / mean;
+    t
+}
+
+/// A device whose earlier runs' levels were within 1% of each other (five of them).
+const STEADY: RunSpread = RunSpread {
+    sd: 0.01,
+    runs: Some(5),
+};
+
+/// The verdict of `b` against `a` alone in a comparison of one figure, on a steady device.
+fn judged(a: &TestResult, b: &TestResult) -> Verdict {
+    judged_with(a, b, STEADY)
+}
+
+fn judged_with(a: &TestResult, b: &TestResult, spread: RunSpread) -> Verdict {
+    let diff = b.mb_per_s / a.mb_per_s - 1.0;
+    verdict(diff, p_value(a, b, "MB/s", spread), 1)
+}
+
+#[test]
+fn a_steady_difference_beyond_the_spread_is_a_verdict() {
+    let a = measured(100.0, &[99.0, 100.0, 101.0]);
+    let b = measured(110.0, &[109.0, 110.0, 111.0]);
+    assert!(p_value(&a, &b, "MB/s", STEADY).is_some_and(|p| p < 0.001));
+    assert_eq!(judged(&a, &b), Verdict::Faster);
+    assert_eq!(judged(&b, &a), Verdict::Slower);
+}
+
+#[test]
+fn the_same_difference_inside_a_wide_spread_is_noise() {
+    let a = measured(100.0, &[80.0, 100.0, 120.0]);
+    let b = measured(110.0, &[90.0, 110.0, 130.0]);
+    assert_eq!(judged(&a, &b), Verdict::WithinNoise);
+}
+
+/// Issue 45 (`bench/compare-noise`): identical runs 33% apart in a table of eight, each
+/// steady to 1% over its loops. Without earlier runs to say how far runs of the device
+/// wander, a run's level is given 15%: that is within noise, and half the rate is still
+/// slower.
+#[test]
+fn runs_wander_more_than_their_loops_say() {
+    let a = measured(100.0, &[99.0, 100.0, 101.0]);
+    let b = measured(133.0, &[132.0, 133.0, 134.0]);
+    let among_eight = |a: &TestResult, b: &TestResult, spread| {
+        verdict(
+            b.mb_per_s / a.mb_per_s - 1.0,
+            p_value(a, b, "MB/s", spread),
+            8,
+        )
+    };
+    assert_eq!(
+        among_eight(&a, &b, STEADY),
+        Verdict::Faster,
+        "a steady device"
+    );
+    assert_eq!(
+        among_eight(&a, &b, RunSpread::ASSUMED),
+        Verdict::WithinNoise
+    );
+    let half = measured(50.0, &[49.0, 50.0, 51.0]);
+    assert_eq!(among_eight(&a, &half, RunSpread::ASSUMED), Verdict::Slower);
+    // Earlier runs' levels give the spread: 100, 104, 96 MB/s is about 4%.
+    let earlier: Vec<TestResult> = [100.0, 104.0, 96.0]
+        .iter()
+        .map(|&m| measured(m, &[m, m, m]))
+        .collect();
+    let spread = RunSpread::of(&earlier.iter().collect::<Vec<_>>(), "MB/s");
+    assert_eq!(spread.runs, Some(3));
+    assert!((spread.sd - 0.04).abs() < 0.002, "{spread:?}");
+    assert_eq!(
+        RunSpread::of(&earlier[..2].iter().collect::<Vec<_>>(), "MB/s"),
+        RunSpread::ASSUMED
+    );
+}
+
+#[test]
+fn one_loop_cannot_tell_however_far_apart_or_calm_its_tenths() {
+    // Issue 45: a quick run's one loop, its tenths taken as samples, called an identical
+    // run 26% slower. Tenths follow each other; they are not samples of the disk.
+    let tenths = |mb: f64| {
+        let mut t = measured(mb, &[mb]);
+        t.timeline = sample::timeline(&[mb, mb, mb, mb, mb]);
+        t
+    };
+    assert_eq!(judged(&tenths(100.0), &tenths(74.0)), Verdict::CantTell);
+    assert_eq!(judged(&tenths(100.0), &tenths(300.0)), Verdict::CantTell);
+    // Two loops are still too few; three each tell.
+    let two = measured(100.0, &[99.0, 101.0]);
+    assert_eq!(
+        judged(&two, &measured(50.0, &[49.0, 51.0])),
+        Verdict::CantTell
+    );
+    let three = measured(100.0, &[99.0, 100.0, 101.0]);
+    assert_eq!(
+        judged(&three, &measured(50.0, &[49.0, 50.0, 51.0])),
+        Verdict::Slower
+    );
+}
+
+#[test]
+fn a_sure_but_small_difference_is_noise() {
+    // 2% apart with loops steady to 0.1%: a real difference of the moment, smaller than
+    // identical runs of a disk differ by.
+    let a = measured(100.0, &[99.9, 100.0, 100.1]);
+    let b = measured(102.0, &[101.9, 102.0, 102.1]);
+    let tight = RunSpread {
+        sd: 0.001,
+        runs: Some(5),
+    };
+    assert!(p_value(&a, &b, "MB/s", tight).is_some_and(|p| p < 1e-4));
+    assert_eq!(judged_with(&a, &b, tight), Verdict::WithinNoise);
+}
+
+#[test]
+fn more_figures_ask_more_of_each() {
+    // A p-value under the level alone, over it shared among eight figures (1% / 8).
+    let p = ALPHA / 2.0;
+    assert_eq!(verdict(0.10, Some(p), 1), Verdict::Faster);
+    assert_eq!(verdict(0.10, Some(p), 8), Verdict::WithinNoise);
+    assert_eq!(verdict(-0.10, Some(ALPHA / 10.0), 8), Verdict::Slower);
+}
+
+#[test]
+fn runs_measured_differently_are_not_compared() {
+    let mut a = sample::doc();
+    a.tests = vec![measured(100.0, &[99.0, 100.0, 101.0])];
+    let mut b = a.clone();
+    b.tests = vec![measured(50.0, &[49.0, 50.0, 51.0])];
+    let cell = |c: &Comparison| c.rows[0].cells[1].as_ref().unwrap().verdict;
+    assert_eq!(
+        cell(&compare(&[a.clone(), b.clone()], &[])),
+        Some(Verdict::Slower)
+    );
+    b.settings.profile = "quick".into();
+    let c = compare(&[a, b], &[]);
+    assert_eq!(cell(&c), Some(Verdict::NotCompared));
+    assert!(
+        c.differences.iter().any(|d| d.contains("not compared")),
+        "{:?}",
+        c.differences
+    );
+}
+
+#[test]
+fn null_engine_runs_are_not_faster_or_slower_devices() {
+    let mut a = sample::doc();
+    a.settings.engine = "null".into();
+    let mut b = a.clone();
+    for t in &mut b.tests {
+        t.mb_per_s *= 5.0;
+        t.iops *= 5.0;
+    }
+    let comparison = compare(&[a.clone(), b], &[]);
+    let verdicts: Vec<_> = comparison.rows[0].cells[1]
+        .iter()
+        .map(|c| c.verdict)
+        .collect();
+    assert_eq!(verdicts, [Some(Verdict::NoDevice)]);
+    // A real engine against itself, 5x apart, is a verdict.
+    let mut c = a.clone();
+    c.settings.engine = "io_uring".into();
+    let mut d = c.clone();
+    for t in &mut d.tests {
+        t.mb_per_s *= 5.0;
+        t.iops *= 5.0;
+    }
+    let v = compare(&[c, d], &[]).rows[0].cells[1]
+        .as_ref()
+        .unwrap()
+        .verdict;
+    assert_ne!(v, Some(Verdict::NoDevice));
+}
+
+#[test]
+fn tests_missing_from_a_run_leave_a_gap() {
+    let mut a = crate::result::sample::doc();
+    let mut b = a.clone();
+    a.tests = vec![measured(100.0, &[99.0, 100.0, 101.0])];
+    let mut write = measured(50.0, &[49.0, 50.0, 51.0]);
+    write.name = "SEQ1M_Q8T1_write".into();
+    b.tests = vec![measured(50.0, &[49.0, 50.0, 51.0]), write];
+    let c = compare(&[a, b], &[]);
+    assert_eq!(c.rows.len(), 2);
+    assert!(c.rows[1].cells[0].is_none());
+    let cell = c.rows[0].cells[1].as_ref().unwrap();
+    assert_eq!(cell.verdict, Some(Verdict::Slower));
+    assert!((cell.diff_pct.unwrap() + 50.0).abs() < 1e-9);
+    assert!(c.rows[0].cells[0].as_ref().unwrap().verdict.is_none());
+    assert!(c.differences.is_empty(), "{:?}", c.differences);
+}
+
+#[test]
+fn runs_measured_differently_are_said_to_be() {
+    let a = crate::result::sample::doc();
+    let mut b = a.clone();
+    b.settings.direct = false;
+    b.settings.file_size_bytes = 64 << 20;
+    assert_eq!(
+        differences(&[a, b]),
+        [
+            "B ran with test file 64 MiB, the baseline with 1 GiB",
+            "B ran with I/O buffered, the baseline with direct",
+            "B was measured differently from the baseline: its figures are not compared"
+        ]
+    );
+}
+
+#[test]
+fn devices_differ_only_beyond_the_spread_of_their_results() {
+    let of = |median: f64, p25: f64, p75: f64, n: u64| Results {
+        median,
+        p25,
+        p75,
+        n,
+    };
+    let base = of(100.0, 90.0, 110.0, 5);
+    let (diff, v) = between_devices(base, of(130.0, 120.0, 140.0, 4));
+    assert!((diff - 0.3).abs() < 1e-12);
+    assert_eq!(v, Verdict::Faster);
+    assert_eq!(
+        between_devices(base, of(70.0, 60.0, 80.0, 4)).1,
+        Verdict::Slower
+    );
+    // Middle halves that overlap: no verdict, however far the medians.
+    assert_eq!(
+        between_devices(base, of(125.0, 105.0, 140.0, 9)).1,
+        Verdict::WithinNoise
+    );
+    // Two results are too few, however far apart.
+    assert_eq!(
+        between_devices(base, of(300.0, 290.0, 310.0, 2)).1,
+        Verdict::CantTell
+    );
+}
