@@ -53,7 +53,7 @@ pub struct RunArgs {
     /// (PiBenchmarks' dd, fio and iozone steps and its score); surface (GNOME Disks' benchmark:
     /// 100 reads of 10 MiB spread across the device and 1000 random 4 KiB access times, over a
     /// test file or, with --device, a raw device, read-only)
-    #[arg(long, value_parser = profile_parser())]
+    #[arg(long, short, value_parser = profile_parser())]
     pub profile: Option<Profile>,
 
     /// Scan this raw block device instead of a test file, read-only, with the surface profile

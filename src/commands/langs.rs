@@ -54,6 +54,19 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     let progress = outputs.progress();
     let begun = Begun::now();
     let target = iomark_core::probe::local_target(&dir);
+    // Each program's file, and the device's own, are args.bytes at most; said here with the
+    // option langs has, before any toolchain is built.
+    let need = args.bytes + iomark_core::engine::target::headroom(args.bytes);
+    if let Some(free) = target.free_bytes.filter(|free| *free < need) {
+        bail!(
+            "{}: not enough free space: langs writes files of {} and needs {}; {} is free \
+             (use --bytes for smaller files)",
+            dir.display(),
+            iomark_result::units::format_size(args.bytes),
+            iomark_result::units::format_size(need),
+            iomark_result::units::format_size(free)
+        );
+    }
 
     // Toolchains first: a missing one is a note, not a failure.
     let cache = toolchain::cache_root()?;

@@ -93,7 +93,11 @@ fn table(out: &mut String, section: &Section, style: Style) {
     );
     let _ = writeln!(*out, "{}", style.bold(&header));
     for r in &section.results {
-        let spread = r.write.cv.max(r.read.cv) * 100.0;
+        // One counted repetition has no spread to show: "–", as every table shows it.
+        let spread = match r.write.reps >= 2 && r.read.reps >= 2 {
+            true => format!("{:.1}%", r.write.cv.max(r.read.cv) * 100.0),
+            false => "–".to_string(),
+        };
         // 2019's figures beside the row that runs 2019's program, or the default one if that did
         // not run.
         let has_2019 = section
@@ -112,7 +116,7 @@ fn table(out: &mut String, section: &Section, style: Style) {
         let runtime: String = r.runtime.chars().take(40).collect();
         let _ = writeln!(
             *out,
-            "{:<7} {:<9} {:>10.1} {:>9.1} {:>7.2} {:>10.1} {:>9.1} {:>7.2} {:>5.1}%  {:<15} {}",
+            "{:<7} {:<9} {:>10.1} {:>9.1} {:>7.2} {:>10.1} {:>9.1} {:>7.2} {:>6}  {:<15} {}",
             r.lang,
             r.variant,
             r.write.mb_per_s,

@@ -807,22 +807,18 @@ fn sdcard_profile_judges_every_class() {
         named,
         ["C2", "C4", "C6", "C10", "U1", "U3", "V6", "V10", "V30", "V60", "V90", "A1", "A2"]
     );
+    // A test folder is on no SD card: every class is measured and shown, none met or missed
+    // (issue 45: a virtual disk "passed" V90), and the claims are kept.
+    assert!(doc["score"]["not_a_card"].is_string(), "{}", doc["score"]);
+    assert_eq!(doc["score"]["claimed"], serde_json::json!(["V30", "A1"]));
     for class in classes {
-        let pass = class["pass"]
-            .as_bool()
-            .expect("every requirement was measured");
-        let measured = class["measured"]["sequential_write_mb_per_s"]
-            .as_f64()
-            .unwrap();
-        let required = class["required"]["sequential_write_mb_per_s"]
-            .as_f64()
-            .unwrap();
-        if measured < required {
-            assert!(!pass, "{class}");
-        }
+        assert!(class["pass"].is_null(), "{class}");
+        assert!(class["measured"]["sequential_write_mb_per_s"].is_f64(), "{class}");
+        assert!(class["required"]["sequential_write_mb_per_s"].is_f64(), "{class}");
     }
     assert_eq!(classes[11]["required"]["random_write_iops_4k"], 500.0);
-    assert!(String::from_utf8_lossy(&output.stderr).contains("Class  verdict"));
+    let table = String::from_utf8_lossy(&output.stderr);
+    assert!(table.contains("Class  verdict") && table.contains("for reference only"), "{table}");
 }
 
 #[test]

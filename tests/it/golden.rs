@@ -47,6 +47,10 @@ fn skeleton(value: &Value, path: &mut Vec<String>) -> Value {
     if path.len() == 1 && matches!(last.as_str(), "host" | "target") {
         return json!("<machine>");
     }
+    // What the disk is, where it is no SD card (this machine's: a virtual disk, an SSD…).
+    if path.len() == 2 && path[0] == "score" && last == "not_a_card" {
+        return json!("<machine>");
+    }
     if path.len() == 1 && last == "warnings" {
         // Which kinds were raised; loop-to-loop variation on the null engine comes and goes.
         let mut kinds: Vec<String> = value

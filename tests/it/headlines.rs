@@ -104,7 +104,7 @@ fn the_score_and_the_classes_met_are_in_history_and_every_report() {
         "{md}"
     );
     assert!(
-        md.contains("It falls short of the A1 its card claims."),
+        md.contains("It falls short of the A1 claimed for it."),
         "{md}"
     );
     let md = stdout(&ok(iomark(home).args([

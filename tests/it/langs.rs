@@ -248,6 +248,32 @@ fn a_missing_toolchain_is_a_note_not_a_failure() {
         stderr.contains("ruby     skipped: ruby not found on PATH"),
         "{stderr}"
     );
+    // Issue 45: one counted repetition has no spread: "–", never "0.0%".
+    let rows: Vec<&str> = stderr
+        .lines()
+        .filter(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words.len() > 2
+                && words[0] == "python"
+                && ["default", "binary", "2019"].contains(&words[1])
+        })
+        .collect();
+    assert_eq!(rows.len(), 3, "{stderr}");
+    assert!(
+        rows.iter()
+            .all(|r| r.contains(" – ") && !r.contains("0.0%")),
+        "{stderr}"
+    );
+    // Its headline names the variant it quotes, the default one (the 2019 question's).
+    let history = crate::common::stdout(&ok(iomark(home).args(["history"])));
+    assert!(history.contains("python/default "), "{history}");
+    assert!(!history.contains("python/binary"), "{history}");
+    // Its card draws the languages.
+    let png = home.join("langs.png");
+    ok(iomark(home)
+        .args(["plot", "latest", "--kind", "card", "-o"])
+        .arg(&png));
+    assert!(std::fs::metadata(&png).unwrap().len() > 1000);
     assert_eq!(
         std::fs::read_dir(&work).unwrap().count(),
         0,

@@ -108,17 +108,31 @@ impl Exporter for Html {
         };
         let s = &doc.settings;
         let when = iomark_result::result::describe::when(doc);
-        let subtitle = format!(
-            "{} · {} profile · {} on {} · iomark {}",
+        // Where: the path and its filesystem, each where known (a site's page has no path).
+        let raw = doc
+            .verify
+            .as_ref()
+            .is_some_and(|v| v.mode == "probe" || v.mode == "full");
+        let on = match (doc.target.filesystem.as_deref(), raw) {
+            (Some(fs), _) => format!("on {fs}"),
+            (None, true) => "on the raw device".into(),
+            (None, false) => String::new(),
+        };
+        let place = [doc.target.path.as_str(), on.as_str()]
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let subtitle = [
             when,
-            s.profile,
-            doc.target.path,
-            doc.target
-                .filesystem
-                .as_deref()
-                .unwrap_or("unknown filesystem"),
-            doc.tool.version
-        );
+            format!("{} profile", s.profile),
+            place,
+            format!("iomark {}", doc.tool.version),
+        ]
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(" · ");
         // What the profile adds, in the words the terminal prints (never the raw score).
         let score = Some(super::score::details(doc, &super::score::Plain))
             .map(|text| text.trim_end().to_string())

@@ -25,6 +25,26 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// iomark's own sentences, whose `commands` stay code (issue 45: a verify's verdict showed
+/// escaped backticks): text between a pair of backticks is kept as a code span, the rest
+/// escaped; with an odd count, all of it is escaped.
+fn escape_prose(text: &str) -> String {
+    let parts: Vec<&str> = text.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        return escape(text);
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| match i % 2 {
+            0 => escape(part),
+            // A code span shows its text as it is; a line break or a table's bar would still
+            // end it.
+            _ => format!("`{}`", part.replace(['\n', '\r'], " ").replace('|', "¦")),
+        })
+        .collect()
+}
+
 impl Exporter for Markdown {
     fn export(&self, doc: &ResultDoc) -> Result<Vec<u8>, ExportError> {
         let mut out = String::new();
@@ -47,17 +67,21 @@ impl Exporter for Markdown {
             let _ = writeln!(out, "{}", escape(&super::html::price_text(doc, price)));
         }
         let _ = writeln!(out);
+        // Where: the filesystem, a raw device (a verify of one), or nothing said.
+        let raw = doc
+            .verify
+            .as_ref()
+            .is_some_and(|v| v.mode == "probe" || v.mode == "full");
+        let on = match (doc.target.filesystem.as_deref(), raw) {
+            (Some(fs), _) => format!(" on {}", escape(fs)),
+            (None, true) => " on the raw device".into(),
+            (None, false) => String::new(),
+        };
         let _ = writeln!(
             out,
-            "{} on {} · {}",
+            "{}{on} · {}",
             doc.started_at.get(..10).unwrap_or(&doc.started_at),
-            escape(
-                doc.target
-                    .filesystem
-                    .as_deref()
-                    .unwrap_or("unknown filesystem")
-            ),
-            escape(&iomark_result::result::describe::method_line(doc)),
+            escape_prose(&iomark_result::result::describe::method_line(doc)),
         );
         if !doc.tests.is_empty() {
             tests_table(&mut out, doc);
@@ -82,7 +106,7 @@ impl Exporter for Markdown {
         }
         for w in &doc.warnings {
             let _ = writeln!(out);
-            let _ = write!(out, "> ⚠ {}", escape(&w.message));
+            let _ = write!(out, "> ⚠ {}", escape_prose(&w.message));
         }
         if !doc.warnings.is_empty() {
             let _ = writeln!(out);
@@ -138,7 +162,7 @@ fn tests_table(out: &mut String, doc: &ResultDoc) {
 /// A verify's verdict, its figures, and its first problems.
 fn verify_table(out: &mut String, v: &iomark_result::result::verify::Section) {
     let _ = writeln!(*out);
-    let _ = writeln!(*out, "**{}**", escape(&v.verdict));
+    let _ = writeln!(*out, "**{}**", escape_prose(&v.verdict));
     let _ = writeln!(*out);
     let _ = writeln!(*out, "| | |");
     let _ = writeln!(*out, "|:--|--:|");
@@ -147,7 +171,7 @@ fn verify_table(out: &mut String, v: &iomark_result::result::verify::Section) {
     }
     for p in v.problems.iter().take(20) {
         let _ = writeln!(*out);
-        let _ = write!(*out, "- {}", escape(&v.describe(p)));
+        let _ = write!(*out, "- {}", escape_prose(&v.describe(p)));
     }
     if !v.problems.is_empty() {
         let _ = writeln!(*out);
@@ -182,6 +206,41 @@ fn langs_table(out: &mut String, section: &iomark_result::result::langs::Section
             r.write.ns_per_byte,
             r.read.ns_per_byte,
             escape(&r.runtime)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_stay_code_and_the_rest_is_escaped() {
+        assert_eq!(
+            escape_prose("run `iomark verify --resume` in *that* folder"),
+            "run `iomark verify --resume` in \\*that\\* folder"
+        );
+        // A pair's text is shown as it is, but cannot end a line or a table's cell.
+        assert_eq!(escape_prose("`a|b\nc`"), "`a¦b c`");
+        // An odd backtick: all escaped, nothing opens a span.
+        assert_eq!(escape_prose("it's `odd"), "it's \\`odd");
+    }
+
+    #[test]
+    fn a_verify_of_a_raw_device_says_so_and_keeps_its_commands() {
+        let mut doc = iomark_result::result::sample::doc();
+        doc.target.filesystem = None;
+        doc.tests.clear();
+        let mut section = iomark_result::result::sample::verify_section();
+        section.mode = "probe".into();
+        section.verdict = "All 256 MiB are real: `iomark verify --full` reads every byte.".into();
+        doc.verify = Some(section);
+        let text = String::from_utf8(Markdown.export(&doc).unwrap()).unwrap();
+        assert!(!text.contains("unknown filesystem"), "{text}");
+        assert!(text.contains(" on the raw device · "), "{text}");
+        assert!(
+            text.contains("`iomark verify --full`") && !text.contains("\\`"),
+            "{text}"
         );
     }
 }

@@ -95,12 +95,17 @@ impl Profile {
         self == Profile::SdCard
     }
 
-    /// The figures this profile derives from its tests, if it has any.
-    pub fn score(self, tests: &[TestResult]) -> Option<Score> {
+    /// The figures this profile derives from its tests, if it has any, on `target` (with the
+    /// classes claimed for a card, `claimed`).
+    pub fn score(self, tests: &[TestResult], claimed: &[String], target: &Target) -> Option<Score> {
         match self {
             Profile::Sweep => Some(Score::Sweep(sweep::score(tests))),
             Profile::Sustained => Some(Score::Sustained(sustained::score(tests))),
-            Profile::SdCard => Some(Score::SdCard(sdcard::score(tests))),
+            Profile::SdCard => Some(Score::SdCard(sdcard::score(
+                tests,
+                &sdcard::seat(target),
+                &sdcard::claimed(claimed, target),
+            ))),
             Profile::Pi => Some(Score::Pi(pi::score(tests))),
             // The surface scan's score comes from its own reads (`runner.rs`), not from tests.
             Profile::Standard
@@ -112,19 +117,11 @@ impl Profile {
         }
     }
 
-    /// What this profile concludes beyond the figures: a class the card claims (`claimed`)
-    /// and fails, a score that is not comparable (measured over `file_size` bytes).
-    pub fn verdicts(
-        self,
-        claimed: &[String],
-        file_size: u64,
-        score: Option<&Score>,
-        target: &Target,
-    ) -> Vec<Warning> {
+    /// What this profile concludes beyond the figures: a class the card claims and fails, a
+    /// score that is not comparable (measured over `file_size` bytes).
+    pub fn verdicts(self, file_size: u64, score: Option<&Score>) -> Vec<Warning> {
         match (self, score) {
-            (Profile::SdCard, Some(Score::SdCard(score))) => {
-                sdcard::verdicts(score, claimed, target)
-            }
+            (Profile::SdCard, Some(Score::SdCard(score))) => sdcard::verdicts(score),
             (Profile::Pi, _) => pi::verdicts(file_size),
             _ => Vec::new(),
         }

@@ -114,7 +114,7 @@ pub fn run(
         tests.push(result);
     }
 
-    let mut score = plan.profile.score(&tests);
+    let mut score = plan.profile.score(&tests, &plan.claimed, target);
     if let Some(spec) = plan.surface {
         let surface = surface::scan(file.file(), file.size(), spec, "file", observer, None)
             .map_err(|source| SuiteError::Surface { source })?;
@@ -134,10 +134,7 @@ pub fn run(
     if let Some(link_mbps) = link_mbps {
         warnings.extend(verdicts::beyond_link(&tests, link_mbps));
     }
-    warnings.extend(
-        plan.profile
-            .verdicts(&plan.claimed, plan.file_size, score.as_ref(), target),
-    );
+    warnings.extend(plan.profile.verdicts(plan.file_size, score.as_ref()));
     // The engine that ran first is the run's own; one that ran only some steps (psync for
     // buffered steps under io_uring) is named after it.
     engines.sort_by_key(|name| *name != engine.name());

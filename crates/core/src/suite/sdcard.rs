@@ -101,11 +101,85 @@ fn sustained_rate(test: &TestResult) -> f64 {
     finding.after_mb_per_s.min(finding.before_mb_per_s)
 }
 
-pub fn score(tests: &[TestResult]) -> SdCardScore {
+/// Where the card sits, as far as the target tells: which classes can be judged there.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seat {
+    /// An SD card or eMMC on the host's own bus, in the timing debugfs gave (root only).
+    Bus { timing: Option<String> },
+    /// A card in a USB reader, by the reader's name: its bus is the reader's, unknown here.
+    Reader,
+    /// No SD card or eMMC: what it is instead.
+    NotACard(String),
+}
+
+/// Words in a USB device's names that make it a card reader.
+const READER_WORDS: [&str; 6] = [
+    "card reader",
+    "cardreader",
+    "sd/mmc",
+    "sd card",
+    "microsd",
+    "multi-card",
+];
+
+/// Where the target's card sits.
+pub fn seat(target: &Target) -> Seat {
+    let Some(device) = target.device.as_ref() else {
+        return Seat::NotACard("a device iomark could not identify".into());
+    };
+    if device.transport.as_deref() == Some("mmc") || device.sd.is_some() {
+        return Seat::Bus {
+            timing: device.sd.as_ref().and_then(|sd| sd.bus_timing.clone()),
+        };
+    }
+    let names = [&device.model, &device.vendor]
+        .into_iter()
+        .flatten()
+        .chain(device.usb.as_ref().and_then(|u| u.product.as_ref()))
+        .map(|s| s.to_lowercase())
+        .collect::<Vec<_>>();
+    let reader = device.transport.as_deref() == Some("usb")
+        && names
+            .iter()
+            .any(|n| READER_WORDS.iter().any(|w| n.contains(w)));
+    if reader {
+        return Seat::Reader;
+    }
+    Seat::NotACard(match device.kind() {
+        "virtual" => "a virtual disk".into(),
+        "other" => "a device that does not report what it is".into(),
+        "NVMe" => "an NVMe drive".into(),
+        "USB flash" => "a USB flash drive".into(),
+        kind => format!("a {kind}"),
+    })
+}
+
+/// Whether the bus a class needs is the one the card is on: UHS-II for V60 and V90, which
+/// Linux hosts rarely drive; a reader's bus is not known.
+fn bus_known_for(class: &Class, seat: &Seat) -> bool {
+    if !class.note.contains("UHS-II") {
+        return true;
+    }
+    match seat {
+        Seat::Bus { timing: Some(t) } => {
+            let t = t.to_lowercase().replace(['-', ' '], "");
+            t.contains("uhs2") || t.contains("uhsii")
+        }
+        _ => false,
+    }
+}
+
+/// The class verdicts from the tests, where the card sits (`seat`), with the classes claimed
+/// for it (`claimed`: `--claimed`, else what the card reports).
+pub fn score(tests: &[TestResult], seat: &Seat, claimed: &[String]) -> SdCardScore {
     let find = |name: &str| tests.iter().find(|t| t.name == name);
     let write = find(SEQUENTIAL).map(sustained_rate);
     let read_iops = find(RANDOM_READ).map(|t| t.iops);
     let write_iops = find(RANDOM_WRITE).map(|t| t.iops);
+    let not_a_card = match seat {
+        Seat::NotACard(what) => Some(what.clone()),
+        _ => None,
+    };
     let classes = CLASSES
         .iter()
         .map(|c| {
@@ -116,10 +190,16 @@ pub fn score(tests: &[TestResult]) -> SdCardScore {
             ];
             // A requirement not measured (a test left out with --test) gives no verdict.
             let verdicts: Vec<Option<bool>> = checks.into_iter().flatten().collect();
-            let pass = if verdicts.iter().any(Option::is_none) {
+            let bus = bus_known_for(c, seat);
+            let pass = if verdicts.iter().any(Option::is_none) || not_a_card.is_some() || !bus {
                 None
             } else {
                 Some(verdicts.iter().all(|v| *v == Some(true)))
+            };
+            let note = if !bus && not_a_card.is_none() {
+                format!("can't tell on this bus: {}", c.note)
+            } else {
+                c.note.to_string()
             };
             ClassVerdict {
                 extra: Default::default(),
@@ -131,7 +211,7 @@ pub fn score(tests: &[TestResult]) -> SdCardScore {
                     random_write_iops_4k: c.write_iops.and(write_iops),
                     sequential_write_mb_per_s: write,
                 },
-                note: c.note.into(),
+                note,
                 pass,
                 required: ClassFigures {
                     extra: Default::default(),
@@ -145,7 +225,23 @@ pub fn score(tests: &[TestResult]) -> SdCardScore {
     SdCardScore {
         extra: Default::default(),
         classes,
+        not_a_card,
+        claimed: claimed.to_vec(),
     }
+}
+
+/// The classes claimed for the target's card: those given with `--claimed`, else those the
+/// card reports in its SD Status register.
+pub fn claimed(given: &[String], target: &Target) -> Vec<String> {
+    if !given.is_empty() {
+        return given.to_vec();
+    }
+    target
+        .device
+        .as_ref()
+        .and_then(|d| d.sd.as_ref())
+        .map(|sd| sd.claimed_classes.clone())
+        .unwrap_or_default()
 }
 
 /// The classes a card claims but failed.
@@ -162,21 +258,9 @@ pub fn failed_claims(score: &SdCardScore, claimed: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// A warning for each class the card claims and fails: the classes given with `--claimed`,
-/// else those the card itself reports.
-pub fn verdicts(score: &SdCardScore, claimed: &[String], target: &Target) -> Vec<Warning> {
-    let reported = target
-        .device
-        .as_ref()
-        .and_then(|d| d.sd.as_ref())
-        .map(|sd| sd.claimed_classes.as_slice())
-        .unwrap_or_default();
-    let claimed = if claimed.is_empty() {
-        reported
-    } else {
-        claimed
-    };
-    failed_claims(score, claimed)
+/// A warning for each class claimed for the card (saved in the score) that it fails.
+pub fn verdicts(score: &SdCardScore) -> Vec<Warning> {
+    failed_claims(score, &score.claimed)
         .into_iter()
         .map(|class| {
             Warning::new(
@@ -207,6 +291,13 @@ mod tests {
         }
     }
 
+    /// A card on a host's own UHS-II bus: every class judged.
+    fn on_a_bus() -> Seat {
+        Seat::Bus {
+            timing: Some("sd uhs-ii".into()),
+        }
+    }
+
     fn verdict(score: &SdCardScore, class: &str) -> Option<bool> {
         score
             .classes
@@ -226,7 +317,7 @@ mod tests {
             result(RANDOM_READ, 2100.0, &[]),
             result(RANDOM_WRITE, 610.0, &[]),
         ];
-        let score = score(&tests);
+        let score = score(&tests, &on_a_bus(), &[]);
         for (class, pass) in [
             ("C10", true),
             ("U1", true),
@@ -253,7 +344,7 @@ mod tests {
             result(RANDOM_READ, 3000.0, &[]),
             result(RANDOM_WRITE, 120.0, &[]),
         ];
-        let score = score(&tests);
+        let score = score(&tests, &on_a_bus(), &[]);
         assert_eq!(verdict(&score, "V90"), Some(true));
         assert_eq!(verdict(&score, "A1"), Some(false));
     }
@@ -261,9 +352,73 @@ mod tests {
     #[test]
     fn unmeasured_requirements_give_no_verdict() {
         let tests = [result(SEQUENTIAL, 0.0, &[25.0; 10])];
-        let score = score(&tests);
+        let score = score(&tests, &on_a_bus(), &[]);
         assert_eq!(verdict(&score, "C10"), Some(true));
         assert!(verdict(&score, "A1").is_none());
         assert!(known("V30") && !known("V20"));
+    }
+
+    /// Issue 45: the profile on a virtual disk marked V60, V90 and A2 "pass".
+    #[test]
+    fn a_disk_that_is_no_card_has_classes_for_reference_only() {
+        let tests = [
+            result(SEQUENTIAL, 0.0, &[2600.0; 10]),
+            result(RANDOM_READ, 9000.0, &[]),
+            result(RANDOM_WRITE, 7000.0, &[]),
+        ];
+        let mut target = sample::doc().target;
+        let device = target.device.get_or_insert_with(Default::default);
+        device.transport = Some("virtio".into());
+        device.sd = None;
+        device.usb = None;
+        let virtual_disk = seat(&target);
+        assert_eq!(virtual_disk, Seat::NotACard("a virtual disk".into()));
+        let reference = score(&tests, &virtual_disk, &["V90".into()]);
+        assert!(reference.classes.iter().all(|c| c.pass.is_none()));
+        assert_eq!(reference.not_a_card.as_deref(), Some("a virtual disk"));
+        assert!(verdicts(&reference).is_empty());
+        // The same figures from a card on a UHS-I bus: V60 and V90 can't be told there.
+        let device = target.device.as_mut().unwrap();
+        device.transport = Some("mmc".into());
+        device.sd = Some(iomark_result::result::Sd {
+            bus_timing: Some("sd uhs SDR104".into()),
+            ..Default::default()
+        });
+        let uhs1 = score(&tests, &seat(&target), &[]);
+        assert_eq!(verdict(&uhs1, "V30"), Some(true));
+        assert_eq!(verdict(&uhs1, "V90"), None);
+        let v90 = uhs1.classes.iter().find(|c| c.class == "V90").unwrap();
+        assert!(
+            v90.note.starts_with("can't tell on this bus"),
+            "{}",
+            v90.note
+        );
+        // In a USB reader that says so: judged, but not V60 and V90.
+        let device = target.device.as_mut().unwrap();
+        device.transport = Some("usb".into());
+        device.sd = None;
+        device.model = Some("USB3.0 CRW -SD/MMC".into());
+        assert_eq!(seat(&target), Seat::Reader);
+        let read = score(&tests, &Seat::Reader, &[]);
+        assert_eq!(verdict(&read, "A1"), Some(true));
+        assert_eq!(verdict(&read, "V60"), None);
+    }
+
+    #[test]
+    fn claims_are_kept_and_a_missed_one_is_a_warning() {
+        let tests = [
+            result(SEQUENTIAL, 0.0, &[20.0; 10]),
+            result(RANDOM_READ, 2000.0, &[]),
+            result(RANDOM_WRITE, 600.0, &[]),
+        ];
+        let score = score(&tests, &on_a_bus(), &["V30".into(), "A1".into()]);
+        assert_eq!(score.claimed, ["V30", "A1"]);
+        let warnings = verdicts(&score);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].message.contains("claims V30"),
+            "{}",
+            warnings[0].message
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! One run as a card to post: CrystalDiskMark's and KDiskMark's window, a row per test, the
 //! read and write figures side by side as large numbers over a bar, the device above and the
-//! method, host and run below.
+//! method, host and run below. A langs run has a row per language beside the device's own; a
+//! verify its write and read-back.
 //!
 //! The bars share one fixed logarithmic scale, 0.1 MB/s to 10 GB/s (a decade a fifth of the
 //! cell), so that two cards posted side by side compare by eye: an SD card's 4K writes and an
@@ -13,7 +14,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::*;
 use iomark_result::result::{describe, rows, ResultDoc, TestResult};
-use iomark_result::units::format_micros;
+use iomark_result::units::{format_micros, format_size};
 
 const MARGIN: i32 = 16;
 const HEADER: i32 = 100;
@@ -23,7 +24,9 @@ const LABEL_LINE: i32 = 24;
 const HEADLINE_BAND: i32 = 62;
 const ROW: i32 = 74;
 const GAP: i32 = 8;
-const FOOTER: i32 = 74;
+/// The host, the run and the scale, then the method and the first warning over two lines each
+/// where they need them.
+const FOOTER: i32 = 126;
 const LABEL_WIDTH: i32 = 180;
 
 /// The bars' scale: 10^-1 to 10^4 MB/s.
@@ -40,8 +43,86 @@ const EDGE: RGBColor = RGBColor(0xcb, 0xd5, 0xe1);
 pub const MAX_ROWS: usize = 16;
 
 pub(super) fn height(doc: &ResultDoc) -> u32 {
-    let rows = rows(&doc.tests).len().min(MAX_ROWS) as i32;
+    let rows = lines(doc).len().min(MAX_ROWS) as i32;
     (header(doc) + rows * (ROW + GAP) + FOOTER) as u32
+}
+
+/// A row of the card: its label (a line or two) and what it read and wrote.
+struct Line {
+    first: String,
+    second: String,
+    read: Option<Figure>,
+    write: Option<Figure>,
+}
+
+/// One cell's figure: the MB/s on the bar, and what is said under it.
+struct Figure {
+    mb_per_s: f64,
+    detail: String,
+}
+
+impl Figure {
+    fn of_test(t: &TestResult) -> Figure {
+        Figure {
+            mb_per_s: t.mb_per_s,
+            detail: format!(
+                "{:.0} IOPS · p99 {}",
+                t.iops,
+                format_micros(t.latency_us.p99)
+            ),
+        }
+    }
+}
+
+/// What the card draws: a langs run's languages, then the device's own tests; a verify's
+/// write and read-back; else a row per test.
+fn lines(doc: &ResultDoc) -> Vec<Line> {
+    let mut out = Vec::new();
+    if let Some(langs) = &doc.langs {
+        for r in &langs.results {
+            let op = |f: &iomark_result::result::langs::OpFigures| Figure {
+                mb_per_s: f.mb_per_s,
+                detail: format!("{:.2} ns/B · {:.1} MiB/s", f.ns_per_byte, f.mib_per_s),
+            };
+            out.push(Line {
+                first: r.lang.clone(),
+                second: r.variant.clone(),
+                read: Some(op(&r.read)),
+                write: Some(op(&r.write)),
+            });
+        }
+    }
+    if let Some(v) = &doc.verify {
+        let figure =
+            |rate: Option<f64>, detail: String| rate.map(|mb_per_s| Figure { mb_per_s, detail });
+        out.push(Line {
+            first: "VERIFY".into(),
+            second: v.mode.clone(),
+            read: figure(
+                v.read_mb_per_s,
+                format!("{} read back intact", format_size(v.good_bytes)),
+            ),
+            write: figure(
+                v.write_mb_per_s,
+                format!("{} written", format_size(v.written_bytes)),
+            ),
+        });
+    }
+    for row in rows(&doc.tests) {
+        let (first, second) = row.name.split_once('_').unwrap_or((&row.name, ""));
+        out.push(Line {
+            first: first.into(),
+            second: second.replace('_', " "),
+            read: row.read.map(Figure::of_test),
+            write: row.write.map(Figure::of_test),
+        });
+    }
+    out
+}
+
+/// Whether the card has anything to draw for `doc`.
+pub(super) fn drawable(doc: &ResultDoc) -> bool {
+    !lines(doc).is_empty()
 }
 
 fn header(doc: &ResultDoc) -> i32 {
@@ -134,7 +215,7 @@ fn heading<DB: DrawingBackend>(
             font(18, FontStyle::Bold, READ, LEFT_TOP),
         )?;
         // The sentence over at most two lines.
-        let (first, rest) = wrap(&headline.sentence, 13, right - MARGIN);
+        let (first, rest) = wrap(&headline.sentence, 13, false, right - MARGIN);
         for (i, line) in [first, rest].into_iter().enumerate() {
             pen.text(
                 fit(&line, 13, false, right - MARGIN),
@@ -149,23 +230,18 @@ fn heading<DB: DrawingBackend>(
         (right, 19),
         font(13, FontStyle::Normal, MUTED, RIGHT_TOP),
     )?;
-    let method = format!(
-        "{} profile · {}{}",
-        doc.settings.profile,
-        doc.target
-            .filesystem
-            .as_deref()
-            .map(|fs| format!("{fs} · "))
-            .unwrap_or_default(),
-        describe::method_line(doc)
-    );
-    pen.text(
-        fit(&method, 13, false, right - MARGIN),
-        (MARGIN, y),
-        font(13, FontStyle::Normal, MUTED, LEFT_TOP),
-    )?;
-
     Ok(y)
+}
+
+/// `text` over at most two lines of `room` pixels at `size`, the second cut if it must be.
+fn two_lines(text: &str, size: u32, bold: bool, room: i32) -> Vec<String> {
+    let (first, rest) = wrap(text, size, bold, room);
+    match (first.is_empty(), rest.is_empty()) {
+        // One word wider than the line.
+        (true, _) => vec![fit(text, size, bold, room)],
+        (false, true) => vec![first],
+        (false, false) => vec![first, fit(&rest, size, bold, room)],
+    }
 }
 
 /// The columns, then a row per test.
@@ -186,7 +262,7 @@ fn test_rows<DB: DrawingBackend>(
         )?;
     }
     let first_row = header(doc);
-    for (i, row) in rows(&doc.tests).iter().take(MAX_ROWS).enumerate() {
+    for (i, row) in lines(doc).iter().take(MAX_ROWS).enumerate() {
         let top = first_row + i as i32 * (ROW + GAP);
         pen.root
             .draw(&Rectangle::new(
@@ -195,25 +271,27 @@ fn test_rows<DB: DrawingBackend>(
             ))
             .map_err(err)?;
         // `SEQ1M_Q8T1` over two lines, as CrystalDiskMark labels its buttons.
-        let (first, second) = row.name.split_once('_').unwrap_or((&row.name, ""));
         let centre = MARGIN + LABEL_WIDTH / 2;
-        let lines: &[(&str, u32, FontStyle, i32)] = if second.is_empty() {
-            &[(first, 20, FontStyle::Bold, ROW / 2)]
+        let labels: &[(&str, u32, FontStyle, i32)] = if row.second.is_empty() {
+            &[(&row.first, 20, FontStyle::Bold, ROW / 2)]
         } else {
             &[
-                (first, 20, FontStyle::Bold, ROW / 2 - 11),
-                (second, 15, FontStyle::Normal, ROW / 2 + 14),
+                (&row.first, 20, FontStyle::Bold, ROW / 2 - 11),
+                (&row.second, 15, FontStyle::Normal, ROW / 2 + 14),
             ]
         };
-        for &(line, size, style, y) in lines {
+        for &(line, size, style, y) in labels {
             pen.text(
-                fit(&line.replace('_', " "), size, true, LABEL_WIDTH - 12),
+                fit(line, size, true, LABEL_WIDTH - 12),
                 (centre, top + y),
                 font(size, style, WHITE, Pos::new(HPos::Center, VPos::Center)),
             )?;
         }
-        for (x, test, color) in [(read_x, row.read, READ), (write_x, row.write, WRITE)] {
-            cell(pen.root, (x, top), cell_width, test, color)?;
+        for (x, figure, color) in [
+            (read_x, row.read.as_ref(), READ),
+            (write_x, row.write.as_ref(), WRITE),
+        ] {
+            cell(pen.root, (x, top), cell_width, figure, color)?;
         }
     }
 
@@ -241,6 +319,27 @@ fn footer<DB: DrawingBackend>(
     .join(" · ");
     let id = doc.id.get(..10).unwrap_or(&doc.id);
     let bottom = height - FOOTER + 12;
+    let method = format!(
+        "{} profile · {}{}",
+        doc.settings.profile,
+        doc.target
+            .filesystem
+            .as_deref()
+            .map(|fs| format!("{fs} · "))
+            .unwrap_or_default(),
+        describe::method_line(doc)
+    );
+    for (i, line) in two_lines(&method, 12, false, right - MARGIN)
+        .into_iter()
+        .enumerate()
+    {
+        pen.text(
+            line,
+            (MARGIN, bottom + 16 * i as i32),
+            font(12, FontStyle::Normal, MUTED, LEFT_TOP),
+        )?;
+    }
+    let bottom = bottom + 36;
     pen.text(
         fit(&format!("host {host}"), 12, false, right - MARGIN),
         (MARGIN, bottom),
@@ -259,16 +358,17 @@ fn footer<DB: DrawingBackend>(
             1 => String::new(),
             n => format!(" (and {} more)", n - 1),
         };
-        pen.text(
-            fit(
-                &format!("⚠ {}{more}", first.message),
-                12,
-                true,
-                right - MARGIN,
-            ),
-            (MARGIN, bottom + 36),
-            font(12, FontStyle::Bold, WRITE, LEFT_TOP),
-        )?;
+        let warning = format!("⚠ {}{more}", first.message);
+        for (i, line) in two_lines(&warning, 12, true, right - MARGIN)
+            .into_iter()
+            .enumerate()
+        {
+            pen.text(
+                line,
+                (MARGIN, bottom + 36 + 16 * i as i32),
+                font(12, FontStyle::Bold, WRITE, LEFT_TOP),
+            )?;
+        }
     }
     Ok(())
 }
@@ -278,7 +378,7 @@ fn cell<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     (x, top): (i32, i32),
     width: i32,
-    test: Option<&TestResult>,
+    figure: Option<&Figure>,
     color: RGBColor,
 ) -> Result<(), ExportError> {
     let bottom = top + ROW;
@@ -287,7 +387,7 @@ fn cell<DB: DrawingBackend>(
         CELL.filled(),
     ))
     .map_err(err)?;
-    let Some(t) = test else {
+    let Some(t) = figure else {
         root.draw(&Rectangle::new([(x, top), (x + width, bottom)], EDGE))
             .map_err(err)?;
         return root
@@ -327,11 +427,7 @@ fn cell<DB: DrawingBackend>(
     ))
     .map_err(err)?;
     root.draw(&Text::new(
-        format!(
-            "{:.0} IOPS · p99 {}",
-            t.iops,
-            format_micros(t.latency_us.p99)
-        ),
+        t.detail.clone(),
         (x + width - 12, top + 56),
         (FONT, 12)
             .into_font()
@@ -342,7 +438,7 @@ fn cell<DB: DrawingBackend>(
 }
 
 /// `text` as the words that fit on one line of `room` pixels, and the rest.
-fn wrap(text: &str, size: u32, room: i32) -> (String, String) {
+fn wrap(text: &str, size: u32, bold: bool, room: i32) -> (String, String) {
     let mut first = String::new();
     let mut words = text.split(' ').peekable();
     while let Some(word) = words.peek() {
@@ -351,7 +447,7 @@ fn wrap(text: &str, size: u32, room: i32) -> (String, String) {
         } else {
             format!("{first} {word}")
         };
-        if super::glyphs::text_width(&longer, size as f64, false) > room as f64 {
+        if super::glyphs::text_width(&longer, size as f64, bold) > room as f64 {
             break;
         }
         first = longer;

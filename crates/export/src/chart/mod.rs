@@ -92,7 +92,7 @@ pub fn check(kind: Kind, docs: &[&ResultDoc]) -> Result<(), ExportError> {
             .any(|s| s.points.len() >= 2),
         Kind::Surface => !surface::scans(docs).is_empty(),
         Kind::Card => match docs {
-            [doc] => !doc.tests.is_empty(),
+            [doc] => card::drawable(doc),
             _ => {
                 return Err(ExportError::NothingToDraw(format!(
                     "a card shows one run, not {}: `--kind bars` compares several",

@@ -4,7 +4,7 @@
 //! spread. `short` fits a table cell (history, the site's lists, a device's results); `sentence`
 //! says it to a person (the card, Markdown, HTML, a result's page).
 
-use super::score::{ClassVerdict, Score};
+use super::score::{ClassVerdict, Score, SdCardScore};
 use super::warning::WarningKind;
 use super::ResultDoc;
 use crate::units::format_size;
@@ -38,13 +38,23 @@ impl ResultDoc {
 
     fn headline_unbounded(&self) -> Option<Headline> {
         if let Some(verify) = &self.verify {
+            // What was checked and what was found, in words no one reads as the card's size
+            // (issue 45: "intact, 63.8 MiB" beside a probe that found 256 MiB real).
+            let checked = format_size(verify.written_bytes);
             let short = match (verify.ok, verify.real_bytes, verify.claimed_bytes) {
-                (true, _, _) => format!("intact, {}", format_size(verify.good_bytes)),
+                (true, Some(real), Some(claimed)) if real >= claimed => {
+                    format!("{} real; {checked} checked", format_size(claimed))
+                }
+                (true, _, _) => format!("{checked} checked, all intact"),
                 (false, Some(real), Some(claimed)) if real < claimed => {
-                    format!("holds {} of {}", format_size(real), format_size(claimed))
+                    format!(
+                        "holds only {} of {} claimed",
+                        format_size(real),
+                        format_size(claimed)
+                    )
                 }
                 (false, _, _) => format!(
-                    "{} wrong",
+                    "{} of {checked} read back wrong",
                     format_size(verify.bad_bytes + verify.aliased_bytes + verify.unreadable_bytes)
                 ),
             };
@@ -54,23 +64,7 @@ impl ResultDoc {
             });
         }
         if let Some(langs) = &self.langs {
-            let by_write = |a: &&super::langs::LangResult, b: &&super::langs::LangResult| {
-                a.write.mb_per_s.total_cmp(&b.write.mb_per_s)
-            };
-            let fast = langs.results.iter().max_by(by_write)?;
-            let slow = langs.results.iter().min_by(by_write)?;
-            return Some(Headline {
-                short: format!(
-                    "{} {:.1} … {} {:.1} MB/s",
-                    slow.lang, slow.write.mb_per_s, fast.lang, fast.write.mb_per_s
-                ),
-                sentence: format!(
-                    "Written one byte at a time through each language's default buffered I/O, \
-                     {} managed {:.1} MB/s and {} {:.1} MB/s: the runtime, not the device, sets \
-                     these rates.",
-                    fast.lang, fast.write.mb_per_s, slow.lang, slow.write.mb_per_s
-                ),
-            });
+            return langs_headline(langs);
         }
         match self.score.as_ref()? {
             Score::Pi(pi) => {
@@ -89,7 +83,7 @@ impl ResultDoc {
                     ),
                 })
             }
-            Score::SdCard(sd) => sd_classes(self, &sd.classes),
+            Score::SdCard(sd) => sd_classes(self, sd),
             Score::Sustained(s) => {
                 let s = s.sustained.as_ref()?;
                 Some(match s.cliff_at_bytes {
@@ -152,8 +146,60 @@ impl ResultDoc {
     }
 }
 
+/// The fastest and the slowest language through its default buffered I/O (the 2019
+/// question), each named with its variant; where no default variant ran, among those that did.
+fn langs_headline(langs: &super::langs::Section) -> Option<Headline> {
+    let by_write = |a: &&super::langs::LangResult, b: &&super::langs::LangResult| {
+        a.write.mb_per_s.total_cmp(&b.write.mb_per_s)
+    };
+    let defaults: Vec<_> = langs
+        .results
+        .iter()
+        .filter(|r| r.variant == "default")
+        .collect();
+    let (pool, through) = match defaults.is_empty() {
+        false => (defaults, "each language's default buffered I/O"),
+        true => (
+            langs.results.iter().collect(),
+            "the variants asked for (no language's default ran)",
+        ),
+    };
+    let fast = pool.iter().copied().max_by(by_write)?;
+    let slow = pool.iter().copied().min_by(by_write)?;
+    let name = |r: &super::langs::LangResult| format!("{}/{}", r.lang, r.variant);
+    if pool.len() == 1 {
+        return Some(Headline {
+            short: format!("{} {:.1} MB/s", name(fast), fast.write.mb_per_s),
+            sentence: format!(
+                "Written one byte at a time through {through}, {} managed {:.1} MB/s: the \
+                 runtime, not the device, sets this rate.",
+                name(fast),
+                fast.write.mb_per_s
+            ),
+        });
+    }
+    Some(Headline {
+        short: format!(
+            "{} {:.1} … {} {:.1} MB/s",
+            name(slow),
+            slow.write.mb_per_s,
+            name(fast),
+            fast.write.mb_per_s
+        ),
+        sentence: format!(
+            "Written one byte at a time through {through}, {} managed {:.1} MB/s and {} {:.1} \
+             MB/s: the runtime, not the device, sets these rates.",
+            name(fast),
+            fast.write.mb_per_s,
+            name(slow),
+            slow.write.mb_per_s
+        ),
+    })
+}
+
 /// The highest class met in each family, and the claimed classes it falls short of.
-fn sd_classes(doc: &ResultDoc, classes: &[ClassVerdict]) -> Option<Headline> {
+fn sd_classes(doc: &ResultDoc, score: &SdCardScore) -> Option<Headline> {
+    let classes = &score.classes;
     if classes.iter().all(|c| c.pass.is_none()) {
         return None;
     }
@@ -166,13 +212,18 @@ fn sd_classes(doc: &ResultDoc, classes: &[ClassVerdict]) -> Option<Headline> {
                 .find(|c| c.family == *family && c.pass == Some(true))
         })
         .collect();
-    let claimed: Vec<&str> = doc
+    // What the score saved; a document from before it did, what its card reported.
+    let register = doc
         .target
         .device
         .as_ref()
         .and_then(|d| d.sd.as_ref())
-        .map(|sd| sd.claimed_classes.iter().map(String::as_str).collect())
+        .map(|sd| sd.claimed_classes.as_slice())
         .unwrap_or_default();
+    let claimed: Vec<&str> = match score.claimed.is_empty() {
+        true => register.iter().map(String::as_str).collect(),
+        false => score.claimed.iter().map(String::as_str).collect(),
+    };
     let short_of: Vec<&str> = claimed
         .iter()
         .copied()
@@ -197,12 +248,12 @@ fn sd_classes(doc: &ResultDoc, classes: &[ClassVerdict]) -> Option<Headline> {
     }
     if !short_of.is_empty() {
         sentence.push_str(&format!(
-            " It falls short of the {} its card claims.",
+            " It falls short of the {} claimed for it.",
             list(&short_of)
         ));
     } else if !claimed.is_empty() {
         sentence.push_str(&format!(
-            " It meets every class its card claims ({}).",
+            " It meets every class claimed for it ({}).",
             claimed.join(" ")
         ));
     }
@@ -250,6 +301,8 @@ mod tests {
         doc.score = Some(Score::SdCard(SdCardScore {
             classes: vec![verdict(&"X".repeat(4000), "speed", Some(true), "")],
             extra: Default::default(),
+            not_a_card: None,
+            claimed: Vec::new(),
         }));
         let h = doc.headline().unwrap();
         assert_eq!(h.short.chars().count(), SHORT_CHARS);
@@ -298,6 +351,8 @@ mod tests {
                 verdict("A2", "app", Some(false), "SD 6.0"),
             ],
             extra: Default::default(),
+            not_a_card: None,
+            claimed: Vec::new(),
         }));
         let h = doc.headline().unwrap();
         assert_eq!(h.short, "C10 U1 V10");
@@ -319,9 +374,45 @@ mod tests {
         assert_eq!(h.short, "C10 U1 V10, misses claimed U3 V30 A1");
         assert!(
             h.sentence
-                .ends_with("It falls short of the U3, V30 and A1 its card claims."),
+                .ends_with("It falls short of the U3, V30 and A1 claimed for it."),
             "{}",
             h.sentence
+        );
+        // Claims saved in the score (`--claimed`) come before the card's own.
+        if let Some(Score::SdCard(score)) = &mut doc.score {
+            score.claimed = vec!["V30".into()];
+        }
+        assert_eq!(
+            doc.headline().unwrap().short,
+            "C10 U1 V10, misses claimed V30"
+        );
+    }
+
+    /// Issue 45: a probe that found all 256 MiB real said "intact, 63.8 MiB" in the history.
+    #[test]
+    fn a_verify_says_what_was_checked_and_what_was_found() {
+        let mut doc = sample::doc();
+        doc.tests.clear();
+        let mut v = sample::verify_section();
+        doc.verify = Some(v.clone());
+        assert_eq!(
+            doc.headline().unwrap().short,
+            "256 MiB real; 64 MiB checked"
+        );
+        v.real_bytes = Some(32 << 20);
+        v.ok = false;
+        doc.verify = Some(v.clone());
+        assert_eq!(
+            doc.headline().unwrap().short,
+            "holds only 32 MiB of 256 MiB claimed"
+        );
+        v.real_bytes = None;
+        v.claimed_bytes = None;
+        v.bad_bytes = 1 << 20;
+        doc.verify = Some(v);
+        assert_eq!(
+            doc.headline().unwrap().short,
+            "1 MiB of 64 MiB read back wrong"
         );
     }
 }

@@ -132,3 +132,30 @@ pub fn timeline(rates: &[f64]) -> Vec<TimelineSample> {
         })
         .collect()
 }
+
+/// A probe's verify of a 256 MiB device that holds all of it, 64 MiB of samples checked.
+pub fn verify_section() -> super::verify::Section {
+    super::verify::Section {
+        mode: "probe".into(),
+        planned_bytes: 64 << 20,
+        written_bytes: 64 << 20,
+        good_bytes: 64 << 20,
+        bad_bytes: 0,
+        aliased_bytes: 0,
+        unreadable_bytes: 0,
+        first_bad_offset: None,
+        write_mb_per_s: Some(40.0),
+        read_mb_per_s: Some(80.0),
+        direct: true,
+        file_bytes: None,
+        claimed_bytes: Some(256 << 20),
+        real_bytes: Some(256 << 20),
+        real_method: Some("probe".into()),
+        ok: true,
+        verdict: "All of its 256 MiB are real.".into(),
+        problems: Vec::new(),
+        more_problems: 0,
+        resumed: false,
+        extra: Default::default(),
+    }
+}

@@ -63,6 +63,14 @@ pub struct PiParts {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SdCardScore {
     pub classes: Vec<ClassVerdict>,
+    /// Set when the target is no SD card or eMMC (a virtual disk, an SSD, a stick): what it is.
+    /// Its classes are then for reference, none passed or failed (added within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_a_card: Option<String>,
+    /// The classes claimed for the card, by `--claimed` or else its own SD Status register
+    /// (added within /1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claimed: Vec<String>,
     /// Fields this version does not know (from a newer iomark), kept as they came.
     #[serde(flatten)]
     pub extra: Extra,
