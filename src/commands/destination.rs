@@ -26,11 +26,12 @@ pub enum DestinationError {
     Directory { flag: &'static str, path: PathBuf },
     #[error("{flag}: {path} is a symbolic link; give the file it points to")]
     Symlink { flag: &'static str, path: PathBuf },
-    #[error("{flag}: cannot write {path}: {source}")]
+    // Not `source`: the reason is said once, in plain words, not again as its cause.
+    #[error("{flag}: cannot write {path}: {}", iomark_result::space::plainly(.error))]
     Io {
         flag: &'static str,
         path: PathBuf,
-        source: io::Error,
+        error: io::Error,
     },
 }
 
@@ -55,10 +56,10 @@ enum How {
 impl Destination {
     /// Checks `path` for `flag` now, before the work whose result it will hold.
     pub fn check(flag: &'static str, path: &Path) -> Result<Destination, DestinationError> {
-        let io = |source| DestinationError::Io {
+        let io = |error| DestinationError::Io {
             flag,
             path: path.to_path_buf(),
-            source,
+            error,
         };
         if path == Path::new("-") {
             return Ok(Destination {
@@ -123,10 +124,10 @@ impl Destination {
             .create_new(true)
             .mode(0o644)
             .open(&partial)
-            .map_err(|source| DestinationError::Io {
+            .map_err(|error| DestinationError::Io {
                 flag,
                 path: path.to_path_buf(),
-                source,
+                error,
             })?;
         iomark_core::interrupt::remove_on_signal(&partial);
         Ok(How::Replace { partial, file })
@@ -161,10 +162,10 @@ impl Destination {
     /// Puts what was written at [`Destination::partial_path`] in place: synced, then renamed
     /// over the target.
     pub fn finish(self) -> Result<(), DestinationError> {
-        let io = |source| DestinationError::Io {
+        let io = |error| DestinationError::Io {
             flag: self.flag,
             path: self.path.clone(),
-            source,
+            error,
         };
         if let How::Replace { partial, .. } = &self.how {
             File::open(partial)
@@ -177,10 +178,10 @@ impl Destination {
 
     /// Writes `bytes`, whole.
     pub fn write(self, bytes: &[u8]) -> Result<(), DestinationError> {
-        let io = |source| DestinationError::Io {
+        let io = |error| DestinationError::Io {
             flag: self.flag,
             path: self.path.clone(),
-            source,
+            error,
         };
         match &self.how {
             How::Stdout => {

@@ -56,6 +56,26 @@ pub fn json_or<T: serde::Serialize>(
     }
 }
 
+/// `println!` through [`write_stdout`]: a closed pipe (`iomark submit … | head -2`) ends no
+/// command, where `println!` panics.
+macro_rules! say {
+    () => {
+        $crate::commands::write_stdout(b"\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::commands::write_stdout(format!("{}\n", format_args!($($arg)*)).as_bytes())
+    };
+}
+pub(crate) use say;
+
+/// `print!` through [`write_stdout`], flushed (a question before its answer).
+macro_rules! ask {
+    ($($arg:tt)*) => {
+        $crate::commands::write_stdout(format!($($arg)*).as_bytes())
+    };
+}
+pub(crate) use ask;
+
 /// Writes to standard output; a closed pipe (`iomark run | head`) is not an error.
 pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();

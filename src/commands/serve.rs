@@ -6,8 +6,28 @@ use crate::cli::{LogArg, ServeArgs};
 use iomark_site::{self as web, Config};
 use iomark_store::{Pooling, Store};
 
+/// Why a port could not be bound, in words that say what to do.
+fn plainly_bind(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            "the address is in use (another server listens there: stop it or choose --listen)"
+                .into()
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            "permission denied (ports below 1024 need root or CAP_NET_BIND_SERVICE)".into()
+        }
+        std::io::ErrorKind::AddrNotAvailable => {
+            "no interface of this machine has that address".into()
+        }
+        _ => error.to_string(),
+    }
+}
+
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let location = args.store.location().map_err(anyhow::Error::msg)?;
+    // Before anything is made (a store, its log, the dump folder): a port in use is said first.
+    let listener = std::net::TcpListener::bind(args.listen)
+        .map_err(|e| anyhow::anyhow!("cannot serve on {}: {}", args.listen, plainly_bind(&e)))?;
     let public_url = match &args.public_url {
         Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
             Some(url.trim_end_matches('/').to_string())
@@ -58,7 +78,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             dump_every: args.dump_every,
             standing_sample: args.standing_sample.max(1),
         };
-        web::serve(store, config, |address| {
+        web::serve(store, listener, config, |address| {
             // One line, flushed: scripts and tests read the address from it.
             let mut out = std::io::stdout().lock();
             let _ = writeln!(

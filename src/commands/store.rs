@@ -4,7 +4,7 @@
 use anyhow::Context;
 
 use super::destination::Destination;
-use super::with_store;
+use super::{say, with_store};
 use crate::cli::BackupArgs;
 use iomark_store::Location;
 
@@ -41,12 +41,12 @@ pub fn backup(args: &BackupArgs) -> anyhow::Result<()> {
     })?;
     let bytes = std::fs::metadata(&partial).map(|m| m.len()).unwrap_or(0);
     destination.finish()?;
-    println!(
+    say!(
         "Backed up {results} results from {} to {} ({:.1} MB), checked.",
         from.display(),
         args.file.display(),
         bytes as f64 / 1e6
-    );
+    )?;
     Ok(())
 }
 

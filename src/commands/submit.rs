@@ -2,13 +2,13 @@
 //! machine, and keeps the receipt (address and deletion token) in the local store; with
 //! `--delete`, deletes it there with that token.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
 use serde_json::Value;
 
-use super::with_store;
+use super::{ask, say, with_store};
 use crate::cli::SubmitArgs;
 use crate::output::printable;
 use iomark_result::result::{now_rfc3339, ResultDoc};
@@ -28,15 +28,15 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     let public = public_copy(args, &doc)?;
     let body = serde_json::to_string_pretty(&public)?;
     if args.dry_run {
-        println!("{body}");
+        say!("{body}")?;
         eprintln!(
             "Dry run: nothing was sent. This is the whole document `iomark submit {short} --server {server}` would send."
         );
         return Ok(());
     }
-    println!("{}", describe(&public, &server, body.len()));
+    say!("{}", describe(&public, &server, body.len()))?;
     if !args.yes && !confirmed()? {
-        println!("Not sent.");
+        say!("Not sent.")?;
         return Ok(());
     }
     // The deletion token is ours, sent with the result: if the answer is lost on the way
@@ -84,17 +84,21 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     let kept = with_store(&args.store, async |s| {
         s.history().record_receipt(&receipt).await
     });
-    println!("Submitted {}", public.id);
-    println!("url: {url}");
-    println!("token: {token}");
-    if let Some(flag) = field("flag") {
-        println!("Kept out of the rankings: {}", printable(&flag));
+    say!("Submitted {}", public.id)?;
+    // What the site was told the device is (issue 44: `--model` was not named back).
+    if let Some(model) = &public.sold_as {
+        say!("as: {}", printable(model))?;
     }
-    print_standing(&answer, &server);
+    say!("url: {url}")?;
+    say!("token: {token}")?;
+    if let Some(flag) = field("flag") {
+        say!("Kept out of the rankings: {}", printable(&flag))?;
+    }
+    print_standing(&answer, &server)?;
     match kept {
-        Ok(()) => println!(
+        Ok(()) => say!(
             "The token is kept in your store: `iomark submit --delete {short} --server {server}` deletes the result there."
-        ),
+        )?,
         Err(e) => eprintln!("Warning: the receipt could not be kept ({e}): note the token above to delete the result later."),
     }
     Ok(())
@@ -126,15 +130,14 @@ fn confirmed() -> anyhow::Result<bool> {
     if !std::io::stdin().is_terminal() {
         bail!("not sent: nobody can answer the question here; give --yes to send without asking");
     }
-    print!("Send it? [y/N] ");
-    std::io::stdout().flush()?;
+    ask!("Send it? [y/N] ")?;
     let mut answer = String::new();
     std::io::stdin().read_line(&mut answer)?;
     Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes"))
 }
 
 /// Where it stands, as the site says it: a sentence per ranked figure, and its advice.
-fn print_standing(answer: &Value, server: &str) {
+fn print_standing(answer: &Value, server: &str) -> anyhow::Result<()> {
     let sentences: Vec<&str> = answer["standing"]["figures"]
         .as_array()
         .map(|figures| {
@@ -145,14 +148,15 @@ fn print_standing(answer: &Value, server: &str) {
         })
         .unwrap_or_default();
     if !sentences.is_empty() {
-        println!("Where it stands on {server}:");
+        say!("Where it stands on {server}:")?;
         for sentence in sentences {
-            println!("  {}", printable(sentence));
+            say!("  {}", printable(sentence))?;
         }
         if let Some(advice) = answer["standing"]["advice"].as_str() {
-            println!("{}", printable(advice));
+            say!("{}", printable(advice))?;
         }
     }
+    Ok(())
 }
 
 fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
@@ -176,9 +180,9 @@ fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
                 s.history().forget_receipt(&id, server).await
             })?;
             if status == 200 {
-                println!("Deleted {id} from {server}");
+                say!("Deleted {id} from {server}")?;
             } else {
-                println!("{server} no longer has {id}; its receipt is forgotten");
+                say!("{server} no longer has {id}; its receipt is forgotten")?;
             }
             Ok(())
         }
@@ -191,16 +195,15 @@ fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
 
 /// What the card is sold as, asked of the person at the terminal; None if they leave it out.
 fn ask_sold_as(doc: &ResultDoc) -> anyhow::Result<Option<String>> {
-    println!(
+    say!(
         "The card names itself only '{}' (a code in its registers), which nobody searches for.",
         printable(&doc.identity().device_name)
-    );
+    )?;
     loop {
-        print!("What is it sold as? e.g. SanDisk Extreme 64GB A2 (Enter to leave it out): ");
-        std::io::stdout().flush()?;
+        ask!("What is it sold as? e.g. SanDisk Extreme 64GB A2 (Enter to leave it out): ")?;
         let mut answer = String::new();
         if std::io::stdin().read_line(&mut answer)? == 0 {
-            println!();
+            say!()?;
             return Ok(None);
         }
         let answer = answer.trim();
@@ -209,7 +212,7 @@ fn ask_sold_as(doc: &ResultDoc) -> anyhow::Result<Option<String>> {
         }
         match iomark_result::result::check_sold_as(answer) {
             Ok(()) => return Ok(Some(answer.to_string())),
-            Err(e) => println!("{e}."),
+            Err(e) => say!("{e}.")?,
         }
     }
 }

@@ -453,38 +453,100 @@ fn bad_input_is_refused_in_one_line() {
     assert_eq!(entries(dir.path()), ["plain.txt"]);
 }
 
+/// Issue 45: `verify` in a folder it could not write said only "Permission denied (os error
+/// 13)" where `run` explained. Every command that writes into a folder says it in one line.
 #[test]
-fn no_permission_is_refused() {
+fn no_permission_is_refused_in_one_plain_line_by_every_command() {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
     let locked = dir.path().join("locked");
     std::fs::create_dir(&locked).unwrap();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
-    let mut command = if is_root() {
-        // Root may write anywhere: run as the unprivileged `nobody` instead, from a copy of the
-        // binary in a directory it can reach (temp dirs are created 0700).
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        let copy = dir.path().join("iomark");
-        std::fs::copy(env!("CARGO_BIN_EXE_iomark"), &copy).unwrap();
-        let mut command = Command::new(copy);
-        command
-            .uid(65534)
-            .gid(65534)
-            .env("XDG_DATA_HOME", dir.path());
-        command
-    } else {
-        iomark(scratch())
-    };
-    command.args(["run", locked.to_str().unwrap()]);
-    let output = crate::common::output_of_copy(&mut command);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success());
+    // A saved run to export and a store to back up, made before the folder is someone else's.
+    let data = dir.path().join("data");
+    let saved = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args([
+            "run",
+            scratch().to_str().unwrap(),
+            "--engine",
+            "null",
+            "--size",
+            "4MiB",
+        ])
+        .args([
+            "--test",
+            "SEQ1M_Q1T1_read",
+            "--loops",
+            "1",
+            "--duration",
+            "100ms",
+        ])
+        .args(["--warmup", "0s", "--quiet"])
+        .env("XDG_DATA_HOME", &data)
+        .output()
+        .unwrap();
     assert!(
-        stderr.starts_with("Error: ") && stderr.contains("permission denied"),
-        "{stderr}"
+        saved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&saved.stderr)
     );
-    assert!(entries(&locked).is_empty());
+    let in_locked = |name: &str| locked.join(name).to_str().unwrap().to_string();
+    let root = is_root();
+    if root {
+        // Root may write anywhere: run as the unprivileged `nobody` instead, from a copy of the
+        // binary in a directory it can reach (temp dirs are created 0700), with its store.
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::copy(env!("CARGO_BIN_EXE_iomark"), dir.path().join("iomark")).unwrap();
+        std::process::Command::new("chown")
+            .args(["-R", "65534:65534"])
+            .arg(&data)
+            .status()
+            .unwrap();
+    }
+    for args in [
+        vec!["run".to_string(), locked.to_str().unwrap().to_string()],
+        vec![
+            "verify".into(),
+            locked.to_str().unwrap().into(),
+            "--size".into(),
+            "2MiB".into(),
+        ],
+        vec![
+            "export".into(),
+            "latest".into(),
+            "--format".into(),
+            "json".into(),
+            "-o".into(),
+            in_locked("r.json"),
+        ],
+        vec!["store".into(), "backup".into(), in_locked("copy.db")],
+    ] {
+        let mut command = match root {
+            true => {
+                let mut command = Command::new(dir.path().join("iomark"));
+                command.uid(65534).gid(65534);
+                command
+            }
+            false => Command::new(env!("CARGO_BIN_EXE_iomark")),
+        };
+        command.args(&args).env("XDG_DATA_HOME", &data);
+        let output = crate::common::output_of_copy(&mut command);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("Error: ")
+                && stderr.contains("permission denied (choose a directory you can write to)")
+                && !stderr.contains("os error"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            entries(&locked).is_empty(),
+            "{args:?} left {:?}",
+            entries(&locked)
+        );
+    }
 }
 
 #[test]

@@ -172,6 +172,8 @@ fn submit_sends_and_asks_what_a_card_is_sold_as() {
     ]));
     let text = String::from_utf8_lossy(&sent.stdout);
     assert!(text.contains("sold as:  SanDisk Extreme 64GB A2"), "{text}");
+    // And named in the receipt (issue 44).
+    assert!(text.contains("\nas: SanDisk Extreme 64GB A2\n"), "{text}");
     assert_eq!(sold_as(12), "SanDisk Extreme 64GB A2");
     let refused = iomark(data)
         .args(["submit", &ulid(12), "--server", &url, "--model", "a\tb"])

@@ -62,7 +62,7 @@ fn issue_11_export_and_plot_never_replace_a_device_node_or_a_link() {
     let out = export(&full);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        !out.status.success() && stderr.contains("No space"),
+        !out.status.success() && stderr.contains("the filesystem is full"),
         "{stderr}"
     );
     assert!(is_char_device(&full));

@@ -142,3 +142,59 @@ fn colour_is_chosen_in_one_place() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("\u{1b}[31mError:"));
 }
+
+/// Issue 45: `iomark submit … | head -2` exited 101, a panic on the closed pipe. A reader that
+/// goes away ends the output quietly, with the status the command would have had.
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    use std::process::Stdio;
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    ok(iomark(home.path())
+        .args(["run", dir.path().to_str().unwrap(), "--quiet"])
+        .args(FAST));
+    for args in [
+        vec![
+            "submit",
+            "latest",
+            "--server",
+            "http://127.0.0.1:9",
+            "--dry-run",
+        ],
+        vec!["history"],
+        vec!["show", "latest"],
+        vec!["export", "latest", "--format", "json"],
+    ] {
+        let mut child = iomark(home.path())
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader is gone before a byte is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+/// Issue 45: `run -p quick` answered "to pass '-p' as a value, use '-- -p'".
+#[test]
+fn p_is_short_for_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(iomark(scratch())
+        .args([
+            "run",
+            dir.path().to_str().unwrap(),
+            "-p",
+            "quick",
+            "--quiet",
+            "--json",
+            "-",
+        ])
+        .args(["--engine", "null", "--size", "4MiB", "--no-save"]));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["settings"]["profile"], "quick");
+}

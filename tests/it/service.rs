@@ -450,3 +450,31 @@ fn a_standing_compares_the_latest_results_and_says_so() {
         "{sentence}"
     );
 }
+
+/// Issue 45: `serve` on a port in use failed only after it had created the store and a
+/// 572 KB write-ahead log. The port is taken first; nothing is made when it cannot be.
+#[test]
+fn a_port_in_use_is_said_before_anything_is_made() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listen = taken.local_addr().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let output = Command::new(env!("CARGO_BIN_EXE_iomark"))
+        .args(["serve", "--listen", &listen, "--db", db.to_str().unwrap()])
+        .arg("--dump-dir")
+        .arg(dir.path().join("dump"))
+        .env("XDG_DATA_HOME", dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "Error: cannot serve on {listen}: the address is in use (another server listens \
+             there: stop it or choose --listen)"
+        )
+    );
+    let made: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(made.is_empty(), "made before the port was tried: {made:?}");
+}

@@ -25,6 +25,20 @@ fn statvfs(dir: &Path) -> io::Result<libc::statvfs> {
     Ok(stat)
 }
 
+/// What went wrong writing somewhere, in words that say what to do: a folder that is not this
+/// user's to write, a read-only filesystem, a full one; else the system's own words.
+pub fn plainly(error: &io::Error) -> String {
+    match error.raw_os_error() {
+        Some(libc::EACCES) | Some(libc::EPERM) => {
+            "permission denied (choose a directory you can write to)".into()
+        }
+        Some(libc::EROFS) => "the filesystem is mounted read-only".into(),
+        Some(libc::ENOSPC) => "the filesystem is full".into(),
+        Some(libc::EDQUOT) => "your disk quota is used up".into(),
+        _ => error.to_string(),
+    }
+}
+
 /// Free bytes (available to this user) and whether the filesystem is mounted read-only.
 pub fn free_space(dir: &Path) -> io::Result<(u64, bool)> {
     let stat = statvfs(dir)?;

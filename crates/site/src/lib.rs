@@ -194,14 +194,18 @@ pub fn router(state: Shared) -> Router {
         .with_state(state)
 }
 
-/// Serves until SIGTERM or SIGINT. `ready` is told the address bound (port 0 picks one).
+/// Serves on `listener` (bound by the caller before it made anything, so that a port in use
+/// is said before a store is created) until SIGTERM or SIGINT. `ready` is told the address
+/// bound (port 0 picks one).
 pub async fn serve(
     store: Store,
+    listener: std::net::TcpListener,
     config: Config,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
+    listener.set_nonblocking(true)?;
     let listener = listener::Guarded::new(
-        tokio::net::TcpListener::bind(config.listen).await?,
+        tokio::net::TcpListener::from_std(listener)?,
         !config.trust_forwarded_for,
     );
     let address = axum::serve::Listener::local_addr(&listener)?;

@@ -29,7 +29,7 @@ pub enum FilesError {
     NothingToResume(PathBuf),
     #[error("{0} is not a folder iomark made: remove it or verify elsewhere")]
     NotOurs(PathBuf),
-    #[error("{0}: {1}")]
+    #[error("{}: {}", .0.display(), iomark_result::space::plainly(.1))]
     Io(PathBuf, io::Error),
     #[error(
         "{path}: only {free} free, too little to verify (at least 1 MiB beyond what is kept free)"
