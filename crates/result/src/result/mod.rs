@@ -12,6 +12,7 @@ pub mod headline;
 mod id;
 pub mod identity;
 pub mod langs;
+mod link;
 pub mod metric;
 mod names;
 pub mod plausible;

@@ -1,0 +1,132 @@
+//! The fastest a device's figures can be: the narrowest link the document names between the
+//! device and the host (a USB link, an SD bus, SATA, PCIe), and the fastest interface its kind
+//! of device is sold with, whatever the document names. A figure beyond it is not a measure of
+//! the device: a cache answered, or the document is wrong.
+
+use super::{ResultDoc, TestResult};
+
+impl ResultDoc {
+    /// The fastest test beyond the narrowest link the document names, as a flag.
+    pub(super) fn beyond_link(&self) -> Option<String> {
+        let (ceiling, link) = self.link_ceiling()?;
+        let fastest: &TestResult = self
+            .tests
+            .iter()
+            .filter(|t| t.mb_per_s > ceiling)
+            .max_by(|a, b| a.mb_per_s.total_cmp(&b.mb_per_s))?;
+        Some(format!(
+            "{} at {:.0} MB/s is faster than its {link} carries (at most {:.0} MB/s): \
+             a cache answered, or the document is wrong",
+            fastest.name, fastest.mb_per_s, ceiling
+        ))
+    }
+
+    /// The raw rate, in MB/s (10^6 bytes), of the narrowest link between the device and the
+    /// host that the document names, or of the fastest interface its kind of device has where
+    /// that is narrower (whatever the document names: issue 44's 120,000 MB/s NVMe drive named
+    /// no link), and the link in words: no figure can be above it.
+    pub fn link_ceiling(&self) -> Option<(f64, String)> {
+        let device = self.target.device.as_ref()?;
+        let mut links: Vec<(f64, String)> = Vec::new();
+        if let Some((ceiling, interface)) = kind_ceiling(device.kind()) {
+            links.push((ceiling, format!("kind's fastest interface ({interface})")));
+        }
+        if let Some(mbps) = device.usb.as_ref().and_then(|u| u.speed_mbps) {
+            if mbps > 0.0 {
+                // 480 Mbit/s is 60 MB/s before any overhead.
+                links.push((mbps / 8.0, format!("USB link ({mbps} Mbit/s)")));
+            }
+        }
+        if let Some(sd) = &device.sd {
+            links.extend(sd_bus(sd));
+        }
+        if device.transport.as_deref() == Some("sata") {
+            // SATA III: 6 Gbit/s with 8b/10b coding.
+            links.push((600.0, "SATA link (6 Gbit/s, SATA III)".into()));
+        }
+        if let Some(nvme) = &device.nvme {
+            links.extend(pcie(nvme));
+        }
+        links.into_iter().min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+}
+
+/// The fastest interface any device of a kind (as `drive::kind` files it) is sold with, as of
+/// 2026, in MB/s (10^6 bytes) before any overhead, and its name. Sources: the SD Association's
+/// SD Express (SD 7.1: PCIe 3.0 x1, 8 GT/s, 128b/130b; every microSD Express card on sale, at
+/// up to about 880 MB/s; SD 8.0's PCIe 4.0 cards would raise it), JEDEC eMMC 5.1 (HS400:
+/// 200 MHz DDR on 8 bits), SATA-IO's SATA III (6 Gbit/s, 8b/10b), the USB-IF's USB4 (40
+/// Gbit/s, the fastest a USB drive is sold with; USB4 2.0's 80 Gbit/s has none), PCI-SIG's
+/// PCIe 6.0 x4 (64 GT/s, FLIT 242/256: enterprise drives sample at about 28,000 MB/s).
+/// Virtual disks and unknown devices have none.
+fn kind_ceiling(kind: &str) -> Option<(f64, &'static str)> {
+    Some(match kind {
+        "microSD" | "SD" => (8000.0 * 128.0 / 130.0 / 8.0, "SD Express, PCIe 3.0 x1"),
+        "eMMC" => (400.0, "eMMC HS400"),
+        "SATA SSD" | "SATA HDD" => (600.0, "SATA III"),
+        "USB flash" | "USB SSD" | "USB HDD" => (5000.0, "USB4, 40 Gbit/s"),
+        "NVMe" => (64_000.0 * 4.0 * 242.0 / 256.0 / 8.0, "PCIe 6.0 x4"),
+        _ => return None,
+    })
+}
+
+/// An SD card's or eMMC's bus: its clock (else its timing mode's) times its width, doubled
+/// where data moves on both clock edges. An SD card's bus is 4 bits wide, an eMMC's up to 8.
+fn sd_bus(sd: &super::Sd) -> Option<(f64, String)> {
+    let timing = sd.bus_timing.as_deref()?.to_ascii_lowercase();
+    let ddr = timing.contains("ddr") || timing.contains("hs400");
+    let bits = if sd
+        .kind
+        .as_deref()
+        .is_some_and(|k| k.eq_ignore_ascii_case("mmc"))
+    {
+        8.0
+    } else {
+        4.0
+    };
+    let mhz = match sd.bus_clock_hz.filter(|hz| *hz > 0) {
+        Some(hz) => hz as f64 / 1e6,
+        None => {
+            let by_mode = [
+                ("sdr104", 208.0),
+                ("sdr50", 100.0),
+                ("ddr50", 50.0),
+                ("sdr25", 50.0),
+                ("high-speed", 50.0),
+                ("hs400", 200.0),
+                ("hs200", 200.0),
+                ("sdr12", 25.0),
+                ("legacy", 25.0),
+            ];
+            by_mode
+                .iter()
+                .find(|(mode, _)| timing.contains(mode))
+                .map(|(_, mhz)| *mhz)?
+        }
+    };
+    let ceiling = mhz * bits * if ddr { 2.0 } else { 1.0 } / 8.0;
+    let name = sd.bus_timing.clone().unwrap_or_default();
+    Some((ceiling, format!("SD bus ('{name}' at {mhz:.0} MHz)")))
+}
+
+/// A PCIe link's rate: per lane, the transfer rate less its coding (8b/10b up to 5 GT/s,
+/// 128b/130b from 8 GT/s, about 242/256 in PCIe 6.0's flits), times the lanes.
+fn pcie(nvme: &super::Nvme) -> Option<(f64, String)> {
+    let text = nvme.link_speed.as_deref()?;
+    let gt: f64 = text.split_whitespace().next()?.parse().ok()?;
+    if !gt.is_finite() || gt <= 0.0 {
+        return None;
+    }
+    let coding = if gt <= 5.0 {
+        0.8
+    } else if gt < 64.0 {
+        128.0 / 130.0
+    } else {
+        242.0 / 256.0
+    };
+    // A width the document does not give is taken as the widest, so nothing is flagged on a
+    // guess.
+    let lanes = nvme.link_width.filter(|w| *w > 0).unwrap_or(16);
+    let ceiling = gt * 1000.0 * coding / 8.0 * lanes as f64;
+    Some((ceiling, format!("PCIe link ({gt} GT/s x{lanes})")))
+}
