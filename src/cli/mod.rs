@@ -358,7 +358,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = iomark_store::INLINE)]
     pub refresh_inline_up_to: i64,
 
-    /// The most of a group's latest results a submission's standing is compared with
+    /// The most of a group's latest results a submission's standing, and a device's page, weigh
     #[arg(long, value_name = "N", default_value_t = iomark_store::SAMPLE, hide = true)]
     pub standing_sample: i64,
 

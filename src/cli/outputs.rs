@@ -12,8 +12,9 @@ use iomark_store::Location;
 /// Which store: the local history unless told otherwise.
 #[derive(Debug, Args)]
 pub struct StoreArgs {
-    /// The result store: a SQLite file, or a postgres:// URL [default:
-    /// $XDG_DATA_HOME/iomark/results.db, else ~/.local/share/iomark/results.db]
+    /// The result store: a SQLite file, a postgres:// URL, or a PostgreSQL `key=value` string
+    /// ("host=db user=iomark dbname=results") [default: $XDG_DATA_HOME/iomark/results.db,
+    /// else ~/.local/share/iomark/results.db]
     #[arg(long, value_name = "PATH|URL", env = "IOMARK_DB", value_parser = parse_db)]
     pub db: Option<Location>,
 }

@@ -446,3 +446,71 @@ fn servers_share_one_dump_folder() {
     no_leftovers(&dumps);
     assert!(second.stop().success());
 }
+
+/// Issue 44: a deleted or hidden result stayed in the dump served until the next one (24 h by
+/// default). The dump that holds it is served no more, and a new one is made at once.
+#[test]
+fn a_hidden_result_leaves_the_dump_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let dumps = dir.path().join("dumps");
+    // Two results in the store before the site starts: its first dump holds both.
+    for n in 1..=2 {
+        let d = device_doc(n, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+        let file = crate::common::write_doc(dir.path(), &d);
+        crate::common::ok(
+            crate::common::iomark(dir.path())
+                .arg("import")
+                .arg(&file)
+                .arg("--db")
+                .arg(&db),
+        );
+    }
+    let secret = "moderators-secret-0123456789abcdef-dump";
+    let secret_file = dir.path().join("secret");
+    std::fs::write(&secret_file, secret).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&secret_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--dump-every", "24h", "--dump-dir", dumps.to_str().unwrap()]);
+    args.extend(["--admin-token-file", secret_file.to_str().unwrap()]);
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let url = &site.url;
+    let before = dump_where(url, |d| d["results"] == 2);
+    let gone = ulid(2);
+    let hidden = http(
+        "POST",
+        &format!("{url}/api/v1/admin/results/{gone}/hide"),
+        Some(br#"{"reason": "a test"}"#),
+        Some(secret),
+    );
+    assert_eq!(hidden.status, 200, "{}", hidden.body);
+    // At once: the dump that holds it is not served (the new one may be already).
+    let now = get(&format!("{url}/api/v1/dump"));
+    assert!(
+        now.status == 404 || (now.status == 200 && now.json()["results"] == 1),
+        "{} {}",
+        now.status,
+        now.body
+    );
+    for file in before["files"].as_array().unwrap() {
+        let path = file["path"].as_str().unwrap();
+        let (status, _, bytes) = get_bytes(&format!("{url}{path}"));
+        let sha = Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>();
+        assert!(
+            status == 404 || sha != file["sha256"].as_str().unwrap(),
+            "{path}: the dump holding {gone} is still served"
+        );
+    }
+    // And a new one, without it, within seconds, not a day.
+    let after = dump_where(url, |d| d["results"] == 1);
+    for (name, text) in files(url, &after) {
+        assert!(!text.contains(&gone), "{name} holds the hidden result");
+        assert!(text.contains(&ulid(1)), "{name} lost the other one");
+    }
+}

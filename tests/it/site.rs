@@ -1654,3 +1654,145 @@ fn a_submission_keeps_the_other_devices_pages() {
     let board = kept("/api/v1/leaderboard").1;
     assert!(board.contains("\"results\":1"), "{board}");
 }
+
+/// Issue 44: on a device with 5,750 results, `?mine=` for its 5,201st-newest said it was "not
+/// among" the device's results: the page reads a class's newest 5,000. Yours is looked up by
+/// its id and placed among those. (The sample here is 50, `--standing-sample`, as the site's
+/// 5,000 would take 5,000 results to reach.)
+#[test]
+fn where_mine_stands_is_found_among_all_of_its_devices_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let db = home.join("site.db");
+    let docs = home.join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    const RESULTS: u32 = 60;
+    let files: Vec<_> = (1..=RESULTS)
+        .map(|n| {
+            let scale = 0.02 + f64::from(n % 50) / 1000.0;
+            let d = device_doc(
+                n,
+                "Kingston",
+                "DataTraveler Exodia",
+                scale,
+                "Raspberry Pi 4 Model B",
+            );
+            write_doc(&docs, &d)
+        })
+        .collect();
+    ok(iomark(home).arg("import").args(&files).arg("--db").arg(&db));
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--standing-sample", "50"]);
+    let site = Site::start(db.to_str().unwrap(), home, &args);
+    let url = &site.url;
+    let oldest = ulid(1);
+    let listed = get(&format!("{url}/api/v1/results/{oldest}")).json();
+    let key = listed["device_key"].as_str().unwrap();
+    let value = listed["figures"]["seq1m_q8_read"].as_f64().unwrap();
+    let api = get(&format!("{url}/api/v1/devices/{key}?mine={oldest}")).json();
+    assert_eq!(api["mine"]["found"], true, "{}", api["mine"]);
+    assert_eq!(api["mine"]["value"].as_f64(), Some(value));
+    assert_eq!(api["mine"]["others"], 50, "placed among the newest 50");
+    let page = get(&format!("{url}/devices/{key}?mine={oldest}")).body;
+    assert!(!page.contains("not among"), "the page says it is not found");
+}
+
+/// Issue 44: an unknown path under /api/v1 answered an HTML page; the API answers JSON.
+#[test]
+fn an_unknown_api_path_answers_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    for path in ["/api/v1/nope", "/api/v2/results", "/api"] {
+        let answer = get(&format!("{}{path}", site.url));
+        assert_eq!(answer.status, 404, "{path}");
+        assert!(
+            answer.json()["error"].is_string(),
+            "{path}: {}",
+            answer.body
+        );
+    }
+    let page = get(&format!("{}/nope", site.url));
+    assert_eq!(page.status, 404);
+    assert!(page.body.contains("<html"), "{}", page.body);
+}
+
+/// Issue 44: a result's page showed where on the submitter's machine it ran.
+#[test]
+fn a_results_page_shows_no_local_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let mut d = device_doc(1, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+    d["target"]["path"] = json!("/media/alice/secret-card");
+    assert_eq!(
+        post(&format!("{}/api/v1/results", site.url), &d).status,
+        201
+    );
+    for path in [
+        format!("/results/{}", ulid(1)),
+        format!("/api/v1/results/{}", ulid(1)),
+    ] {
+        let answer = get(&format!("{}{path}", site.url));
+        assert_eq!(answer.status, 200, "{path}");
+        assert!(
+            !answer.body.contains("secret-card"),
+            "{path}: {}",
+            answer.body
+        );
+    }
+}
+
+/// Issue 44: "not ranked" gave its reason only in a tooltip, which a phone cannot show. The
+/// newest results' list and the result's own page say it in their text.
+#[test]
+fn a_result_that_is_not_ranked_says_why_in_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let mut d = device_doc(
+        1,
+        "Kingston",
+        "DataTraveler Exodia",
+        0.15,
+        "Raspberry Pi 3 Model B",
+    );
+    d["target"]["device"]["usb"]["speed_mbps"] = json!(480.0);
+    let receipt = post(&format!("{}/api/v1/results", site.url), &d);
+    assert_eq!(receipt.status, 201, "{}", receipt.body);
+    let flag = receipt.json()["flag"]
+        .as_str()
+        .expect("flagged")
+        .to_string();
+    let board = get(&format!("{}/", site.url)).body;
+    assert!(
+        board.contains("<details class=\"flag\"><summary>not ranked</summary>"),
+        "{board}"
+    );
+    assert!(!board.contains("title=\"not ranked"), "{board}");
+    let page = get(&format!("{}/results/{}", site.url, ulid(1))).body;
+    assert!(page.contains("Not ranked: "), "{page}");
+    assert!(!flag.is_empty());
+}
+
+/// Issue 44: right after a submission the profile menu said "standard · 0 devices" beside a
+/// table of one: the menus were read at most every 30 s. A write forgets them.
+#[test]
+fn the_menus_count_what_the_table_beside_them_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let before = get(&format!("{}/", site.url)).body;
+    assert!(
+        before.contains("No device has ranked results here yet."),
+        "{before}"
+    );
+    let d = device_doc(1, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+    assert_eq!(
+        post(&format!("{}/api/v1/results", site.url), &d).status,
+        201
+    );
+    let after = get(&format!("{}/", site.url)).body;
+    assert!(after.contains("standard · 1 device<"), "{after}");
+    assert!(after.contains("SanDisk Ultra"), "{after}");
+}

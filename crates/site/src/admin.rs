@@ -138,7 +138,8 @@ fn answer(id: &str, done: Moderated, what: &str) -> Result<Response, Api> {
     responses(
         (status = OK, description = "Hidden: `{\"hidden\": ID}`", body = Object),
         (status = NOT_FOUND, description = "No result has that id, or the site has no moderators' API", body = Refusal),
-        (status = CONFLICT, description = "Already so", body = Refusal)))]
+        (status = CONFLICT, description = "Already so", body = Refusal),
+        (status = BAD_REQUEST, description = "The body is not `{\"reason\": \"why\"}`", body = Refusal)))]
 pub async fn hide(
     State(state): State<Shared>,
     Path(id): Path<String>,
@@ -155,7 +156,8 @@ pub async fn hide(
     responses(
         (status = OK, description = "Restored: `{\"restored\": ID}`", body = Object),
         (status = NOT_FOUND, description = "No result has that id, or the site has no moderators' API", body = Refusal),
-        (status = CONFLICT, description = "Already so", body = Refusal)))]
+        (status = CONFLICT, description = "Already so", body = Refusal),
+        (status = BAD_REQUEST, description = "The body is not `{\"reason\": \"why\"}`", body = Refusal)))]
 pub async fn restore(
     State(state): State<Shared>,
     Path(id): Path<String>,
@@ -176,11 +178,13 @@ async fn result_action(
     allowed(&state, &headers)?;
     let reason = reason(&body)?;
     match hide {
-        true => answer(
-            &id,
-            state.store.moderation().hide(&id, &reason).await?,
-            "hidden",
-        ),
+        true => {
+            let done = state.store.moderation().hide(&id, &reason).await?;
+            if done == Moderated::Done {
+                state.dumps.forget();
+            }
+            answer(&id, done, "hidden")
+        }
         false => answer(
             &id,
             state.store.moderation().restore(&id, &reason).await?,
@@ -199,7 +203,8 @@ async fn result_action(
         (status = NOT_FOUND, description = "Either device has no results here, or the site has no moderators' API", body = Refusal),
         (status = CONFLICT, description = "Already so", body = Refusal),
         (status = UNPROCESSABLE_ENTITY, description = "Into itself, or into a device merged into \
-            it", body = Refusal)))]
+            it", body = Refusal),
+        (status = BAD_REQUEST, description = "The body is not `{\"into\": KEY, \"reason\": \"why\"}`", body = Refusal)))]
 pub async fn merge(
     State(state): State<Shared>,
     Path(key): Path<String>,
@@ -230,10 +235,13 @@ async fn device_action(
     allowed(&state, &headers)?;
     let reason = reason(&body)?;
     let (count, what) = match hide {
-        true => (
-            state.store.moderation().hide_device(&key, &reason).await?,
-            "hidden",
-        ),
+        true => {
+            let count = state.store.moderation().hide_device(&key, &reason).await?;
+            if count > 0 {
+                state.dumps.forget();
+            }
+            (count, "hidden")
+        }
         false => (
             state
                 .store
@@ -258,7 +266,8 @@ async fn device_action(
     security(("moderator" = [])),
     responses(
         (status = OK, description = "Hidden: `{\"device\": KEY, \"hidden\": COUNT}`", body = Object),
-        (status = NOT_FOUND, description = "The device has no results to hide, or the site has no moderators' API", body = Refusal)))]
+        (status = NOT_FOUND, description = "The device has no results to hide, or the site has no moderators' API", body = Refusal),
+        (status = BAD_REQUEST, description = "The body is not `{\"reason\": \"why\"}`", body = Refusal)))]
 pub async fn hide_device(
     State(state): State<Shared>,
     Path(key): Path<String>,
@@ -275,7 +284,8 @@ pub async fn hide_device(
     security(("moderator" = [])),
     responses(
         (status = OK, description = "Restored: `{\"device\": KEY, \"restored\": COUNT}`", body = Object),
-        (status = NOT_FOUND, description = "The device has no results to restore, or the site has no moderators' API", body = Refusal)))]
+        (status = NOT_FOUND, description = "The device has no results to restore, or the site has no moderators' API", body = Refusal),
+        (status = BAD_REQUEST, description = "The body is not `{\"reason\": \"why\"}`", body = Refusal)))]
 pub async fn restore_device(
     State(state): State<Shared>,
     Path(key): Path<String>,

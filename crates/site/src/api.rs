@@ -21,7 +21,8 @@ type Answer<T> = Result<Json<T>, Api>;
 /// Devices ranked by the median of a figure over their results, among results of one profile,
 /// I/O mode and data.
 #[utoipa::path(get, path = "/api/v1/leaderboard", tag = "results", params(BoardQuery),
-    responses((status = OK, description = "The ranked devices", body = views::Leaderboard)))]
+    responses((status = OK, description = "The ranked devices", body = views::Leaderboard),
+        (status = BAD_REQUEST, description = "A parameter this site does not take", body = Refusal)))]
 pub async fn leaderboard(
     State(state): State<Shared>,
     Query(query): Query<BoardQuery>,
@@ -40,7 +41,8 @@ pub async fn leaderboard(
 /// Every result a page at a time, in id order (`views::listing`): the raw data. Each page has
 /// the next one's address while there may be more.
 #[utoipa::path(get, path = "/api/v1/results", tag = "results", params(views::ListQuery),
-    responses((status = OK, description = "A page of results", body = views::Listing)))]
+    responses((status = OK, description = "A page of results", body = views::Listing),
+        (status = BAD_REQUEST, description = "A parameter this site does not take", body = Refusal)))]
 pub async fn results(
     State(state): State<Shared>,
     Query(query): Query<views::ListQuery>,
@@ -58,7 +60,8 @@ pub async fn results(
         (status = OK, description = "The device", body = views::DeviceView),
         (status = MOVED_PERMANENTLY, description = "The device was merged into another or renamed: \
             Location says where it is now", headers(("Location" = String))),
-        (status = NOT_FOUND, description = "No device has that key", body = Refusal)))]
+        (status = NOT_FOUND, description = "No device has that key", body = Refusal),
+        (status = BAD_REQUEST, description = "A parameter this site does not take", body = Refusal)))]
 pub async fn device(
     State(state): State<Shared>,
     Path(key): Path<String>,
@@ -250,6 +253,7 @@ pub async fn delete(
         .await?
     {
         Deletion::Deleted => {
+            state.dumps.forget();
             let mut response = (StatusCode::OK, Json(Deleted { deleted: id })).into_response();
             if let Some(device) = device {
                 let changed = super::cache::Changed(device.into_iter().collect());
@@ -280,7 +284,8 @@ pub async fn delete(
             description = "With devices: the profile compared")),
     responses(
         (status = OK, description = "The comparison", body = Compared),
-        (status = NOT_FOUND, description = "A result or device is not here", body = Refusal)))]
+        (status = NOT_FOUND, description = "A result or device is not here", body = Refusal),
+        (status = BAD_REQUEST, description = "A parameter this site does not take", body = Refusal)))]
 pub async fn compare(State(state): State<Shared>, RawQuery(raw): RawQuery) -> Answer<Compared> {
     Ok(Json(views::comparison(&state, raw.as_deref()).await?))
 }

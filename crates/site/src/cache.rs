@@ -271,6 +271,8 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
             Some(Changed(devices)) => state.cache.forget(devices),
             None => state.cache.clear(),
         }
+        // The menus' counts too (issue 44: "standard · 0 devices" beside a table of one).
+        state.choices.clear();
     }
     if !cacheable || response.status() != StatusCode::OK || state.cache.ttl.is_zero() {
         return response;

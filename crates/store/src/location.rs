@@ -23,6 +23,10 @@ impl Location {
         if db.starts_with("postgres://") || db.starts_with("postgresql://") {
             return Ok(Location::Postgres(db.to_string()));
         }
+        // PostgreSQL's `key=value` form (`host=db user=iomark dbname=results`): never a file.
+        if let Some(url) = keyword_url(db)? {
+            return Ok(Location::Postgres(url));
+        }
         let path = match db
             .strip_prefix("sqlite://")
             .or_else(|| db.strip_prefix("sqlite:"))
@@ -74,6 +78,141 @@ impl Location {
             }
         }
     }
+}
+
+/// The keywords of a PostgreSQL connection string (libpq's, section 34.1.2) iomark passes on.
+const KEYWORDS: [&str; 10] = [
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "sslmode",
+    "application_name",
+    "connect_timeout",
+    "options",
+];
+
+/// `db` as a `postgres://` URL where it is a `key=value` connection string (its first word a
+/// keyword), percent-encoded; none where it is not one; an error, naming no value (a password
+/// may be among them), where it is one iomark cannot read.
+fn keyword_url(db: &str) -> Result<Option<String>, String> {
+    let first = db.trim_start().split(['=', ' ']).next().unwrap_or_default();
+    if db.contains("://") || !db.contains('=') || !KEYWORDS.contains(&first.trim()) {
+        return Ok(None);
+    }
+    let refuse = |why: String| {
+        Err(format!(
+            "--db: a PostgreSQL connection string {why}; give a postgres:// URL instead"
+        ))
+    };
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut rest = db.trim();
+    while !rest.is_empty() {
+        let Some((key, after)) = rest.split_once('=') else {
+            return refuse("has a word without '='".into());
+        };
+        let key = key.trim().to_string();
+        if !KEYWORDS.contains(&key.as_str()) {
+            return refuse(format!(
+                "has '{}', which iomark does not know",
+                printable(&key)
+            ));
+        }
+        let after = after.trim_start();
+        let (value, next) = match after.strip_prefix('\'') {
+            // Quoted: up to the closing quote, `\'` and `\\` escaped inside.
+            Some(quoted) => {
+                let mut value = String::new();
+                let mut chars = quoted.char_indices();
+                let mut end = None;
+                while let Some((at, c)) = chars.next() {
+                    match c {
+                        '\\' => value.extend(chars.next().map(|(_, c)| c)),
+                        '\'' => {
+                            end = Some(at + 1);
+                            break;
+                        }
+                        c => value.push(c),
+                    }
+                }
+                let Some(end) = end else {
+                    return refuse(format!("leaves the value of {key} unquoted"));
+                };
+                (value, &quoted[end..])
+            }
+            None => {
+                let end = after.find(char::is_whitespace).unwrap_or(after.len());
+                (after[..end].to_string(), &after[end..])
+            }
+        };
+        pairs.push((key, value));
+        rest = next.trim_start();
+    }
+    let take = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let (user, password, host, port, dbname) = (
+        take("user"),
+        take("password"),
+        take("host").or(take("hostaddr")),
+        take("port"),
+        take("dbname"),
+    );
+    let mut url = "postgres://".to_string();
+    if let Some(user) = &user {
+        url.push_str(&encode(user));
+        if let Some(password) = &password {
+            url.push(':');
+            url.push_str(&encode(password));
+        }
+        url.push('@');
+    }
+    // A host that is a socket's folder goes in the query, where a URL can hold a `/`.
+    let socket = host.as_ref().filter(|h| h.starts_with('/'));
+    if let Some(host) = host.as_ref().filter(|_| socket.is_none()) {
+        url.push_str(&encode(host));
+    }
+    if let Some(port) = &port {
+        if !port.chars().all(|c| c.is_ascii_digit()) || port.is_empty() {
+            return refuse("has a port that is not a number".into());
+        }
+        url.push(':');
+        url.push_str(port);
+    }
+    url.push('/');
+    url.push_str(&encode(&dbname.unwrap_or_default()));
+    let query: Vec<String> = pairs
+        .iter()
+        .filter(|(k, _)| {
+            !["user", "password", "host", "hostaddr", "port", "dbname"].contains(&k.as_str())
+        })
+        .map(|(k, v)| format!("{k}={}", encode(v)))
+        .chain(socket.map(|s| format!("host={}", encode(s))))
+        .collect();
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(&query.join("&"));
+    }
+    Ok(Some(url))
+}
+
+/// `text` percent-encoded but for the characters a URL's parts take as they are.
+fn encode(text: &str) -> String {
+    let mut out = String::new();
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(byte as char)
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// A word from the command line as a message may show it.
+fn printable(text: &str) -> String {
+    iomark_result::result::printable(text).into_owned()
 }
 
 /// `$XDG_DATA_HOME/iomark/results.db`, else `~/.local/share/iomark/results.db`.
@@ -182,5 +321,46 @@ mod tests {
             Location::parse(Some("sqlite:rel.db")).unwrap(),
             Location::Sqlite(cwd.join("rel.db"))
         );
+    }
+
+    /// Issue 44: a `key=value` string was taken as a SQLite path: a file named after it,
+    /// password included, was created and printed.
+    #[test]
+    fn a_keyword_connection_string_is_postgresql_and_never_a_file() {
+        let l = Location::parse(Some(
+            "host=db.example port=5433 user=iomark password='s3 cr\\'et' dbname=results \
+             sslmode=require",
+        ))
+        .unwrap();
+        assert_eq!(
+            l,
+            Location::Postgres(
+                "postgres://iomark:s3%20cr%27et@db.example:5433/results?sslmode=require".into()
+            )
+        );
+        assert_eq!(
+            l.display(),
+            "postgres://iomark:***@db.example:5433/results?sslmode=require"
+        );
+        assert_eq!(
+            Location::parse(Some("host=/var/run/postgresql dbname=iomark")).unwrap(),
+            Location::Postgres("postgres:///iomark?host=%2Fvar%2Frun%2Fpostgresql".into())
+        );
+        for bad in [
+            "host=db password=secret colour=blue",
+            "host=db password='secret",
+            "host=db port=x password=secret",
+        ] {
+            let e = Location::parse(Some(bad)).unwrap_err();
+            assert!(
+                e.starts_with("--db: a PostgreSQL connection string") && !e.contains("secret"),
+                "{e}"
+            );
+        }
+        // A file whose name has an `=` is still a file.
+        assert!(matches!(
+            Location::parse(Some("/tmp/a=b.db")).unwrap(),
+            Location::Sqlite(_)
+        ));
     }
 }

@@ -48,6 +48,9 @@ const RETRY: Duration = Duration::from_secs(600);
 const LOCK: &str = "dump.lock";
 /// How often a server looks again while another holds the lock.
 const AGAIN: Duration = Duration::from_secs(30);
+/// When results last left the store (deleted or hidden), for every server of the folder: a
+/// dump made before then holds them, so it is not served and a new one is made at once.
+const GONE: &str = "dump.gone";
 
 /// The site's dumps: where they are made, how often, under which licence, and the last one.
 pub struct Dumps {
@@ -59,6 +62,8 @@ pub struct Dumps {
     made: RwLock<(Option<Made>, Option<SystemTime>)>,
     /// When the last try failed, while none has been made since this server started.
     failed: RwLock<Option<String>>,
+    /// Woken when results leave the store: a dump is due at once.
+    wake: tokio::sync::Notify,
 }
 
 /// The last dump made: what `GET /api/v1/dump` answers.
@@ -91,6 +96,7 @@ impl Dumps {
         let dumps = Dumps {
             made: RwLock::new((None, None)),
             failed: RwLock::new(None),
+            wake: tokio::sync::Notify::new(),
             dir,
             every,
             licence,
@@ -140,13 +146,54 @@ impl Dumps {
         last
     }
 
-    /// How long until the next dump is due: at once where none was made, or where the last one
-    /// states another licence than the one the site now publishes under (it is served until
-    /// the new one is made).
+    /// A result was deleted or hidden (issue 44: it stayed in the dump served until the next
+    /// one, 24 h by default). The last dump is served no more, and a new one is made now.
+    pub fn forget(&self) {
+        if self.every.is_zero() {
+            return;
+        }
+        let path = self.dir.join(GONE);
+        let written = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)
+            .and_then(|mut file| {
+                use std::io::Write;
+                file.write_all(iomark_result::result::now_rfc3339().as_bytes())?;
+                file.sync_all()
+            });
+        if let Err(e) = written {
+            tracing::error!(
+                "{}: {e}: the last dump is served until the next one",
+                path.display()
+            );
+        }
+        self.wake.notify_one();
+    }
+
+    /// Whether results left the store since `made` was made (it holds them).
+    fn outdated(&self, made: &Made) -> bool {
+        let read = |text: &str| humantime::parse_rfc3339(text.trim()).ok();
+        let gone = std::fs::symlink_metadata(self.dir.join(GONE))
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|_| std::fs::read_to_string(self.dir.join(GONE)).ok());
+        match (gone.as_deref().and_then(read), read(&made.made_at)) {
+            (Some(gone), Some(made_at)) => gone >= made_at,
+            _ => false,
+        }
+    }
+
+    /// How long until the next dump is due: at once where none was made, where results left
+    /// the store since, or where the last one states another licence than the one the site
+    /// now publishes under (it is served until the new one is made).
     fn due_in(&self) -> Duration {
         let made_at = self
             .last()
-            .filter(|m| m.licence == self.licence)
+            .filter(|m| m.licence == self.licence && !self.outdated(m))
             .and_then(|m| humantime::parse_rfc3339(&m.made_at).ok());
         made_at
             .and_then(|at| (at + self.every).duration_since(SystemTime::now()).ok())
@@ -161,7 +208,10 @@ pub async fn keep_made(state: Shared) {
         return;
     }
     loop {
-        tokio::time::sleep(dumps.due_in()).await;
+        tokio::select! {
+            _ = tokio::time::sleep(dumps.due_in()) => {}
+            _ = dumps.wake.notified() => {}
+        }
         let held = match lock(&dumps.dir) {
             Ok(Some(held)) => held,
             // Another server makes it: look again in a while.
@@ -236,7 +286,10 @@ fn lock(dir: &Path) -> Result<Option<File>, String> {
 #[utoipa::path(get, path = "/api/v1/dump", tag = "results",
     responses(
         (status = OK, description = "The last dump of every public result", body = Made),
-        (status = NOT_FOUND, description = "This site makes no dumps", body = Refusal)))]
+        (status = NOT_FOUND, description = "This site makes no dumps, or results were deleted \
+            or hidden since the last dump and a new one is being made", body = Refusal),
+        (status = SERVICE_UNAVAILABLE, description = "The first dump is being made",
+            body = Refusal)))]
 pub async fn index(State(state): State<Shared>) -> Result<Json<Made>, Api> {
     Ok(Json(last(&state)?))
 }
@@ -248,7 +301,10 @@ pub async fn index(State(state): State<Shared>) -> Result<Json<Made>, Api> {
     responses(
         (status = OK, description = "The file, gzip", content_type = "application/gzip",
             body = Vec<u8>),
-        (status = NOT_FOUND, description = "No such file, or this site makes no dumps",
+        (status = NOT_FOUND, description = "No such file, this site makes no dumps, or results \
+            were deleted or hidden since the last dump and a new one is being made",
+            body = Refusal),
+        (status = SERVICE_UNAVAILABLE, description = "The first dump is being made",
             body = Refusal)))]
 pub async fn file(
     State(state): State<Shared>,
@@ -313,6 +369,17 @@ impl utoipa::ToSchema for FileName {}
 fn last(state: &Shared) -> Result<Made, Failure> {
     if state.dumps.every.is_zero() {
         return Err(Failure::not_found("this site makes no dumps"));
+    }
+    if state
+        .dumps
+        .last()
+        .is_some_and(|made| state.dumps.outdated(&made))
+    {
+        // Not to be had: a 404, as for a deleted result, not a server's failure.
+        return Err(Failure::not_found(
+            "no dump now: results were deleted or hidden since the last one, which holds \
+             them; a new one is being made, try again in a minute",
+        ));
     }
     state.dumps.last().ok_or_else(|| {
         let failed = state

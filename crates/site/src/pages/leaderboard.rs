@@ -122,7 +122,11 @@ pub async fn leaderboard(
             .iter()
             .map(|(c, n)| Choice {
                 value: c.clone(),
-                label: format!("{} · {n} devices", profile_label(c)),
+                label: format!(
+                    "{} · {n} {}",
+                    profile_label(c),
+                    if *n == 1 { "device" } else { "devices" }
+                ),
                 selected: *c == board.class,
             })
             .collect(),

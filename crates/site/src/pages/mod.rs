@@ -141,6 +141,13 @@ pub async fn stylesheet() -> Response {
         .into_response()
 }
 
-pub async fn not_found() -> Page {
-    Failed(Failure::not_found("there is no page here"))
+/// Nothing at this address: a page, or under `/api/` the API's own JSON refusal (issue 44:
+/// an unknown API path answered an HTML page).
+pub async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path() == "/api" || uri.path().starts_with("/api/") {
+        Failure::not_found("the API has no such path: its paths are in /api/v1/openapi.json")
+            .respond(true)
+    } else {
+        Failure::not_found("there is no page here").respond(false)
+    }
 }

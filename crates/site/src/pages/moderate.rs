@@ -260,6 +260,9 @@ pub async fn act(
     let failure = match done {
         Ok((Moderated::Done, what)) => {
             state.cache.clear();
+            if what == "hidden" {
+                state.dumps.forget();
+            }
             let location = format!("/moderate?done={what}&id={}", encode(&id));
             return (
                 StatusCode::SEE_OTHER,

@@ -36,6 +36,10 @@ pub async fn device_view(
     params::plain("profile", query.profile.as_deref())?;
     params::plain("mine", query.mine.as_deref())?;
     let site = state.store.site();
+    // As many of its newest results as a standing weighs (`--standing-sample`).
+    let sample = usize::try_from(state.config.standing_sample)
+        .unwrap_or(1)
+        .max(1);
     let synthetic = state.config.show_synthetic;
     let (classes, rows) =
         tokio::try_join!(site.device_classes(key, synthetic), site.device_rows(key))?;
@@ -66,7 +70,7 @@ pub async fn device_view(
     let figure = metric::shown(&class, &present)[0].column;
     let total = classes.iter().find(|(c, _)| *c == class).map_or(0, |c| c.1);
     let (mut points, results) = site
-        .device_results(key, &class, figure, synthetic, LISTED, total)
+        .device_results(key, &class, figure, synthetic, (LISTED, sample), total)
         .await?;
     let present = match present.is_empty() {
         true => metric::present(|c| results.iter().any(|e| e.figures.contains_key(c))),
@@ -77,7 +81,7 @@ pub async fn device_view(
     let first = metric::shown(&class, &present)[0].column;
     if first != figure {
         points = site
-            .device_results(key, &class, first, synthetic, LISTED, total)
+            .device_results(key, &class, first, synthetic, (LISTED, sample), total)
             .await?
             .0;
     }
@@ -88,7 +92,16 @@ pub async fn device_view(
         .map(str::trim)
         .filter(|id| !id.is_empty())
     {
-        view.mine = Some(mine(&view, id));
+        // A result older than the newest the page reads (5,000 a class) is looked up by its
+        // id (issue 44: the 5,201st-newest was "not among" its device's results).
+        let older = match view.points.iter().any(|p| p.id == id) {
+            true => None,
+            false => site
+                .entry(id)
+                .await?
+                .filter(|e| e.device_key.as_deref() == Some(key) && e.class == class),
+        };
+        view.mine = Some(mine(&view, id, older.as_ref()));
     }
     Ok(view)
 }
@@ -108,12 +121,16 @@ fn shown_class(asked: Option<String>, classes: &[(String, usize)]) -> Option<Str
         })
 }
 
-/// Where the result `id` stands among the device's other ranked results of the class, by its
-/// first figure.
-fn mine(view: &DeviceView, id: &str) -> Mine {
+/// Where the result `id` stands among the device's other ranked results of the class (the
+/// newest the page read), by its first figure: one of those, or `older`, its own entry.
+fn mine(view: &DeviceView, id: &str, older: Option<&Entry>) -> Mine {
     let figure = view.figures()[0].column;
     let own = view.points.iter().find(|p| p.id == id);
-    let value = own.and_then(|p| p.value);
+    let value = match (own, older) {
+        (Some(p), _) => p.value,
+        (None, Some(e)) => e.figures.get(figure).copied(),
+        (None, None) => None,
+    };
     let others: Vec<f64> = view
         .points
         .iter()
@@ -132,10 +149,14 @@ fn mine(view: &DeviceView, id: &str) -> Mine {
     });
     Mine {
         id: id.to_string(),
-        found: own.is_some(),
+        found: own.is_some() || older.is_some(),
         figure,
         value,
-        flag: own.and_then(|p| p.flag.clone()),
+        flag: match (own, older) {
+            (Some(p), _) => p.flag.clone(),
+            (None, Some(e)) => e.flag.clone(),
+            (None, None) => None,
+        },
         beats,
         others: others.len(),
     }

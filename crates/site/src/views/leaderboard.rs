@@ -28,6 +28,14 @@ pub struct Offered {
 }
 
 impl Choices {
+    /// Forgets what was read (after a write: a device may have come or gone).
+    pub fn clear(&self) {
+        self.cached
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
     pub async fn get(
         &self,
         store: &Store,

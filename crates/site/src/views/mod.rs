@@ -32,7 +32,9 @@ pub async fn visible_result(state: &State, id: &str) -> Result<(Entry, ResultDoc
         .await?
         .filter(|e| state.config.show_synthetic || !e.synthetic)
         .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
-    let doc = state.store.history().document(&entry.id).await?;
+    let mut doc = state.store.history().document(&entry.id).await?;
+    // Where on the submitter's machine it ran is theirs (issue 44: a result's page showed it).
+    doc.target.path.clear();
     Ok((entry, doc))
 }
 

@@ -15,9 +15,6 @@ use crate::model::{DeviceRow, Entry};
 use crate::StoreError;
 use iomark_result::result::metric::METRICS;
 
-/// The most results of one class of a device whose figure its page draws: its newest.
-pub const DEVICE_POINTS: usize = 5000;
-
 /// Newest first: the order of a device's results on its page.
 const NEWEST: &str = "started_at DESC, id DESC";
 
@@ -97,7 +94,8 @@ impl Site<'_> {
         Ok(classes)
     }
 
-    /// The newest `DEVICE_POINTS` results of one device and class, each with `figure` (a
+    /// The newest `points` results of one device and class (a site's `--standing-sample`, 5,000), each
+    /// with `figure` (a
     /// column of `METRICS`, never text from a request), and the newest `limit` of them in
     /// full; newest first. One statement: as two, a page of a device with 50 results cost the
     /// server 1,091 µs of CPU against 940 (wrk, one connection, no cache). Where the class has
@@ -108,12 +106,12 @@ impl Site<'_> {
         class: &str,
         figure: &'static str,
         synthetic: bool,
-        limit: usize,
+        (limit, points): (usize, usize),
         total: usize,
     ) -> Result<(Vec<Point>, Vec<Entry>), StoreError> {
         debug_assert!(METRICS.iter().any(|m| m.column == figure));
         let sqlite = self.db.is_sqlite();
-        let inner = points_of(figure);
+        let inner = points_of(figure, points);
         let value = real_as_json(&format!("t.{figure}"), sqlite);
         let points = if sqlite {
             format!(
@@ -178,12 +176,12 @@ impl Site<'_> {
 /// 1 where synthetic results are shown.
 const OF_CLASS: &str = "device_key = $1 AND class = $2 AND synthetic <= $3";
 
-/// The statement that reads a class's newest `DEVICE_POINTS` results with `figure`, from the
-/// index of migration 0013 alone.
-fn points_of(figure: &str) -> String {
+/// The statement that reads a class's newest `points` results with `figure`, from the index
+/// of migration 0013 alone.
+fn points_of(figure: &str, points: usize) -> String {
     format!(
         "SELECT id, flag, headline, {figure}, started_at FROM entries WHERE {OF_CLASS} \
-         ORDER BY {NEWEST} LIMIT {DEVICE_POINTS}"
+         ORDER BY {NEWEST} LIMIT {points}"
     )
 }
 
@@ -254,7 +252,7 @@ mod tests {
             let figure = "seq1m_q8_read";
             let (points, entries) = store
                 .site()
-                .device_results(&key, &class, figure, false, 50, 60)
+                .device_results(&key, &class, figure, false, (50, 5000), 60)
                 .await
                 .unwrap();
             let ids = |n: std::ops::Range<u32>| -> Vec<String> {
@@ -278,7 +276,7 @@ mod tests {
             }
             let (whole, all) = store
                 .site()
-                .device_results(&key, &class, figure, false, 60, 60)
+                .device_results(&key, &class, figure, false, (60, 5000), 60)
                 .await
                 .unwrap();
             assert_eq!((whole, all.len()), (points, 60));
@@ -306,7 +304,11 @@ mod tests {
             };
             let newest =
                 format!("SELECT id FROM entries WHERE {OF_CLASS} ORDER BY {NEWEST} LIMIT 50");
-            for sql in METRICS.iter().map(|m| points_of(m.column)).chain([newest]) {
+            for sql in METRICS
+                .iter()
+                .map(|m| points_of(m.column, 5000))
+                .chain([newest])
+            {
                 let plan = plan(sql.clone()).await;
                 assert!(
                     plan.contains("USING COVERING INDEX entries_device_points")
