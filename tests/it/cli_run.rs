@@ -875,12 +875,21 @@ fn sdcard_profile_judges_every_class() {
     assert_eq!(doc["score"]["claimed"], serde_json::json!(["V30", "A1"]));
     for class in classes {
         assert!(class["pass"].is_null(), "{class}");
-        assert!(class["measured"]["sequential_write_mb_per_s"].is_f64(), "{class}");
-        assert!(class["required"]["sequential_write_mb_per_s"].is_f64(), "{class}");
+        assert!(
+            class["measured"]["sequential_write_mb_per_s"].is_f64(),
+            "{class}"
+        );
+        assert!(
+            class["required"]["sequential_write_mb_per_s"].is_f64(),
+            "{class}"
+        );
     }
     assert_eq!(classes[11]["required"]["random_write_iops_4k"], 500.0);
     let table = String::from_utf8_lossy(&output.stderr);
-    assert!(table.contains("Class  verdict") && table.contains("for reference only"), "{table}");
+    assert!(
+        table.contains("Class  verdict") && table.contains("for reference only"),
+        "{table}"
+    );
 }
 
 #[test]

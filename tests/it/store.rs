@@ -254,7 +254,11 @@ fn constructed(db: &str) {
         "compare",
         db,
         home,
-        &["01AAAA00000000000000000001", "01AAAA00000000000000000002", "01bbbb"],
+        &[
+            "01AAAA00000000000000000001",
+            "01AAAA00000000000000000002",
+            "01bbbb",
+        ],
     )));
     assert!(
         text.contains("+50.0% faster") && text.contains("-50.0% slower"),
@@ -266,7 +270,12 @@ fn constructed(db: &str) {
     );
     // The earlier runs had their say; the rest of this test counts three runs.
     for n in 4..=6 {
-        ok(&mut cmd("delete", db, home, &[&format!("01AAAA0000000000000000000{n}")]));
+        ok(&mut cmd(
+            "delete",
+            db,
+            home,
+            &[&format!("01AAAA0000000000000000000{n}")],
+        ));
     }
     // Tests are named as the run table names them, and the columns line up: every figure of a
     // column ends where its letter does.
