@@ -88,7 +88,7 @@ pub fn run(
                 name: spec.name(),
                 index,
                 count: plan.tests.len(),
-                expected: plan.test_time(),
+                expected: plan.test_time().mul_f64(rates.stretch()),
                 bytes: spec.whole_file.then(|| spec.span_in(file.size())),
                 after: plan.time_from(index + 1, rates),
             },
@@ -102,6 +102,7 @@ pub fn run(
         if !engines.contains(&test_engine.name()) {
             engines.push(test_engine.name());
         }
+        let began = std::time::Instant::now();
         let result = if spec.buffered {
             file.buffered(|| measure(plan, spec, &file, test_engine, &live))
         } else {
@@ -109,6 +110,8 @@ pub fn run(
         }?;
         if spec.whole_file {
             rates.record(spec.op, result.mb_per_s * 1e6);
+        } else if spec.ios.is_none() {
+            rates.record_timed(plan.test_time(), began.elapsed());
         }
         observer.finished(Some(&result));
         tests.push(result);
