@@ -1796,3 +1796,30 @@ fn the_menus_count_what_the_table_beside_them_shows() {
     assert!(after.contains("standard · 1 device<"), "{after}");
     assert!(after.contains("SanDisk Ultra"), "{after}");
 }
+
+/// Issue 44: documents were stored as sent: 754 KB each, with 20,000 timeline samples and an
+/// unknown array of 150,000 elements, accepted and dumped to everyone. A site keeps at most
+/// what iomark makes (docs/API.md says how much).
+#[test]
+fn a_site_refuses_documents_beyond_what_iomark_makes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let url = format!("{}/api/v1/results", site.url);
+    let mut long = device_doc(1, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+    let samples: Vec<Value> = (0..20_000)
+        .map(|i| json!({"t": f64::from(i) / 10.0, "mb_per_s": 100.0}))
+        .collect();
+    long["tests"][0]["timeline"] = json!(samples);
+    let answer = post(&url, &long);
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert!(answer.body.contains("timeline samples"), "{}", answer.body);
+    let mut padded = device_doc(2, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+    padded["unknown"] = json!(vec![0u8; 150_000]);
+    let answer = post(&url, &padded);
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert!(answer.body.contains("does not know"), "{}", answer.body);
+    // Neither was kept.
+    let listed = get(&format!("{}/api/v1/results", site.url)).json();
+    assert_eq!(listed["results"], json!([]), "{listed}");
+}

@@ -19,6 +19,16 @@ pub const MAX_MB_PER_S: f64 = 128_000.0;
 pub const PRICE_USD: (f64, f64) = (0.5, 100_000.0);
 /// How far a result's start may be ahead of the site's clock (clocks drift).
 pub const AHEAD: Duration = Duration::from_secs(600);
+/// The most samples a test's timeline may hold on a site: the longest any profile writes is
+/// the pi profile's one-hour bound, a sample a second (3,600).
+pub const MAX_TIMELINE: usize = 4_000;
+/// The most loops a test may have (`--loops` takes at most 1,000).
+pub const MAX_LOOPS: usize = 1_000;
+/// The most bytes, as compact JSON, of fields this version does not know that a site keeps
+/// in a document (what a newer iomark added): issue 44 saw an array of 150,000 unknown
+/// elements, with 20,000 timeline samples, accepted, stored and dumped to everyone, 30 a
+/// minute from one address. The body itself is at most 1 MiB (the site's own limit).
+pub const MAX_UNKNOWN: usize = 16 << 10;
 
 impl ResultDoc {
     /// Whether a public site may keep this (already checked) document; if not, one line
@@ -39,6 +49,15 @@ impl ResultDoc {
             ));
         }
         for t in &self.tests {
+            if t.timeline.len() > MAX_TIMELINE || t.loops.len() > MAX_LOOPS {
+                return Err(format!(
+                    "test {}: {} timeline samples and {} loops; a site takes at most \
+                     {MAX_TIMELINE} and {MAX_LOOPS}",
+                    t.name,
+                    t.timeline.len(),
+                    t.loops.len()
+                ));
+            }
             if let Some((block, depth, threads)) = shape(&t.name) {
                 if (t.block_size, t.queue_depth, t.threads) != (block, depth, threads) {
                     return Err(format!(
@@ -75,6 +94,15 @@ impl ResultDoc {
                 ));
             }
         }
+        let unknown = self.unknown_bytes();
+        if unknown > MAX_UNKNOWN {
+            return Err(format!(
+                "the document holds {} KiB of fields this site does not know (as compact \
+                 JSON); it keeps at most {} KiB of them",
+                unknown.div_ceil(1024),
+                MAX_UNKNOWN >> 10
+            ));
+        }
         if let Some(label) = &self.label {
             if label.chars().any(super::identity::is_invisible) {
                 return Err(
@@ -85,6 +113,40 @@ impl ResultDoc {
             }
         }
         Ok(())
+    }
+}
+
+impl ResultDoc {
+    /// How many bytes of compact JSON the fields this version does not know take, in the
+    /// document and its settings, host, target, device, tests, loops and timelines.
+    fn unknown_bytes(&self) -> usize {
+        let size = |extra: &super::Extra| {
+            if extra.is_empty() {
+                0
+            } else {
+                serde_json::to_vec(extra).map_or(usize::MAX, |json| json.len())
+            }
+        };
+        let device = self.target.device.as_ref().map_or(0, |d| size(&d.extra));
+        let tests: usize = self
+            .tests
+            .iter()
+            .map(|t| {
+                size(&t.extra)
+                    + t.loops.iter().map(|l| size(&l.extra)).sum::<usize>()
+                    + t.timeline.iter().map(|s| size(&s.extra)).sum::<usize>()
+            })
+            .sum();
+        [
+            size(&self.extra),
+            size(&self.settings.extra),
+            size(&self.host.extra),
+            size(&self.target.extra),
+            device,
+            tests,
+        ]
+        .into_iter()
+        .fold(0usize, usize::saturating_add)
     }
 }
 
@@ -185,5 +247,29 @@ mod tests {
             },
             "at most 64",
         );
+    }
+
+    /// Issue 44: 754 KB documents (20,000 timeline samples, an unknown array of 150,000
+    /// elements) were stored as sent and dumped to everyone.
+    #[test]
+    fn a_site_keeps_documents_of_the_size_iomark_makes() {
+        let doc = sample::doc();
+        assert!(doc.check_public().is_ok());
+        let mut long = doc.clone();
+        long.tests[0].timeline = sample::timeline(&vec![100.0; MAX_TIMELINE + 1]);
+        let e = long.check_public().unwrap_err();
+        assert!(e.contains("timeline samples") && e.contains("4000"), "{e}");
+        let mut padded = doc.clone();
+        padded
+            .extra
+            .insert("unknown".into(), serde_json::json!(vec![0u8; 150_000]));
+        let e = padded.check_public().unwrap_err();
+        assert!(e.contains("fields this site does not know"), "{e}");
+        // A field this version does not know, of a size a newer iomark might add, is kept.
+        let mut newer = doc;
+        newer
+            .extra
+            .insert("new_field".into(), serde_json::json!("a few words"));
+        assert!(newer.check_public().is_ok());
     }
 }
