@@ -1732,6 +1732,7 @@ fn a_results_page_shows_no_local_path() {
     for path in [
         format!("/results/{}", ulid(1)),
         format!("/api/v1/results/{}", ulid(1)),
+        "/api/v1/results?documents=1".to_string(),
     ] {
         let answer = get(&format!("{}{path}", site.url));
         assert_eq!(answer.status, 200, "{path}");

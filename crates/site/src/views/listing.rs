@@ -113,7 +113,7 @@ pub async fn listing(state: &Shared, query: &ListQuery) -> Result<Listing, Failu
     let mut results = Vec::with_capacity(entries.len());
     for entry in entries {
         let document = match documents {
-            true => Some(state.store.history().document(&entry.id).await?),
+            true => Some(super::shown_document(state, &entry.id).await?),
             false => None,
         };
         results.push(Listed {

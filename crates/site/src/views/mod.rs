@@ -32,10 +32,16 @@ pub async fn visible_result(state: &State, id: &str) -> Result<(Entry, ResultDoc
         .await?
         .filter(|e| state.config.show_synthetic || !e.synthetic)
         .ok_or_else(|| Failure::not_found(format!("no result has the id '{id}'")))?;
-    let mut doc = state.store.history().document(&entry.id).await?;
-    // Where on the submitter's machine it ran is theirs (issue 44: a result's page showed it).
-    doc.target.path.clear();
+    let doc = shown_document(state, &entry.id).await?;
     Ok((entry, doc))
+}
+
+/// A result's document as the site shows it (its page, card, API answers): without where on
+/// the submitter's machine it ran, which is theirs (issue 44: a result's page showed it).
+pub async fn shown_document(state: &State, id: &str) -> Result<ResultDoc, Failure> {
+    let mut doc = state.store.history().document(id).await?;
+    doc.target.path.clear();
+    Ok(doc)
 }
 
 /// The class a `profile` parameter names: `standard` is `standard/direct/random`; a full class
