@@ -94,28 +94,31 @@ fn csv_leaves_one_loops_spread_empty_as_every_table_shows_it() {
     assert_eq!(rows, 8);
 }
 
+/// The sdcard profile on the null engine in a folder of the build's, with `extra` options: its
+/// output, and its document (also left in `home`/card.json).
+fn sdcard_run(home: &std::path::Path, extra: &[&str]) -> (std::process::Output, serde_json::Value) {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let json = home.join("card.json");
+    let run = ok(iomark(home)
+        .arg("run")
+        .arg(dir.path())
+        .args([
+            "-p", "sdcard", "--engine", "null", "--size", "64MiB", "--json",
+        ])
+        .arg(&json)
+        .args(extra));
+    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (run, doc)
+}
+
 /// Issue 45: on a virtual disk the sdcard profile marked V60, V90 and A2 "pass", and the
 /// classes claimed were not kept. On a disk that is no card the classes are for reference,
 /// none met or missed, in the terminal and in every report; the claims are saved.
 #[test]
 fn an_sdcard_run_on_a_disk_that_is_no_card_meets_and_misses_no_class() {
     let home = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let json = home.path().join("card.json");
-    let run = ok(iomark(home.path())
-        .args([
-            "run",
-            dir.path().to_str().unwrap(),
-            "-p",
-            "sdcard",
-            "--engine",
-            "null",
-        ])
-        .args(["--size", "64MiB", "--claimed", "V30,A1", "--json"])
-        .arg(&json));
+    let (run, doc) = sdcard_run(home.path(), &["--claimed", "V30,A1"]);
     let terminal = stdout(&run) + &String::from_utf8_lossy(&run.stderr);
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let score = &doc["score"];
     assert!(score["not_a_card"].is_string(), "{score}");
     assert_eq!(score["claimed"], serde_json::json!(["V30", "A1"]));
@@ -155,21 +158,8 @@ fn an_sdcard_run_on_a_disk_that_is_no_card_meets_and_misses_no_class() {
 #[test]
 fn claims_met_and_missed_are_said_alike() {
     let home = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let (_, mut doc) = sdcard_run(home.path(), &["--no-save", "-q"]);
     let json = home.path().join("card.json");
-    ok(iomark(home.path())
-        .args([
-            "run",
-            dir.path().to_str().unwrap(),
-            "-p",
-            "sdcard",
-            "--engine",
-            "null",
-        ])
-        .args(["--size", "64MiB", "--no-save", "-q", "--json"])
-        .arg(&json));
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let score = &mut doc["score"];
     score.as_object_mut().unwrap().remove("not_a_card");
     score["claimed"] = serde_json::json!(["C10", "V30"]);

@@ -176,19 +176,10 @@ fn constructed(db: &str) {
     let earlier: Vec<_> = [(4, 1.0), (5, 1.01), (6, 0.99)]
         .iter()
         .map(|&(n, level)| {
-            let all: Vec<(&str, f64)> = [
-                "SEQ1M_Q8T1_read",
-                "SEQ1M_Q8T1_write",
-                "SEQ1M_Q1T1_read",
-                "SEQ1M_Q1T1_write",
-                "RND4K_Q32T1_read",
-                "RND4K_Q32T1_write",
-                "RND4K_Q1T1_read",
-                "RND4K_Q1T1_write",
-            ]
-            .iter()
-            .map(|name| (*name, level))
-            .collect();
+            let all: Vec<(&str, f64)> = crate::common::STANDARD_TESTS
+                .iter()
+                .map(|name| (*name, level))
+                .collect();
             let d = doc(
                 &format!("01AAAA0000000000000000000{n}"),
                 &format!("2025-12-2{n}T10:00:00Z"),

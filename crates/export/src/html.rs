@@ -109,15 +109,7 @@ impl Exporter for Html {
         let s = &doc.settings;
         let when = iomark_result::result::describe::when(doc);
         // Where: the path and its filesystem, each where known (a site's page has no path).
-        let raw = doc
-            .verify
-            .as_ref()
-            .is_some_and(|v| v.mode == "probe" || v.mode == "full");
-        let on = match (doc.target.filesystem.as_deref(), raw) {
-            (Some(fs), _) => format!("on {fs}"),
-            (None, true) => "on the raw device".into(),
-            (None, false) => String::new(),
-        };
+        let on = iomark_result::result::describe::on(doc).unwrap_or_default();
         let place = [doc.target.path.as_str(), on.as_str()]
             .into_iter()
             .filter(|p| !p.is_empty())

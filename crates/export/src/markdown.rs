@@ -67,16 +67,9 @@ impl Exporter for Markdown {
             let _ = writeln!(out, "{}", escape(&super::html::price_text(doc, price)));
         }
         let _ = writeln!(out);
-        // Where: the filesystem, a raw device (a verify of one), or nothing said.
-        let raw = doc
-            .verify
-            .as_ref()
-            .is_some_and(|v| v.mode == "probe" || v.mode == "full");
-        let on = match (doc.target.filesystem.as_deref(), raw) {
-            (Some(fs), _) => format!(" on {}", escape(fs)),
-            (None, true) => " on the raw device".into(),
-            (None, false) => String::new(),
-        };
+        let on = iomark_result::result::describe::on(doc)
+            .map(|on| format!(" {}", escape(&on)))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "{}{on} · {}",

@@ -79,6 +79,18 @@ pub const FAST: [&str; 8] = [
     "0",
 ];
 
+/// The tests [`doc`] holds, by name.
+pub const STANDARD_TESTS: [&str; 8] = [
+    "SEQ1M_Q8T1_read",
+    "SEQ1M_Q8T1_write",
+    "SEQ1M_Q1T1_read",
+    "SEQ1M_Q1T1_write",
+    "RND4K_Q32T1_read",
+    "RND4K_Q32T1_write",
+    "RND4K_Q1T1_read",
+    "RND4K_Q1T1_write",
+];
+
 /// A constructed result document: the standard profile's tests at `scale` times a base set of
 /// figures, with three loops spread by `spread` (so its CV is known).
 pub fn doc(id: &str, started_at: &str, scale: &[(&str, f64)], spread: f64) -> Value {

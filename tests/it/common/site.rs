@@ -286,17 +286,7 @@ pub const XSS: &str = "<script>alert(1)</script> \"><img src=x onerror=alert(2)>
 /// figures (SEQ1M Q8T1 read 2000 MB/s), on `board`.
 pub fn device_doc(n: u32, maker: &str, model: &str, scale: f64, board: &str) -> Value {
     let started = format!("2026-03-{:02}T10:{:02}:00Z", 1 + n % 28, n % 60);
-    let names = [
-        "SEQ1M_Q8T1_read",
-        "SEQ1M_Q8T1_write",
-        "SEQ1M_Q1T1_read",
-        "SEQ1M_Q1T1_write",
-        "RND4K_Q32T1_read",
-        "RND4K_Q32T1_write",
-        "RND4K_Q1T1_read",
-        "RND4K_Q1T1_write",
-    ];
-    let factors: Vec<(&str, f64)> = names.iter().map(|n| (*n, scale)).collect();
+    let factors: Vec<(&str, f64)> = super::STANDARD_TESTS.iter().map(|n| (*n, scale)).collect();
     let mut d = doc(&ulid(n), &started, &factors, 0.01);
     d["host"]["board"] = json!(board);
     d["target"]["device"] = json!({

@@ -17,8 +17,8 @@ pub const MIN_EFFECT: f64 = 0.05;
 /// the disk's state between them (its caches, what the host did) moves a whole run, and a
 /// run's loops, taken back to back, do not show it. `bench/compare-noise` on this project's
 /// virtual disk: 20 identical standard runs' levels spread 7% to 14% (one test 27%), and
-/// identical pairs 33% to 105% apart with loops steady to 1%; at 10% three pairs in ten got a
-/// verdict, at 15% none.
+/// identical pairs 33% to 105% apart with loops steady to 1%. Its 10 standard pairs judged
+/// with no history: at 10% three got a verdict, at 15% none.
 pub const RUN_SPREAD: f64 = 0.15;
 /// Earlier runs of a device, with the same method, needed to take its run-to-run spread from
 /// them.

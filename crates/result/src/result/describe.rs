@@ -126,6 +126,20 @@ pub fn io_mode(doc: &ResultDoc) -> String {
     }
 }
 
+/// Where the run's figures come from, as a report says it: `on ext4`, `on the raw device` (a
+/// verify of a whole device), or nothing where neither is known.
+pub fn on(doc: &ResultDoc) -> Option<String> {
+    let raw = doc
+        .verify
+        .as_ref()
+        .is_some_and(|v| v.mode == "probe" || v.mode == "full");
+    match (doc.target.filesystem.as_deref(), raw) {
+        (Some(fs), _) => Some(format!("on {fs}")),
+        (None, true) => Some("on the raw device".into()),
+        (None, false) => None,
+    }
+}
+
 /// When the run started, as people read it: `2026-11-22 10:58 UTC` (a time given with another
 /// offset is turned to UTC first).
 pub fn when(doc: &ResultDoc) -> String {
