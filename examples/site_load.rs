@@ -222,7 +222,7 @@ fn generate(args: &[String]) {
                     // No deletion token's hash is all zeros.
                     store
                         .submissions()
-                        .save(&doc, &"0".repeat(64))
+                        .save(&doc, &"0".repeat(64), &Default::default())
                         .await
                         .expect("saved");
                     if n > 0 && n % 10_000 == 0 {

@@ -44,7 +44,12 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     // a site that saved the first answers with the same receipt.
     let token =
         iomark_result::result::token::new_token().context("cannot make a deletion token")?;
-    let (status, text) = post_until_answered(&server, &body, &token).with_context(|| {
+    let installation = with_store(&args.store, async |s| s.history().installation_key().await)?;
+    let sent = Sent {
+        token: &token,
+        installation: &installation,
+    };
+    let (status, text) = post_until_answered(&server, &body, sent).with_context(|| {
         format!(
             "no answer from {server} in {TRIES} tries: the result stays in your store, and the \
              site may or may not have it"
@@ -231,11 +236,16 @@ fn server_url(text: &str) -> anyhow::Result<String> {
 
 /// The submission sent, and sent again (up to [`TRIES`] times, with the same token) while no
 /// answer comes or a proxy answers that the site did not: the status and text of the answer.
-fn post_until_answered(server: &str, body: &str, token: &str) -> anyhow::Result<(u16, String)> {
+fn post_until_answered(server: &str, body: &str, sent: Sent) -> anyhow::Result<(u16, String)> {
     let url = format!("{server}/api/v1/results");
     let mut tries = 1;
     loop {
-        let answer = request("POST", &url, Some(token), Some(body));
+        let answer = request(
+            "POST",
+            &url,
+            Some(sent.token),
+            Some((body, sent.installation)),
+        );
         let problem = match &answer {
             Ok((status @ (502..=504), text)) => format!("it answered {status}: {}", one_line(text)),
             Err(e) => format!("{e:#}"),
@@ -253,11 +263,20 @@ fn post_until_answered(server: &str, body: &str, token: &str) -> anyhow::Result<
 /// How many times a submission is sent before giving up.
 const TRIES: u64 = 3;
 
+/// What goes with a submission: its deletion token, and this installation's key (by which a
+/// site counts this store's results as one submitter's, `History::installation_key`).
+#[derive(Clone, Copy)]
+struct Sent<'s> {
+    token: &'s str,
+    installation: &'s str,
+}
+
+/// Sends a request, with a body and the installation key for a POST.
 fn request(
     method: &str,
     url: &str,
     token: Option<&str>,
-    body: Option<&str>,
+    body: Option<(&str, &str)>,
 ) -> anyhow::Result<(u16, String)> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -267,8 +286,11 @@ fn request(
         .into();
     let bearer = token.map(|t| format!("Bearer {t}"));
     let mut response = match (method, body) {
-        ("POST", Some(body)) => {
-            let mut request = agent.post(url).header("content-type", "application/json");
+        ("POST", Some((body, installation))) => {
+            let mut request = agent
+                .post(url)
+                .header("content-type", "application/json")
+                .header("x-iomark-installation", installation);
             if let Some(bearer) = &bearer {
                 request = request.header("authorization", bearer);
             }
@@ -337,5 +359,6 @@ fn describe(doc: &ResultDoc, server: &str, bytes: usize) -> String {
         lines.push(format!("  price:    ${price:.2}"));
     }
     lines.push("No hostname and no user name are in it; your home folder is written ~. --dry-run prints all of it.".into());
+    lines.push("With it goes this installation's key, by which the site counts all you send as one submitter's (it keeps only a keyed hash of the key and of your network).".into());
     lines.join("\n")
 }

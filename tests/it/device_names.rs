@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-use crate::common::site::{device_doc, get, http, post, ulid, Site, NO_LIMITS};
+use crate::common::site::{device_doc, get, http, post, post_as, ulid, Site, NO_LIMITS};
 use crate::common::{iomark, need, ok, write_doc, Postgres};
 
 /// A standard result of a SanDisk microSD card that names itself SN64G, on a Pi 4.
@@ -70,8 +70,16 @@ fn names_and_searches(url: &str) {
         assert_eq!(answer.status, 422, "{bad:?}: {}", answer.body);
         assert!(answer.body.contains("sold_as"), "{}", answer.body);
     }
-    // A second result saying the same (spelt otherwise) names the device so, on every page.
-    let second = post(
+    // The same submitter saying it again names nothing: each submitter weighs once.
+    let again = post(
+        &format!("{url}/api/v1/results"),
+        &card(40, Some("sandisk  EXTREME 64gb a2"), None),
+    );
+    assert_eq!(again.status, 201, "{}", again.body);
+    assert_eq!(found(url, "sn64g")[0]["sold_as"], Value::Null);
+    // A second submitter saying the same (spelt otherwise) names the device so, on every page.
+    let second = post_as(
+        2,
         &format!("{url}/api/v1/results"),
         &card(4, Some("sandisk  EXTREME 64gb a2"), None),
     );
@@ -209,7 +217,16 @@ fn submit_sends_and_asks_what_a_card_is_sold_as() {
     assert!(text.contains("needs a letter or a digit"), "{text}");
     assert!(text.contains("Submitted"), "{text}");
     assert_eq!(sold_as(13), "SanDisk Extreme 64GB A2");
-    // Two results now agree: the site names the card so.
+    // Two results agree, but from one installation: one submitter's word names nothing.
+    assert!(text.contains("this installation's key"), "{text}");
+    assert_eq!(found(&url, "sn64g")[0]["sold_as"], Value::Null);
+    // A second submitter agrees: the site names the card so.
+    let other = post_as(
+        3,
+        &format!("{url}/api/v1/results"),
+        &card(14, Some("SanDisk Extreme 64GB A2"), None),
+    );
+    assert_eq!(other.status, 201, "{}", other.body);
     let devices = found(&url, "sn64g");
     assert_eq!(
         devices[0]["sold_as"], "SanDisk Extreme 64GB A2",
@@ -228,7 +245,8 @@ fn a_buyer_finds_a_card_by_what_it_is_sold_as_in_a_browser() {
     let url = &site.url;
     for n in [21, 22] {
         let doc = card(n, Some("SanDisk Extreme 64GB A2"), None);
-        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+        let answer = post_as(n as u8, &format!("{url}/api/v1/results"), &doc);
+        assert_eq!(answer.status, 201, "{}", answer.body);
     }
     let mut browser = Browser::open(375, 800, true);
     browser.goto(&format!("{url}/"));

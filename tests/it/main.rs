@@ -30,5 +30,6 @@ mod shell;
 mod site;
 mod slow_media;
 mod store;
+mod submitters;
 mod surface;
 mod verify;

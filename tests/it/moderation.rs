@@ -7,19 +7,25 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::common::site::{device_doc, get, http, post, redirect, ulid, Site};
+use crate::common::site::{device_doc, get, http, post, post_as, redirect, ulid, Site};
 use crate::common::{iomark, Postgres};
 
-const SECRET: &str = "moderators-secret-0123456789abcdef-xyz";
+pub(crate) const SECRET: &str = "moderators-secret-0123456789abcdef-xyz";
 
-fn secret_file(dir: &Path, mode: u32) -> String {
+pub(crate) fn secret_file(dir: &Path, mode: u32) -> String {
     let file = dir.join("admin-token");
     std::fs::write(&file, format!("{SECRET}\n")).unwrap();
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
     file.display().to_string()
 }
 
-fn act(url: &str, action: &str, id: &str, reason: &str, token: Option<&str>) -> (u16, Value) {
+pub(crate) fn act(
+    url: &str,
+    action: &str,
+    id: &str,
+    reason: &str,
+    token: Option<&str>,
+) -> (u16, Value) {
     let body = serde_json::to_vec(&json!({ "reason": reason })).unwrap();
     let answer = http(
         "POST",
@@ -203,7 +209,10 @@ fn moderation(db: &str) {
     // too, and its old address leads there.
     for n in [75, 76] {
         let doc = device_doc(n, "Moderated", "Card Twin", 0.2, "Raspberry Pi 4 Model B");
-        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+        assert_eq!(
+            post_as(n as u8, &format!("{url}/api/v1/results"), &doc).status,
+            201
+        );
     }
     let (twin, card) = ("moderated-card-twin-128gb", "moderated-card-128gb");
     let merge = |from: &str, into: &str, token: Option<&str>| {
@@ -437,13 +446,20 @@ fn unusual_results_are_reviewed(db: &str) {
     // Six results of one card near 40 MB/s, one at 240 MB/s (within its USB 3 link); a
     // second model with four results, one of them as far out; one new device.
     let scales = [0.020, 0.021, 0.019, 0.020, 0.022, 0.020, 0.12];
+    // Each result from an owner of its own (a network of its own).
     for (n, scale) in (81..).zip(scales) {
         let doc = device_doc(n, "Spread", "Card", scale, "Raspberry Pi 4 Model B");
-        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+        assert_eq!(
+            post_as(n as u8, &format!("{url}/api/v1/results"), &doc).status,
+            201
+        );
     }
     for (n, scale) in (91..).zip([0.020, 0.021, 0.019, 0.12]) {
         let doc = device_doc(n, "Few", "Card", scale, "Raspberry Pi 4 Model B");
-        assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);
+        assert_eq!(
+            post_as(n as u8, &format!("{url}/api/v1/results"), &doc).status,
+            201
+        );
     }
     let doc = device_doc(99, "Brand New", "Stick", 0.02, "Raspberry Pi 4 Model B");
     assert_eq!(post(&format!("{url}/api/v1/results"), &doc).status, 201);

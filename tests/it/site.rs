@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::common::site::{device_doc, get, get_bytes, http, post, ulid, Site, NO_LIMITS, XSS};
+use crate::common::site::{
+    device_doc, get, get_bytes, http, post, post_as, ulid, Site, NO_LIMITS, XSS,
+};
 use crate::common::{iomark, ok, write_doc, Postgres};
 
 /// POSTs a body of `bytes` spaces, as a client that keeps sending while the server answers
@@ -1372,8 +1374,9 @@ fn a_drive_is_found_by_its_own_name_in_any_enclosure() {
     let mut stick = device_doc(3, "SanDisk", "Cruzer Blade", 0.02, "Raspberry Pi 4 Model B");
     stick["target"]["device"]["rotational"] = json!(true);
     stick["target"]["device"]["usb"]["vendor_id"] = json!("0781");
-    for d in [&bridged, &sata, &stick] {
-        let answer = post(&format!("{url}/api/v1/results"), d);
+    // Three owners, each from a network of their own.
+    for (n, d) in (1..).zip([&bridged, &sata, &stick]) {
+        let answer = post_as(n, &format!("{url}/api/v1/results"), d);
         assert_eq!(answer.status, 201, "{}", answer.body);
     }
     let board = get(&format!("{url}/api/v1/leaderboard?q=samsung%20860")).json();
@@ -1603,7 +1606,7 @@ fn a_submission_keeps_the_other_devices_pages() {
     let url = site.url.clone();
     let submit = |n: u32, model: &str| {
         let doc = device_doc(n, "SanDisk", model, 0.1, "Raspberry Pi 5");
-        let answer = post(&format!("{url}/api/v1/results"), &doc);
+        let answer = post_as(n as u8, &format!("{url}/api/v1/results"), &doc);
         assert_eq!(answer.status, 201);
         answer.json()["token"].as_str().unwrap().to_string()
     };

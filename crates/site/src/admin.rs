@@ -167,6 +167,32 @@ pub async fn restore(
     result_action(state, id, headers, body, false).await
 }
 
+/// Ranks result `id`, which waited for a moderator (a device called something its
+/// submitters do not call it, or a first result far beyond its kind on the site).
+#[utoipa::path(post, path = "/api/v1/admin/results/{id}/rank", tag = "moderation",
+    params(("id" = inline(params::Text), Path, description = "The result's id")),
+    request_body(content = Reason, content_type = "application/json"),
+    security(("moderator" = [])),
+    responses(
+        (status = OK, description = "Ranked: `{\"ranked\": ID}`", body = Object),
+        (status = NOT_FOUND, description = "No result has that id, or the site has no moderators' API", body = Refusal),
+        (status = CONFLICT, description = "It waits for nothing", body = Refusal),
+        (status = BAD_REQUEST, description = "The body is not `{\"reason\": \"why\"}`", body = Refusal)))]
+pub async fn rank(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    WholeBody(body): WholeBody,
+) -> Result<Response, Api> {
+    allowed(&state, &headers)?;
+    let reason = reason(&body)?;
+    answer(
+        &id,
+        state.store.moderation().rank(&id, &reason).await?,
+        "ranked",
+    )
+}
+
 /// Hides or restores result `id`: `{"reason": …}`.
 async fn result_action(
     state: Shared,

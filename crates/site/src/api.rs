@@ -13,8 +13,8 @@ use super::guard::WholeBody;
 use super::views::{self, params, BoardQuery, Compared, DeviceQuery};
 use crate::Shared;
 use iomark_result::result::ResultDoc;
-use iomark_store::Deletion;
 use iomark_store::StoreError;
+use iomark_store::{Deletion, Sender};
 
 type Answer<T> = Result<Json<T>, Api>;
 
@@ -89,7 +89,10 @@ pub struct Receipt {
 /// The answer's token deletes it again. A client may choose that token itself
 /// (`Authorization: Bearer TOKEN`, 32 to 128 letters, digits, `-` or `_`; `iomark submit` does):
 /// the same submission sent again with it, a retry whose answer was lost on the way, is then
-/// answered 201 with the same receipt instead of 409.
+/// answered 201 with the same receipt instead of 409. A device's name and medians weigh each
+/// submitter once: the site tells submitters apart by their address's /24 or /64, and joins
+/// the addresses one installation sends from by its key (`X-Iomark-Installation`, as a token
+/// is spelt; `iomark submit` sends one), kept only as keyed hashes.
 #[utoipa::path(post, path = "/api/v1/results", tag = "results",
     request_body(content = Object, content_type = "application/json",
         description = "A result document (iomark.result/1)"),
@@ -98,14 +101,15 @@ pub struct Receipt {
         (status = CREATED, description = "Saved (or saved before, from the same document with \
             the same token of the client's): where it is, its deletion token, and where it \
             stands", body = Receipt, headers(("Location" = String))),
-        (status = BAD_REQUEST, description = "A token of the client's that is too short or \
-            holds other characters", body = Refusal),
+        (status = BAD_REQUEST, description = "A token or installation key of the client's \
+            that is too short or holds other characters", body = Refusal),
         (status = CONFLICT, description = "A result with that id is here already", body = Refusal),
         (status = UNPROCESSABLE_ENTITY, description = "Not a result document this site takes",
             body = Refusal)))]
 pub async fn submit(
     State(state): State<Shared>,
     headers: HeaderMap,
+    client: Option<axum::Extension<super::metrics::Client>>,
     WholeBody(body): WholeBody,
 ) -> Result<Response, Api> {
     let text = std::str::from_utf8(&body).map_err(|_| {
@@ -131,7 +135,11 @@ pub async fn submit(
         })?,
     };
     let hash = token_hash(&token);
-    match state.store.submissions().save(&doc, &hash).await {
+    let sender = Sender {
+        address: client.map(|c| c.0 .0),
+        installation: installation(&headers)?.map(str::to_string),
+    };
+    match state.store.submissions().save(&doc, &hash, &sender).await {
         Ok(()) => super::metrics::saved(),
         // Sent again by its submitter (the same document, the same token of its own): the
         // first was saved and its answer lost, so this one is answered as that one was.
@@ -147,8 +155,18 @@ pub async fn submit(
         }
         Err(e) => return Err(e.into()),
     }
-    // The result is saved: a standing that cannot be read leaves it out, never the 201.
+    // What the store filed it as, read on the primary, which has it (a replica would not
+    // yet): why it is kept out of rankings where the site holds it for review, and the device
+    // it was filed under.
+    let filed = iomark_store::on_primary(state.store.site().entry(&doc.id))
+        .await
+        .ok()
+        .flatten();
+    // The result is saved: a standing that cannot be read leaves it out, never the 201; one
+    // the site holds for review has none yet.
+    let held = filed.as_ref().is_some_and(|e| e.waits);
     let standing = match views::standing(&state, &doc).await {
+        Ok(_) if held => None,
         Ok(standing) => standing,
         Err(e) => {
             tracing::warn!(id = %doc.id, "its standing could not be read: {e}");
@@ -159,7 +177,10 @@ pub async fn submit(
         url: views::result_url(&state, &doc.id),
         id: doc.id.clone(),
         token,
-        flag: doc.rank_flag(),
+        flag: filed
+            .as_ref()
+            .and_then(|e| e.flag.clone())
+            .or_else(|| doc.rank_flag()),
         standing,
     };
     let mut response = (StatusCode::CREATED, Json(receipt)).into_response();
@@ -168,15 +189,8 @@ pub async fn submit(
     }
     // The pages a new result of its device may change: the device it names, and the one it
     // was filed under where that one was merged into another (whose page showed it only after
-    // --cache-seconds before). Read on the primary, which has it: a replica would not yet.
+    // --cache-seconds before).
     let named = doc.identity().device_key;
-    let filed = match named {
-        Some(_) => iomark_store::on_primary(state.store.site().entry(&doc.id))
-            .await
-            .ok()
-            .flatten(),
-        None => None,
-    };
     let devices = named.into_iter().chain(filed.and_then(|e| e.device_key));
     response
         .extensions_mut()
@@ -305,6 +319,26 @@ pub async fn health(State(state): State<Shared>) -> Answer<Health> {
 }
 
 /// A deletion token a client chose: long enough not to be guessed, and plain.
+/// The header an installation of `iomark submit` sends its key in.
+pub const INSTALLATION: &str = "x-iomark-installation";
+
+/// The installation key a submission came with, spelt as a token is, if it came with one.
+fn installation(headers: &HeaderMap) -> Result<Option<&str>, Failure> {
+    let Some(value) = headers.get(INSTALLATION) else {
+        return Ok(None);
+    };
+    match value.to_str().map(str::trim) {
+        Ok(key) if iomark_result::result::token::is_token(key) => Ok(Some(key)),
+        _ => {
+            super::metrics::refused("bad_installation");
+            Err(Failure::bad(
+                "an installation key (X-Iomark-Installation) is 32 to 128 letters, digits, '-' \
+                 or '_'",
+            ))
+        }
+    }
+}
+
 fn own_token(token: &str) -> Result<&str, Failure> {
     if iomark_result::result::token::is_token(token) {
         Ok(token)

@@ -146,6 +146,12 @@ pub async fn guard(State(state): State<Shared>, request: Request, next: Next) ->
     if fresh {
         request.extensions_mut().insert(super::writers::Fresh);
     }
+    // Who sent a submission, for the store to count its submitter (`api::submit`).
+    if let Some(client) = client {
+        request
+            .extensions_mut()
+            .insert(super::metrics::Client(client));
+    }
     let handled = async {
         if fresh {
             iomark_store::on_primary(next.run(request)).await

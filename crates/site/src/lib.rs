@@ -149,6 +149,7 @@ pub fn router(state: Shared) -> Router {
         .routes(routes!(dump::file))
         .routes(routes!(admin::hide))
         .routes(routes!(admin::restore))
+        .routes(routes!(admin::rank))
         .routes(routes!(admin::merge))
         .routes(routes!(admin::hide_device))
         .routes(routes!(admin::restore_device))

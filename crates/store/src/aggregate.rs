@@ -45,8 +45,7 @@ pub(super) fn in_scope(e: &Entry, scope: &str) -> bool {
     }
 }
 
-/// The value most of `items` have; of values as common, the one seen first. One result cannot
-/// rename a device that others have named, however it spells its own.
+/// The value most of `items` have; of values as common, the one seen first.
 fn most_common<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Option<T> {
     most_common_counted(items).map(|(v, _)| v)
 }
@@ -64,10 +63,94 @@ fn most_common_counted<T: PartialEq>(items: impl Iterator<Item = T>) -> Option<(
     counts.into_iter().rev().max_by_key(|(_, n)| *n)
 }
 
-/// Groups entries by device (in the order each device first appears) and summarises each:
-/// per figure its median and quartiles, the median price, and the name, kind, transport and
-/// capacity most of its results give (of those as common, the first in `entries`' order,
-/// which the store makes the order results arrived in).
+/// Submitters who must agree before a device is called otherwise than its first submitter
+/// called it (its name, kind, transport, capacity, what it is sold as) ...
+pub const AGREEING: usize = 3;
+/// ... and by how many more submitters than still call it so.
+pub const MARGIN: usize = 2;
+
+/// What a device is called, from its submitters' votes (each submitter's own most common
+/// value, in the order they first sent a result), where `needed` of them must give a value
+/// before it is shown: the first value so given, until another has [`AGREEING`] submitters
+/// and [`MARGIN`] more than it. With how many gave it.
+fn settle<T: PartialEq + Clone>(votes: &[T], needed: usize) -> Option<(T, usize)> {
+    let count = |v: &T| votes.iter().filter(|w| *w == v).count();
+    let first = votes.iter().find(|v| count(v) >= needed)?;
+    let (best, n) = most_common_counted(votes.iter())?;
+    let kept = count(first);
+    Some(match best != first && n >= AGREEING && n >= kept + MARGIN {
+        true => (best.clone(), n),
+        false => (first.clone(), kept),
+    })
+}
+
+/// A device's results by submitter, in the order each first sent one: a result the site
+/// cannot tell the sender of is a submitter of its own.
+fn by_submitter<'e>(group: &[&'e Entry]) -> Vec<Vec<&'e Entry>> {
+    let mut submitters: Vec<Vec<&Entry>> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = Default::default();
+    for e in group {
+        let Some(who) = e.submitter.as_deref() else {
+            submitters.push(vec![e]);
+            continue;
+        };
+        let i = *at.entry(who).or_insert_with(|| {
+            submitters.push(Vec::new());
+            submitters.len() - 1
+        });
+        submitters[i].push(e);
+    }
+    submitters
+}
+
+/// One submitter's results with the same figures sent again (under a new id) kept once: they
+/// are one result. Its results name the device all the same (`votes`).
+fn distinct<'e>(results: &[&'e Entry]) -> Vec<&'e Entry> {
+    // The figures seen, as bits: 3,000 results of one submitter are looked through once.
+    let mut seen: std::collections::HashSet<Vec<(&str, u64)>> = Default::default();
+    results
+        .iter()
+        .copied()
+        .filter(|e| {
+            seen.insert(
+                e.figures
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.to_bits()))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// Each submitter's vote: the value most of its results give.
+fn votes<T: PartialEq + Clone>(
+    submitters: &[Vec<&Entry>],
+    of: impl Fn(&Entry) -> T + Copy,
+) -> Vec<T> {
+    submitters
+        .iter()
+        .filter_map(|results| most_common(results.iter().map(|e| of(e))))
+        .collect()
+}
+
+/// The median of each submitter's own median: each submitter weighs once, however many
+/// results it sent.
+fn spread_of_submitters(
+    submitters: &[Vec<&Entry>],
+    of: impl Fn(&Entry) -> Option<f64> + Copy,
+) -> Option<Spread> {
+    let medians = submitters
+        .iter()
+        .filter_map(|results| spread(results.iter().filter_map(|e| of(e)).collect()))
+        .map(|s| s.median)
+        .collect();
+    spread(medians)
+}
+
+/// Groups entries by device (in the order each device first appears) and summarises each,
+/// weighing each submitter once (`by_submitter`, `distinct`): per figure the median and quartiles of its
+/// submitters' medians, the median price, and the name, kind, transport and capacity its
+/// submitters settle on (`settle`; `entries` come in the order results arrived in).
 pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
     let mut order: Vec<&str> = Vec::new();
     let mut groups: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
@@ -87,53 +170,61 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
         .into_iter()
         .map(|key| {
             let group = &groups[key];
-            let name = most_common(group.iter().map(|e| &e.device_name));
-            let kind = most_common(group.iter().map(|e| &e.kind));
-            let transport = most_common(group.iter().map(|e| &e.transport));
-            let capacity_gb = most_common(group.iter().map(|e| e.capacity_gb));
+            let submitters = by_submitter(group);
+            let figures: Vec<Vec<&Entry>> = submitters.iter().map(|r| distinct(r)).collect();
+            let called = |of: fn(&Entry) -> String| settle(&votes(&submitters, of), 1).map(|v| v.0);
+            let transport = settle(&votes(&submitters, |e| e.transport.clone()), 1).map(|v| v.0);
+            let capacity_gb = settle(&votes(&submitters, |e| e.capacity_gb), 1).map(|v| v.0);
             let mut stats = BTreeMap::new();
             for metric in &METRICS {
-                let values: Vec<f64> = group
-                    .iter()
-                    .filter_map(|e| e.figures.get(metric.column).copied())
-                    .collect();
-                if let Some(spread) = spread(values) {
+                let of = |e: &Entry| e.figures.get(metric.column).copied();
+                if let Some(spread) = spread_of_submitters(&figures, of) {
                     stats.insert(metric.column.to_string(), spread);
                 }
             }
-            let prices: Vec<f64> = group.iter().filter_map(|e| e.price_usd).collect();
             DeviceRow {
-                sold_as: sold_as(group),
+                sold_as: sold_as(&submitters),
                 names: names(key, group),
                 key: key.to_string(),
-                name: name.cloned().unwrap_or_default(),
-                kind: kind.cloned().unwrap_or_default(),
-                transport: transport.cloned().flatten(),
+                name: called(|e| e.device_name.clone()).unwrap_or_default(),
+                kind: called(|e| e.kind.clone()).unwrap_or_default(),
+                transport: transport.flatten(),
                 capacity_gb: capacity_gb.flatten(),
-                results: group.len() as i64,
-                price_usd: spread(prices).map(|s| s.median),
+                results: figures.iter().map(Vec::len).sum::<usize>() as i64,
+                submitters: submitters.len() as i64,
+                price_usd: spread_of_submitters(&figures, |e| e.price_usd).map(|s| s.median),
                 stats,
             }
         })
         .collect()
 }
 
-/// Results that must give one name before a device is shown as sold under it: what one
-/// submission says makes the device findable by it, never names it.
+/// Submitters who must give one name before a device is shown as sold under it: what one
+/// says makes the device findable by it, never names it.
 pub const SOLD_AS_AGREEING: usize = 2;
 
-/// What the device is sold as: the name most of its results that give one give (compared as
-/// slugs, spelt as first given), once [`SOLD_AS_AGREEING`] of them give it.
-fn sold_as(group: &[&Entry]) -> Option<String> {
-    let given = group
+/// What the device is sold as: of the submitters that give a name (each its own most common,
+/// compared as slugs, spelt as first given), what they settle on, once
+/// [`SOLD_AS_AGREEING`] of them give it.
+fn sold_as(submitters: &[Vec<&Entry>]) -> Option<String> {
+    let given: Vec<Vec<&Entry>> = submitters
         .iter()
-        .filter_map(|e| e.sold_as.as_deref())
-        .map(|name| (slug(name), name));
-    let (wanted, count) = most_common_counted(given.clone().map(|(key, _)| key))?;
-    (count >= SOLD_AS_AGREEING)
-        .then(|| given.into_iter().find(|(key, _)| *key == wanted))
+        .map(|results| {
+            results
+                .iter()
+                .copied()
+                .filter(|e| e.sold_as.is_some())
+                .collect::<Vec<_>>()
+        })
+        .filter(|results| !results.is_empty())
+        .collect();
+    let slugged = |e: &Entry| e.sold_as.as_deref().map(slug).unwrap_or_default();
+    let (wanted, _) = settle(&votes(&given, slugged), SOLD_AS_AGREEING)?;
+    given
+        .iter()
         .flatten()
-        .map(|(_, name)| name.to_string())
+        .find(|e| slugged(e) == wanted)
+        .and_then(|e| e.sold_as.clone())
 }
 
 /// The most a device's search text holds, in bytes: its names and what it is sold as come
@@ -251,6 +342,8 @@ mod tests {
             flag: None,
             synthetic: false,
             figures: BTreeMap::new(),
+            submitter: None,
+            waits: false,
         }
     }
 
@@ -275,6 +368,85 @@ mod tests {
             ),
         ];
         assert_eq!(aggregate(&two)[0].sold_as.as_deref(), extreme);
+    }
+
+    /// A result of `who` naming the device `name`, of kind `kind`, with SEQ1M Q8T1 read `mb`.
+    fn sent(who: &str, name: &str, kind: &str, mb: f64) -> Entry {
+        let mut e = entry(name, None, None);
+        e.submitter = Some(who.into());
+        e.kind = kind.into();
+        e.figures.insert("seq1m_q8_read".into(), mb);
+        e
+    }
+
+    #[test]
+    fn each_submitter_weighs_once_however_much_it_sends() {
+        // Four submitters agree on about 90 MB/s; a fifth sends 3,000 results of 9,000.
+        let mut group: Vec<Entry> = (0..4)
+            .map(|n| sent(&format!("s{n}"), "Good Card", "microSD", 88.0 + n as f64))
+            .collect();
+        for n in 0..3000 {
+            group.push(sent("loud", "Good Card", "microSD", 9000.0 + n as f64));
+        }
+        let row = &aggregate(&group)[0];
+        let read = &row.stats["seq1m_q8_read"];
+        assert_eq!((row.submitters, read.n), (5, 5));
+        assert_eq!(read.median, 90.0);
+        assert_eq!(row.results, 3004);
+        // The same figures sent again under new ids by one submitter are one result.
+        let again: Vec<Entry> = (0..50)
+            .map(|_| sent("loud", "Good Card", "microSD", 9000.0))
+            .collect();
+        let row = &aggregate(&[group[..4].to_vec(), again].concat())[0];
+        assert_eq!((row.results, row.submitters), (5, 5));
+        // A result the site cannot tell the sender of is a submitter of its own.
+        let mut unknown = entry("Good Card", None, None);
+        unknown.figures.insert("seq1m_q8_read".into(), 1.0);
+        let row = &aggregate(&[unknown.clone(), unknown])[0];
+        assert_eq!((row.results, row.submitters), (2, 2));
+    }
+
+    #[test]
+    fn a_device_is_renamed_by_several_submitters_and_a_margin_only() {
+        let honest = |n: usize| -> Vec<Entry> {
+            (0..n)
+                .map(|i| sent(&format!("h{i}"), "Samsung 980 PRO", "NVMe", 6000.0))
+                .collect()
+        };
+        let fake = |who: &str| sent(who, "CHEAP FAKE", "USB flash", 6000.0);
+        // One submitter, however often it sends, changes nothing.
+        let mut group = honest(4);
+        group.extend((0..20).map(|_| fake("attacker")));
+        let row = &aggregate(&group)[0];
+        assert_eq!(
+            (row.name.as_str(), row.kind.as_str()),
+            ("Samsung 980 PRO", "NVMe")
+        );
+        // Nor does a first submitter outvoted by fewer than AGREEING others.
+        let mut group = honest(1);
+        group.extend((0..AGREEING - 1).map(|n| fake(&format!("a{n}"))));
+        assert_eq!(aggregate(&group)[0].name, "Samsung 980 PRO");
+        // AGREEING submitters, MARGIN more than name it otherwise, do.
+        let mut group = honest(1);
+        group.extend((0..AGREEING).map(|n| fake(&format!("a{n}"))));
+        assert_eq!(aggregate(&group)[0].name, "CHEAP FAKE");
+        // Short of the margin, they do not.
+        let mut group = honest(2);
+        group.extend((0..AGREEING).map(|n| fake(&format!("a{n}"))));
+        assert_eq!(aggregate(&group)[0].name, "Samsung 980 PRO");
+        // A submitter's vote is what most of its own results say.
+        let mut group = vec![sent("one", "Name A", "SD", 1.0)];
+        group.extend((0..3).map(|_| sent("two", "Name B", "SD", 2.0)));
+        group.push(sent("two", "Name A", "SD", 3.0));
+        assert_eq!(
+            settle(
+                &votes(&by_submitter(&group.iter().collect::<Vec<_>>()), |e| e
+                    .device_name
+                    .clone()),
+                1
+            ),
+            Some(("Name A".to_string(), 1))
+        );
     }
 
     #[test]

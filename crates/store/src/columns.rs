@@ -13,7 +13,7 @@ use super::model::{DeviceRow, Entry};
 use iomark_result::result::metric::{Metric, METRICS};
 
 /// A result's facts in `entries`, before its figures, in the order they are bound.
-pub const ENTRY_FACTS: [&str; 17] = [
+pub const ENTRY_FACTS: [&str; 19] = [
     "id",
     "device_key",
     "device_name",
@@ -31,11 +31,13 @@ pub const ENTRY_FACTS: [&str; 17] = [
     "label",
     "headline",
     "sold_as",
+    "submitter",
+    "held",
 ];
 
 /// A device's aggregate in `devices`, before its figures' medians, in the order they are
 /// bound; the first three are its key.
-pub const DEVICE_FACTS: [&str; 13] = [
+pub const DEVICE_FACTS: [&str; 14] = [
     "class",
     "scope",
     "device_key",
@@ -49,6 +51,7 @@ pub const DEVICE_FACTS: [&str; 13] = [
     "stats",
     "sold_as",
     "names",
+    "submitters",
 ];
 
 /// The statements, for one list of figures.
@@ -151,6 +154,7 @@ impl Statements {
             at("capacity_gb"),
             at("started_at"),
         );
+        let (submitter, held) = (at("submitter"), at("held"));
         let (label, headline, sold_as, board, fs, price, flag, synthetic) = (
             at("label"),
             at("headline"),
@@ -193,6 +197,8 @@ impl Statements {
                     price_usd: real(price),
                     flag: text(flag),
                     synthetic: value(synthetic).as_f64().is_some_and(|v| v != 0.0),
+                    submitter: text(submitter),
+                    waits: text(held).is_some(),
                     figures: self
                         .figures
                         .iter()
@@ -241,6 +247,7 @@ pub fn device_row(row: &AnyRow) -> Result<DeviceRow, sqlx::Error> {
         transport: row.try_get("transport")?,
         capacity_gb: row.try_get("capacity_gb")?,
         results: row.try_get("results")?,
+        submitters: row.try_get("submitters")?,
         price_usd: row.try_get("price_usd")?,
         stats: serde_json::from_str(&stats).unwrap_or_default(),
         sold_as: row.try_get("sold_as")?,
@@ -274,6 +281,8 @@ pub fn entry_of(row: &AnyRow, metrics: &[Metric]) -> Result<Entry, sqlx::Error> 
         price_usd: row.try_get("price_usd")?,
         flag: row.try_get("flag")?,
         synthetic: row.try_get::<i64, _>("synthetic")? != 0,
+        submitter: row.try_get("submitter")?,
+        waits: row.try_get::<Option<String>, _>("held")?.is_some(),
         figures,
     })
 }
@@ -362,7 +371,9 @@ mod tests {
                 .bind("2026-11-23T00:00:00Z")
                 .bind(None::<String>)
                 .bind(Some("score 12"))
-                .bind(Some("SanDisk Extreme"));
+                .bind(Some("SanDisk Extreme"))
+                .bind(Some("c0ffee"))
+                .bind(None::<String>);
             for (i, _) in metrics.iter().enumerate() {
                 insert = insert.bind(Some(i as f64 + 0.5));
             }
@@ -398,7 +409,9 @@ mod tests {
                 .bind("2026-11-24T00:00:00Z")
                 .bind(Some("\u{1F4BE} label\n"))
                 .bind(None::<String>)
-                .bind(None::<String>);
+                .bind(None::<String>)
+                .bind(None::<String>)
+                .bind(Some("held for a test"));
             for (i, _) in metrics.iter().enumerate() {
                 odd = odd.bind(
                     (i != 3).then_some((i as f64 + 1.0) / 3.0 * 1e-300_f64.powi(i as i32 % 2)),
@@ -421,6 +434,8 @@ mod tests {
             assert_eq!(sql.entries_from_json(&text).unwrap(), by_row);
             assert_eq!(by_row.len(), 2);
             assert!(by_row[0].figures.len() == metrics.len() - 1 && by_row[0].synthetic);
+            assert!(by_row[0].waits && !by_row[1].waits);
+            assert_eq!(by_row[1].submitter.as_deref(), Some("c0ffee"));
             store.close().await;
         });
     }

@@ -15,6 +15,7 @@ use super::derive::Derive;
 use super::history::{encode, History};
 use super::model::Deletion;
 use super::replicas::{Reader, Replicas};
+use super::sender::{Secret, Sender, Sent};
 use super::stale::Derivation;
 use super::{constant_time_eq, Begin, Db, StoreError};
 use iomark_result::result::ResultDoc;
@@ -30,7 +31,7 @@ pub(crate) struct Committer(std::sync::Mutex<Option<mpsc::Sender<Job>>>);
 
 struct Job {
     doc: ResultDoc,
-    token_hash: String,
+    sent: Sent,
     answer: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -42,6 +43,7 @@ pub struct Submissions<'a> {
     derive: Derive<'a>,
     committer: &'a Committer,
     derivation: &'a Derivation,
+    secret: &'a Secret,
 }
 
 impl<'a> Submissions<'a> {
@@ -50,22 +52,34 @@ impl<'a> Submissions<'a> {
         derive: Derive<'a>,
         committer: &'a Committer,
         derivation: &'a Derivation,
+        secret: &'a Secret,
     ) -> Submissions<'a> {
         Submissions {
             history,
             derive,
             committer,
             derivation,
+            secret,
         }
     }
 
-    /// Saves a submitted result with the hash of its deletion token: on a server's SQLite
-    /// store, committed together with those that arrive meanwhile (`committer.rs`).
-    pub async fn save(&self, doc: &ResultDoc, token_hash: &str) -> Result<(), StoreError> {
+    /// Saves a submitted result with the hash of its deletion token and what the site knows
+    /// of its sender (kept only as keyed hashes, `sender.rs`): on a server's SQLite store,
+    /// committed together with those that arrive meanwhile (`committer.rs`).
+    pub async fn save(
+        &self,
+        doc: &ResultDoc,
+        token_hash: &str,
+        sender: &Sender,
+    ) -> Result<(), StoreError> {
+        let sent = self
+            .secret
+            .seal(self.history.db(), token_hash, sender)
+            .await?;
         if self.history.db().is_sqlite() && self.history.db().pooling.wal {
-            self.save_together(doc, token_hash).await
+            self.save_together(doc, sent).await
         } else {
-            self.history.save_with(doc, Some(token_hash)).await
+            self.history.save_with(doc, Some(&sent)).await
         }
     }
 
@@ -133,7 +147,7 @@ impl<'a> Submissions<'a> {
 
     /// Saves a submitted result through the store's committer, started at the first: answered
     /// when the transaction that holds it has committed.
-    async fn save_together(&self, doc: &ResultDoc, token_hash: &str) -> Result<(), StoreError> {
+    async fn save_together(&self, doc: &ResultDoc, sent: Sent) -> Result<(), StoreError> {
         let queue = {
             let mut committer = self.committer.0.lock().unwrap_or_else(|e| e.into_inner());
             match committer.as_ref().filter(|queue| !queue.is_closed()) {
@@ -160,7 +174,7 @@ impl<'a> Submissions<'a> {
         let (answer, answered) = oneshot::channel();
         let job = Job {
             doc: doc.clone(),
-            token_hash: token_hash.to_string(),
+            sent,
             answer,
         };
         let gone = || StoreError::Unavailable {
@@ -203,7 +217,7 @@ impl Writer {
                     };
                     let mut one = sqlx::Connection::begin(&mut **tx).await?;
                     match history
-                        .insert(&mut one, &job.doc, document, Some(&job.token_hash))
+                        .insert(&mut one, &job.doc, document, Some(&job.sent))
                         .await
                     {
                         Ok(()) => {
@@ -244,12 +258,7 @@ async fn commit(writer: Writer, mut queue: mpsc::Receiver<Job>) {
                 // Each alone: whatever failed the batch fails only its own submission.
                 let mut outcomes = Vec::with_capacity(jobs.len());
                 for job in &jobs {
-                    outcomes.push(
-                        writer
-                            .history()
-                            .save_with(&job.doc, Some(&job.token_hash))
-                            .await,
-                    );
+                    outcomes.push(writer.history().save_with(&job.doc, Some(&job.sent)).await);
                 }
                 commits.increment(jobs.len() as u64);
                 outcomes
@@ -276,14 +285,21 @@ mod tests {
         crate::on_a_server_store(None, async |store| {
             let mut doc = iomark_result::result::sample::doc();
             doc.id = PANICS.into();
-            let failed = store.submissions().save(&doc, "t").await;
+            let failed = store
+                .submissions()
+                .save(&doc, "t", &Sender::default())
+                .await;
             assert!(
                 matches!(&failed, Err(StoreError::Unavailable { detail, .. })
                     if detail.contains("writer has stopped")),
                 "{failed:?}"
             );
             doc.id = "01JCOMMITAFTER00000000000".into();
-            store.submissions().save(&doc, "t").await.unwrap();
+            store
+                .submissions()
+                .save(&doc, "t", &Sender::default())
+                .await
+                .unwrap();
             store.history().document(&doc.id).await.unwrap();
         });
     }
@@ -299,13 +315,19 @@ mod tests {
                 doc.id = format!("01JCOMMIT{n:017}");
                 doc
             };
-            store.submissions().save(&doc(0), "t0").await.unwrap();
+            store
+                .submissions()
+                .save(&doc(0), "t0", &Sender::default())
+                .await
+                .unwrap();
             let ids = [1, 2, 0, 3, 2, 4];
             let docs: Vec<ResultDoc> = ids.iter().map(|&n| doc(n)).collect();
             let submissions = store.submissions();
-            let outcomes =
-                futures_util::future::join_all(docs.iter().map(|d| submissions.save(d, "token")))
-                    .await;
+            let nobody = Sender::default();
+            let outcomes = futures_util::future::join_all(
+                docs.iter().map(|d| submissions.save(d, "token", &nobody)),
+            )
+            .await;
             let refused: Vec<bool> = outcomes
                 .iter()
                 .map(|o| matches!(o, Err(StoreError::Duplicate(_))))

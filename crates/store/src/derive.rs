@@ -9,8 +9,10 @@ use sqlx::{Any, Row, Transaction};
 
 use super::aggregate::scopes;
 use super::columns::SQL;
+use super::hold;
 use super::moves;
 use super::refresh::Refresh;
+use super::sender::{self, Sent};
 use super::stale::{Derivation, Stale};
 use super::{Begin, Db, StoreError};
 use iomark_result::result::metric::METRICS;
@@ -18,7 +20,16 @@ use iomark_result::result::ResultDoc;
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Derive::rederive`]); change this with them.
-pub const RULES: &str = "5";
+pub const RULES: &str = "6";
+
+/// What a site keeps beside a result's facts: the hash of its deletion token, its submitter
+/// (`sender.rs`), and why it waits for a moderator (`hold.rs`), where it has each.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Kept<'k> {
+    pub token_hash: Option<&'k str>,
+    pub submitter: Option<&'k str>,
+    pub held: Option<&'k str>,
+}
 
 /// The facts and aggregates derived from the documents, kept current.
 #[derive(Clone, Copy)]
@@ -44,14 +55,46 @@ impl<'a> Derive<'a> {
         self.stale.refresh().await
     }
 
-    /// Writes a result's facts and refreshes its device's aggregate, inside the transaction
-    /// that saves the result.
+    /// Writes the facts of a result saved now (a site's submission with what it keeps of its
+    /// sender, or none for what a store's owner saves) and refreshes its device's aggregate,
+    /// inside the transaction that saves the result. A submission counts as its submitter's,
+    /// and may wait for a moderator (`hold.rs`); what a store's owner saves does neither.
+    pub(crate) async fn add_saved(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        doc: &ResultDoc,
+        sent: Option<&Sent>,
+    ) -> Result<(), sqlx::Error> {
+        let Some(sent) = sent else {
+            return self.add_entry(tx, doc, Kept::default()).await;
+        };
+        let submitter = sender::submitter(tx, sent).await?;
+        let mut id = doc.identity();
+        if let Some(key) = &id.device_key {
+            id.device_key = Some(moves::resolve(tx, key).await?);
+        }
+        let held = hold::reason(tx, doc, &id).await?;
+        let kept = Kept {
+            token_hash: Some(&sent.token_hash),
+            submitter: submitter.as_deref(),
+            held: held.as_deref(),
+        };
+        self.add_entry(tx, doc, kept).await
+    }
+
+    /// Writes a result's facts, with what the site keeps beside them, and refreshes its
+    /// device's aggregate, inside the transaction that saves (or restores) the result.
     pub(crate) async fn add_entry(
         &self,
         tx: &mut Transaction<'_, Any>,
         doc: &ResultDoc,
-        token_hash: Option<&str>,
+        kept: Kept<'_>,
     ) -> Result<(), sqlx::Error> {
+        let Kept {
+            token_hash,
+            submitter,
+            held,
+        } = kept;
         let mut id = doc.identity();
         // A key merged into another, or renamed by new rules, is filed under where it leads.
         if let Some(key) = &id.device_key {
@@ -71,13 +114,15 @@ impl<'a> Derive<'a> {
             .bind(&doc.target.filesystem)
             .bind(id.capacity_gb.map(|g| g as i64))
             .bind(doc.price_usd)
-            .bind(&id.flag)
+            .bind(id.flag.as_deref().or(held))
             .bind(id.synthetic as i64)
             .bind(token_hash)
             .bind(&doc.started_at)
             .bind(&doc.label)
             .bind(doc.headline().map(|h| h.short))
-            .bind(&id.sold_as);
+            .bind(&id.sold_as)
+            .bind(submitter)
+            .bind(held);
         for metric in &METRICS {
             query = query.bind(metric.of(doc));
         }
@@ -131,43 +176,7 @@ impl<'a> Derive<'a> {
                         .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
                         .collect::<Result<_, sqlx::Error>>()?;
                 for (id, old_key) in ids {
-                    let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
-                        .bind(&id)
-                        .fetch_one(&mut **tx)
-                        .await?
-                        .try_get(0)?;
-                    let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
-                        continue;
-                    };
-                    let mut facts = doc.identity();
-                    if let Some(key) = &facts.device_key {
-                        facts.device_key = Some(moves::resolve(tx, key).await?);
-                    }
-                    // A key the new rules no longer give leads to the one they give.
-                    if let (Some(old), Some(new)) = (&old_key, &facts.device_key) {
-                        if old != new {
-                            moves::alias(tx, old, new).await?;
-                        }
-                    }
-                    sqlx::query(
-                        "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
-                     transport = $4, class = $5, capacity_gb = $6, flag = $7, synthetic = $8, \
-                     headline = $9, sold_as = $10 WHERE id = $11",
-                    )
-                    .persistent(false)
-                    .bind(&facts.device_key)
-                    .bind(&facts.device_name)
-                    .bind(facts.kind)
-                    .bind(&facts.transport)
-                    .bind(&facts.class)
-                    .bind(facts.capacity_gb.map(|g| g as i64))
-                    .bind(&facts.flag)
-                    .bind(facts.synthetic as i64)
-                    .bind(doc.headline().map(|h| h.short))
-                    .bind(&facts.sold_as)
-                    .bind(&id)
-                    .execute(&mut **tx)
-                    .await?;
+                    self.rederive_entry(tx, &id, old_key.as_deref()).await?;
                 }
                 // A key some result still has is a device, not an alias (new rules split it).
                 sqlx::query(
@@ -216,6 +225,55 @@ impl<'a> Derive<'a> {
             .map_err(fail)
     }
 
+    /// Derives one result's facts anew from its document, in `tx` (a document this version
+    /// cannot read keeps the facts it has). A hold stays (`flag`, where the document gives
+    /// none, is why it waits).
+    async fn rederive_entry(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        id: &str,
+        old_key: Option<&str>,
+    ) -> Result<(), sqlx::Error> {
+        let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
+            .bind(id)
+            .fetch_one(&mut **tx)
+            .await?
+            .try_get(0)?;
+        let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
+            return Ok(());
+        };
+        let mut facts = doc.identity();
+        if let Some(key) = &facts.device_key {
+            facts.device_key = Some(moves::resolve(tx, key).await?);
+        }
+        // A key the new rules no longer give leads to the one they give.
+        if let (Some(old), Some(new)) = (old_key, &facts.device_key) {
+            if old != new {
+                moves::alias(tx, old, new).await?;
+            }
+        }
+        sqlx::query(
+            "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
+             transport = $4, class = $5, capacity_gb = $6, flag = COALESCE($7, held), \
+             synthetic = $8, headline = $9, sold_as = $10 WHERE id = $11",
+        )
+        .persistent(false)
+        .bind(&facts.device_key)
+        .bind(&facts.device_name)
+        .bind(facts.kind)
+        .bind(&facts.transport)
+        .bind(&facts.class)
+        .bind(facts.capacity_gb.map(|g| g as i64))
+        .bind(&facts.flag)
+        .bind(facts.synthetic as i64)
+        .bind(doc.headline().map(|h| h.short))
+        .bind(&facts.sold_as)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
     /// Gives facts to results saved before the store had them (or by an older iomark).
     pub async fn backfill(&self) -> Result<usize, StoreError> {
         // Ids first, from the two primary keys alone: reading the documents of every run to
@@ -243,7 +301,7 @@ impl<'a> Derive<'a> {
             };
             self.db
                 .write(Begin::Deferred, async |tx| {
-                    self.add_entry(tx, &doc, None).await
+                    self.add_entry(tx, &doc, Kept::default()).await
                 })
                 .await
                 .map_err(|e| self.db.fail(e))?;

@@ -26,6 +26,8 @@
 //!   and statements, from the metric list; `aggregate.rs`: medians and names;
 //! - `refresh.rs`: a device's aggregates written from its results; `stale.rs`: busy devices
 //!   left to a background pass; `moves.rs`: where a merged or renamed device leads;
+//! - `sender.rs`: who sent a submission, as keyed hashes (a submitter weighs once in a
+//!   device's aggregates); `hold.rs`: what waits for a moderator before it ranks;
 //! - `replicas.rs`: the PostgreSQL replicas a server reads from, `lag.rs` how far behind they
 //!   are.
 //!
@@ -38,6 +40,7 @@ mod committer;
 mod derive;
 mod error;
 mod history;
+mod hold;
 mod lag;
 mod location;
 mod model;
@@ -46,6 +49,7 @@ mod moves;
 mod open;
 mod refresh;
 mod replicas;
+mod sender;
 mod site;
 mod stale;
 
@@ -63,6 +67,7 @@ pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};
 pub use moderation::{AuditLine, Moderated, Moderation};
 pub use open::Pooling;
 pub use replicas::on_primary;
+pub use sender::{network, Sender};
 pub use site::device::Point;
 pub use site::review::Outlier;
 pub use site::standing::{Among, FigureStanding, Whose, SAMPLE};
@@ -77,6 +82,7 @@ pub struct Store {
     replicas: replicas::Replicas,
     derivation: stale::Derivation,
     committer: committer::Committer,
+    secret: sender::Secret,
 }
 
 /// The connection every part of the store shares: the primary's pool and where it is.
@@ -104,6 +110,7 @@ impl Store {
             replicas: Default::default(),
             derivation: Default::default(),
             committer: Default::default(),
+            secret: Default::default(),
         };
         open::migrate(&store.db).await?;
         store.derivation().backfill().await?;
@@ -146,6 +153,7 @@ impl Store {
             self.derivation(),
             &self.committer,
             &self.derivation,
+            &self.secret,
         )
     }
 

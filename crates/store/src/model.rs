@@ -11,7 +11,8 @@ use iomark_result::result::metric::Metric;
 /// The most devices one leaderboard page lists.
 pub const MAX_ROWS: u32 = 500;
 
-/// How one figure spreads over a device's results.
+/// How one figure spreads over a device's results: over its submitters' own medians, each
+/// submitter once (`n` of them), as `aggregate` makes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Spread {
     pub median: f64,
@@ -28,7 +29,11 @@ pub struct DeviceRow {
     pub kind: String,
     pub transport: Option<String>,
     pub capacity_gb: Option<i64>,
+    /// Its results, counting as one the same figures sent again by one submitter.
     pub results: i64,
+    /// How many submitters its results come from (`sender.rs`): each weighs once in its
+    /// medians and its name, whatever it sends.
+    pub submitters: i64,
     /// The median of the prices people gave, in US dollars.
     pub price_usd: Option<f64>,
     pub stats: BTreeMap<String, Spread>,
@@ -70,6 +75,12 @@ pub struct Entry {
     pub flag: Option<String>,
     pub synthetic: bool,
     pub figures: BTreeMap<String, f64>,
+    /// Who sent it, as a keyed hash (`sender.rs`); none for a result the site cannot tell.
+    /// Never shown.
+    #[serde(skip)]
+    pub submitter: Option<String>,
+    /// It waits for a moderator before it ranks (its flag says why).
+    pub waits: bool,
 }
 
 /// What a leaderboard shows.

@@ -1,12 +1,12 @@
 //! Moderation on a results site: a result hidden with a reason (its facts removed, so no page,
-//! list, aggregate or ranking has it; its document kept) and restored, and the audit of every
-//! moderator's action. Each change and its audit line are one transaction.
+//! list, aggregate or ranking has it; its document kept) and restored, a result that waited
+//! for review ranked, and the audit of every moderator's action. Each change and its audit line are one transaction.
 
 use serde::Serialize;
 use sqlx::{Any, Row, Transaction};
 
 use super::aggregate::scopes;
-use super::derive::Derive;
+use super::derive::{Derive, Kept};
 use super::moves::{alias, resolve};
 use super::refresh::Refresh;
 use super::{Begin, Db, StoreError};
@@ -118,6 +118,47 @@ impl<'a> Moderation<'a> {
             .map_err(|e| self.db.fail(e))
     }
 
+    /// Ranks a result that waited for a moderator (`hold.rs`): it joins its device's
+    /// aggregates. Already, where it waits for nothing.
+    pub async fn rank(&self, id: &str, reason: &str) -> Result<Moderated, StoreError> {
+        self.db
+            .write(Begin::Immediate, async |tx| {
+                let row = sqlx::query(
+                    "SELECT held, class, device_key, board, filesystem FROM entries WHERE id = $1",
+                )
+                .bind(id)
+                .fetch_optional(&mut **tx)
+                .await?;
+                let Some(row) = row else {
+                    return Ok(match exists(tx, "hidden", id).await? {
+                        true => Moderated::Already,
+                        false => Moderated::NoSuchResult,
+                    });
+                };
+                let held: Option<String> = row.try_get(0)?;
+                let (class, key): (String, Option<String>) = (row.try_get(1)?, row.try_get(2)?);
+                let (board, fs): (Option<String>, Option<String>) =
+                    (row.try_get(3)?, row.try_get(4)?);
+                let (Some(_), Some(key)) = (held, key) else {
+                    return Ok(Moderated::Already);
+                };
+                // Its flag was why it waited, unless its document gives one of its own.
+                sqlx::query(
+                    "UPDATE entries SET flag = CASE WHEN flag = held THEN NULL ELSE flag END, \
+                     held = NULL WHERE id = $1",
+                )
+                .bind(id)
+                .execute(&mut **tx)
+                .await?;
+                let scopes = scopes(board.as_deref(), fs.as_deref());
+                self.refresh.device(tx, &class, &key, &scopes).await?;
+                audit(tx, "rank", id, reason).await?;
+                Ok(Moderated::Done)
+            })
+            .await
+            .map_err(|e| self.db.fail(e))
+    }
+
     /// Hides every result of device `key` (an abusive or fake device); how many.
     pub async fn hide_device(&self, key: &str, reason: &str) -> Result<usize, StoreError> {
         self.db
@@ -160,10 +201,11 @@ impl<'a> Moderation<'a> {
         id: &str,
         reason: &str,
     ) -> Result<Moderated, sqlx::Error> {
-        let facts = sqlx::query("SELECT token_hash, device_key FROM entries WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&mut **tx)
-            .await?;
+        let facts =
+            sqlx::query("SELECT token_hash, device_key, submitter FROM entries WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut **tx)
+                .await?;
         let Some(facts) = facts else {
             return Ok(match exists(tx, "hidden", id).await? {
                 true => Moderated::Already,
@@ -172,15 +214,17 @@ impl<'a> Moderation<'a> {
         };
         let token: Option<String> = facts.try_get(0)?;
         let key: Option<String> = facts.try_get(1)?;
+        let submitter: Option<String> = facts.try_get(2)?;
         sqlx::query(
-            "INSERT INTO hidden (id, reason, token_hash, device_key, hidden_at) \
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO hidden (id, reason, token_hash, device_key, hidden_at, submitter) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(id)
         .bind(reason)
         .bind(token)
         .bind(key)
         .bind(super::now())
+        .bind(submitter)
         .execute(&mut **tx)
         .await?;
         self.derive.remove_from(tx, id, &["entries"]).await?;
@@ -192,14 +236,14 @@ impl<'a> Moderation<'a> {
         tx: &mut Transaction<'_, Any>,
         id: &str,
     ) -> Result<Moderated, sqlx::Error> {
-        let token: Option<Option<String>> =
-            sqlx::query("SELECT token_hash FROM hidden WHERE id = $1")
+        let hidden: Option<(Option<String>, Option<String>)> =
+            sqlx::query("SELECT token_hash, submitter FROM hidden WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&mut **tx)
                 .await?
-                .map(|row| row.try_get(0))
+                .map(|row| Ok::<_, sqlx::Error>((row.try_get(0)?, row.try_get(1)?)))
                 .transpose()?;
-        let Some(token) = token else {
+        let Some((token, submitter)) = hidden else {
             return Ok(match exists(tx, "entries", id).await? {
                 true => Moderated::Already,
                 false => Moderated::NoSuchResult,
@@ -212,7 +256,13 @@ impl<'a> Moderation<'a> {
             .try_get(0)?;
         let doc: ResultDoc =
             serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
-        self.derive.add_entry(tx, &doc, token.as_deref()).await?;
+        // A moderator restored it: it is not held again.
+        let kept = Kept {
+            token_hash: token.as_deref(),
+            submitter: submitter.as_deref(),
+            held: None,
+        };
+        self.derive.add_entry(tx, &doc, kept).await?;
         sqlx::query("DELETE FROM hidden WHERE id = $1")
             .bind(id)
             .execute(&mut **tx)

@@ -204,6 +204,11 @@ fn migrator() -> Migrator {
             "device points",
             include_str!("migrations/0013_device_points.sql"),
         ),
+        (
+            14,
+            "submitters",
+            include_str!("migrations/0014_submitters.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

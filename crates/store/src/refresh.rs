@@ -127,7 +127,8 @@ impl<'a> Refresh<'a> {
             .bind(row.price_usd)
             .bind(stats)
             .bind(&row.sold_as)
-            .bind(&row.names);
+            .bind(&row.names)
+            .bind(row.submitters);
         for metric in &METRICS {
             query = query.bind(row.stats.get(metric.column).map(|s| s.median));
         }

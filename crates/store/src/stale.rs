@@ -376,11 +376,19 @@ mod tests {
                 (results, marks)
             };
             for n in 1..=2 {
-                store.submissions().save(&doc(n), "t").await.unwrap();
+                store
+                    .submissions()
+                    .save(&doc(n), "t", &crate::Sender::default())
+                    .await
+                    .unwrap();
             }
             assert_eq!(counted().await, (2, 0), "refreshed in each submission");
             for n in 3..=5 {
-                store.submissions().save(&doc(n), "t").await.unwrap();
+                store
+                    .submissions()
+                    .save(&doc(n), "t", &crate::Sender::default())
+                    .await
+                    .unwrap();
             }
             let (results, marks) = counted().await;
             assert_eq!(results, 2, "left to the pass");
@@ -393,7 +401,11 @@ mod tests {
             assert_eq!(counted().await, (5, 0));
             assert_eq!(store.derivation().refresh_stale().await.unwrap().len(), 0);
             // Marked again within its interval (a second, at 5 results): left for a later pass.
-            store.submissions().save(&doc(6), "t").await.unwrap();
+            store
+                .submissions()
+                .save(&doc(6), "t", &crate::Sender::default())
+                .await
+                .unwrap();
             assert_eq!(
                 store.derivation().refresh_stale().await.unwrap().len(),
                 0,
@@ -406,7 +418,11 @@ mod tests {
 
             // A result saved between the pass's read and its write: nothing written from the
             // stale read, the marks put back, and the next pass counts it.
-            store.submissions().save(&doc(7), "t").await.unwrap();
+            store
+                .submissions()
+                .save(&doc(7), "t", &crate::Sender::default())
+                .await
+                .unwrap();
             let (class, key) = marked(store).await;
             let scopes: Vec<String> = sqlx::query("SELECT scope FROM stale")
                 .fetch_all(&store.db.pool)
@@ -418,7 +434,11 @@ mod tests {
             let stale = Stale::new(&store.db, &store.derivation);
             let read = stale.unmark_and_read(&class, &key, &scopes).await.unwrap();
             assert_eq!(counted().await.1, 0, "unmarked while it reads");
-            store.submissions().save(&doc(8), "t").await.unwrap();
+            store
+                .submissions()
+                .save(&doc(8), "t", &crate::Sender::default())
+                .await
+                .unwrap();
             let marks = counted().await.1;
             stale
                 .write_unless_changed(&class, &key, &scopes, read)

@@ -218,6 +218,17 @@ pub fn post(url: &str, doc: &Value) -> Answer {
     http("POST", url, Some(doc.to_string().as_bytes()), None)
 }
 
+/// A submission from submitter `n`: sent from the loopback address 127.0.`n`.1, a network
+/// (/24) of its own, as the site tells submitters apart (`store::sender`).
+pub fn post_as(n: u8, url: &str, doc: &Value) -> Answer {
+    let (status, body) = from_address("POST", url, &format!("127.0.{n}.1"), Some(&doc.to_string()));
+    Answer {
+        status,
+        headers: Vec::new(),
+        body,
+    }
+}
+
 /// Opens a connection to `url`'s server (`http://ADDRESS:PORT`, any path after it) from the
 /// loopback address `from`.
 pub fn connect_from(from: &str, url: &str) -> std::io::Result<std::net::TcpStream> {
@@ -239,6 +250,17 @@ pub fn connect_from(from: &str, url: &str) -> std::io::Result<std::net::TcpStrea
 /// clients apart by), in HTTP/1.0 so that the answer ends with the connection: its status and
 /// body.
 pub fn from_address(method: &str, url: &str, from: &str, body: Option<&str>) -> (u16, String) {
+    from_address_with(method, url, from, body, &[])
+}
+
+/// [`from_address`], with headers of the test's own (`Name: value` lines).
+pub fn from_address_with(
+    method: &str,
+    url: &str,
+    from: &str,
+    body: Option<&str>,
+    headers: &[&str],
+) -> (u16, String) {
     use std::io::{Read, Write};
     let rest = url.trim_start_matches("http://");
     let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
@@ -248,10 +270,11 @@ pub fn from_address(method: &str, url: &str, from: &str, body: Option<&str>) -> 
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
     let body = body.unwrap_or("");
+    let extra: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
     write!(
         stream,
         "{method} {} HTTP/1.0\r\nHost: {host}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{body}",
+         Content-Length: {}\r\n{extra}\r\n{body}",
         if path.is_empty() { "/" } else { path },
         body.len()
     )

@@ -216,6 +216,18 @@ fn facts(view: &views::DeviceView) -> String {
     if let Some(price) = view.price_usd {
         facts.push(format!("median price ${price:.2}"));
     }
+    // Each submitter weighs once: say how many the figures come from.
+    let plural = |n: i64, one: &str| match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {one}s"),
+    };
+    if view.ranked > 0 {
+        facts.push(format!(
+            "{} ranked from {}",
+            plural(view.ranked, "result"),
+            plural(view.submitters, "submitter")
+        ));
+    }
     facts.join(" · ")
 }
 

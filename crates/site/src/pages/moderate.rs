@@ -1,6 +1,7 @@
 //! `/moderate`: the moderators' page. What to review (results kept out of rankings or naming no
 //! device, ranked results far outside their model's others, new devices) and the last actions,
-//! each result with a form that hides or restores it with a reason. Plain forms, no script:
+//! each result with a form that hides, restores or (one that waits for review) ranks it with a
+//! reason. Plain forms, no script:
 //! the browser sends the site's secret as HTTP Basic credentials (any user name, the secret as
 //! the password), which it asks for itself on a 401. A browser also sends those credentials
 //! with a form another site posts here, so a form is taken only from this site's own pages (its
@@ -44,6 +45,8 @@ struct Row {
     device: String,
     label: String,
     why: String,
+    /// It waits for a moderator before it ranks: a form ranks it.
+    waits: bool,
 }
 
 struct AuditRow {
@@ -117,6 +120,7 @@ fn row(e: Entry, why: String) -> Row {
         device: e.device_name,
         label: e.label.unwrap_or_default(),
         why,
+        waits: e.waits,
         id: e.id,
     }
 }
@@ -137,7 +141,7 @@ pub async fn moderate(
             title: "Moderating".into(),
             // Said by the page from what was done, never text a link carries.
             done: match (query.get("done").map(String::as_str), query.get("id")) {
-                (Some(what @ ("hidden" | "restored")), Some(id)) => Some(format!(
+                (Some(what @ ("hidden" | "restored" | "ranked")), Some(id)) => Some(format!(
                     "Result {} is {what}.",
                     id.chars().take(views::params::TEXT_MAX).collect::<String>()
                 )),
@@ -220,7 +224,7 @@ pub struct Action {
     reason: String,
 }
 
-/// `POST /moderate/results/{id}/hide` or `…/restore`, from the page's forms: done, then back
+/// `POST /moderate/results/{id}/hide`, `…/restore` or `…/rank`, from the page's forms: done, then back
 /// to the page (303) saying so.
 pub async fn act(
     State(state): State<Shared>,
@@ -255,6 +259,12 @@ pub async fn act(
             .restore(&id, &reason)
             .await
             .map(|d| (d, "restored")),
+        "rank" => state
+            .store
+            .moderation()
+            .rank(&id, &reason)
+            .await
+            .map(|d| (d, "ranked")),
         _ => return Failed::<false>(Failure::not_found("there is no page here")).into_response(),
     };
     let failure = match done {

@@ -193,8 +193,13 @@ pub struct DeviceView {
     /// The class shown, and every class this device has results in (with how many).
     pub class: String,
     pub classes: Vec<(String, usize)>,
-    /// Per figure, across the class's ranked (unflagged) results.
+    /// Per figure, across the class's ranked (unflagged) results, each submitter weighing
+    /// once (`n` counts submitters).
     pub summary: BTreeMap<String, Spread>,
+    /// How many submitters the class's ranked results come from, and how many results they
+    /// are (the same figures sent again by one submitter count once).
+    pub submitters: i64,
+    pub ranked: i64,
     pub price_usd: Option<f64>,
     /// The same per board the results were measured on.
     pub boards: Vec<BoardSummary>,
@@ -333,6 +338,8 @@ pub fn device(
         class,
         classes: classes.to_vec(),
         summary: all.map(|(_, _, r)| r.stats.clone()).unwrap_or_default(),
+        submitters: all.map_or(0, |(_, _, r)| r.submitters),
+        ranked: all.map_or(0, |(_, _, r)| r.results),
         price_usd: all.and_then(|(_, _, r)| r.price_usd),
         boards,
         results,

@@ -10,6 +10,7 @@ pub mod receipts;
 
 use super::derive::Derive;
 use super::replicas::Reader;
+use super::sender::Sent;
 use super::{Begin, Db, Problem, StoreError};
 use iomark_result::result::{self, ResultDoc, Summary, SHORT_ID};
 
@@ -47,13 +48,13 @@ impl<'a> History<'a> {
     pub(crate) async fn save_with(
         &self,
         doc: &ResultDoc,
-        token_hash: Option<&str>,
+        sent: Option<&Sent>,
     ) -> Result<(), StoreError> {
         let document = encode(doc)?;
         let saved = self
             .db
             .write(Begin::Deferred, async |tx| {
-                self.insert(tx, doc, document, token_hash).await
+                self.insert(tx, doc, document, sent).await
             })
             .await;
         match saved {
@@ -70,7 +71,7 @@ impl<'a> History<'a> {
         tx: &mut Transaction<'_, Any>,
         doc: &ResultDoc,
         document: String,
-        token_hash: Option<&str>,
+        sent: Option<&Sent>,
     ) -> Result<(), sqlx::Error> {
         let h = doc.standard_figures();
         let device = doc.target.device.as_ref();
@@ -108,7 +109,7 @@ impl<'a> History<'a> {
         .bind(document)
         .execute(&mut **tx)
         .await?;
-        self.derive.add_entry(tx, doc, token_hash).await
+        self.derive.add_saved(tx, doc, sent).await
     }
 
     /// Every run, newest first (at most `limit`, if given).

@@ -1,0 +1,155 @@
+//! What waits for a moderator before it ranks, decided as a site saves it: a result that calls
+//! an established device something else (its kind or capacity), and the first result of a
+//! device far beyond the fastest of its kind on the site. Either goes to the review list and
+//! into no aggregate until a moderator ranks it (`Moderation::rank`) or hides it.
+
+use sqlx::{Any, Row, Transaction};
+
+use iomark_result::result::identity::Identity;
+use iomark_result::result::metric::METRICS;
+use iomark_result::result::ResultDoc;
+
+/// Submitters who must agree on a device's kind before a result that says otherwise waits.
+pub const ESTABLISHED: i64 = 3;
+/// Devices of a kind on the site before the fastest of them is a yardstick for a new one.
+pub const KIND_PEERS: i64 = 3;
+/// How many times the fastest of its kind a new device's first figure may be and rank.
+pub const FAR_BEYOND: f64 = 2.0;
+
+/// Why a submission of `doc` (its facts `id`) waits for a moderator, if it does.
+pub(crate) async fn reason(
+    tx: &mut Transaction<'_, Any>,
+    doc: &ResultDoc,
+    id: &Identity,
+) -> Result<Option<String>, sqlx::Error> {
+    let Some(key) = &id.device_key else {
+        return Ok(None);
+    };
+    if id.flag.is_some() || id.synthetic {
+        return Ok(None);
+    }
+    let device = sqlx::query(
+        "SELECT kind, capacity_gb, submitters FROM devices \
+         WHERE class = $1 AND scope = '' AND device_key = $2",
+    )
+    .bind(&id.class)
+    .bind(key)
+    .fetch_optional(&mut **tx)
+    .await?;
+    match device {
+        Some(row) => {
+            let kind: String = row.try_get(0)?;
+            let capacity: Option<i64> = row.try_get(1)?;
+            let submitters: i64 = row.try_get(2)?;
+            Ok(contradicts(id, &kind, capacity, submitters))
+        }
+        None => far_beyond(tx, doc, id).await,
+    }
+}
+
+/// Where `id` calls a device established as a `kind` of `capacity` GB by `submitters`
+/// something else: why it waits.
+fn contradicts(
+    id: &Identity,
+    kind: &str,
+    capacity: Option<i64>,
+    submitters: i64,
+) -> Option<String> {
+    if submitters < ESTABLISHED {
+        return None;
+    }
+    let gb = |c: Option<i64>| c.map(|c| format!(" of {c} GB")).unwrap_or_default();
+    let said = id.capacity_gb.map(|c| c as i64);
+    let other_capacity = said.is_some() && capacity.is_some() && said != capacity;
+    (id.kind != kind || other_capacity).then(|| {
+        format!(
+            "it says this device is a {}{}, where its {submitters} submitters say a {kind}{}: \
+             it waits for a moderator before it ranks",
+            id.kind,
+            gb(said),
+            gb(capacity)
+        )
+    })
+}
+
+/// Where the first result of a device is over [`FAR_BEYOND`] times the fastest of its kind
+/// (of [`KIND_PEERS`] or more on the site) in a figure: why it waits.
+async fn far_beyond(
+    tx: &mut Transaction<'_, Any>,
+    doc: &ResultDoc,
+    id: &Identity,
+) -> Result<Option<String>, sqlx::Error> {
+    let best: Vec<String> = METRICS
+        .iter()
+        .map(|m| format!("MAX({})", m.column))
+        .collect();
+    let row = sqlx::query(&format!(
+        "SELECT COUNT(*), {} FROM devices \
+         WHERE class = $1 AND scope = '' AND kind = $2 AND synthetic = 0",
+        best.join(", ")
+    ))
+    .bind(&id.class)
+    .bind(id.kind)
+    .fetch_one(&mut **tx)
+    .await?;
+    let peers: i64 = row.try_get(0)?;
+    if peers < KIND_PEERS {
+        return Ok(None);
+    }
+    for (n, metric) in METRICS.iter().enumerate() {
+        let (Some(value), Some(best)) = (metric.of(doc), row.try_get::<Option<f64>, _>(n + 1)?)
+        else {
+            continue;
+        };
+        if best > 0.0 && value > best * FAR_BEYOND {
+            return Ok(Some(format!(
+                "its {} of {} {} is over {}× the fastest {} here ({} {}), and no other \
+                 result of this device is: it waits for a moderator before it ranks",
+                metric.label,
+                figure(value),
+                metric.unit,
+                FAR_BEYOND,
+                id.kind,
+                figure(best),
+                metric.unit
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// A figure as a reason prints it: whole from 100 up, else to a tenth.
+fn figure(value: f64) -> String {
+    match value >= 100.0 {
+        true => format!("{value:.0}"),
+        false => format!("{value:.1}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity(kind: &'static str, capacity: Option<u64>) -> Identity {
+        let mut id = iomark_result::result::sample::doc().identity();
+        id.kind = kind;
+        id.capacity_gb = capacity;
+        id
+    }
+
+    #[test]
+    fn another_kind_waits_once_a_device_is_established() {
+        let usb = identity("USB flash", Some(64));
+        assert_eq!(contradicts(&usb, "NVMe", Some(64), ESTABLISHED - 1), None);
+        let why = contradicts(&usb, "NVMe", Some(64), ESTABLISHED).unwrap();
+        assert!(why.contains("a USB flash of 64 GB, where its 3 submitters say a NVMe of 64 GB"));
+        assert_eq!(contradicts(&usb, "USB flash", Some(64), 9), None);
+        assert!(contradicts(&usb, "USB flash", Some(128), 9).is_some());
+        // A capacity one side does not know contradicts nothing.
+        assert_eq!(contradicts(&usb, "USB flash", None, 9), None);
+        assert_eq!(
+            contradicts(&identity("USB flash", None), "USB flash", Some(64), 9),
+            None
+        );
+    }
+}

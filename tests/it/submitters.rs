@@ -1,0 +1,215 @@
+//! Submitters, not submissions (issue 44), on a real `iomark serve` under its default limits,
+//! on SQLite and a private PostgreSQL: one address or one installation weighs once in a
+//! device's name, kind, what it is sold as and medians, however often it sends; a result that
+//! calls an established device something else, and the first result of a device far beyond
+//! the fastest of its kind, wait for a moderator before they rank.
+
+use serde_json::{json, Value};
+
+use crate::common::site::{device_doc, from_address_with, get, post, post_as, ulid, Site};
+use crate::common::Postgres;
+use crate::moderation::{act, secret_file, SECRET};
+
+/// A site under the default limits, with the moderators' secret: the site first, so that it
+/// stops before its folder goes.
+fn site(db: Option<&str>) -> (Site, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = secret_file(dir.path(), 0o600);
+    let db = db.map_or_else(
+        || dir.path().join("site.db").display().to_string(),
+        str::to_string,
+    );
+    (
+        Site::start(&db, dir.path(), &["--admin-token-file", &secret]),
+        dir,
+    )
+}
+
+/// A Samsung 980 PRO on NVMe, `scale` times the base figures (SEQ1M Q8T1 read 2000 MB/s).
+fn nvme(n: u32, vendor: &str, scale: f64) -> Value {
+    let mut d = device_doc(n, vendor, "980 PRO", scale, "Raspberry Pi 5 Model B");
+    let device = &mut d["target"]["device"];
+    device["name"] = json!("nvme0n1");
+    device["transport"] = json!("nvme");
+    device["usb"] = Value::Null;
+    d
+}
+
+/// The one device a search for `q` finds on the leaderboard.
+fn device(url: &str, q: &str) -> Value {
+    let board = get(&format!("{url}/api/v1/leaderboard?q={q}")).json();
+    let devices = board["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 1, "{board}");
+    devices[0].clone()
+}
+
+fn one_address_weighs_once(db: Option<&str>) {
+    let (site, _dir) = site(db);
+    let url = &site.url;
+    let results = format!("{url}/api/v1/results");
+    // Four owners, each from a network of their own: 2000, 2020, 2040, 2060 MB/s.
+    for n in 1..=4u8 {
+        let doc = nvme(n.into(), "Samsung", 1.0 + f64::from(n - 1) / 100.0);
+        assert_eq!(post_as(n, &results, &doc).status, 201);
+    }
+    let honest = device(url, "980");
+    assert_eq!(honest["name"], "Samsung 980 PRO 128 GB", "{honest}");
+    assert_eq!(honest["figure"]["median"], 2030.0, "{honest}");
+    assert_eq!(honest["submitters"], 4, "{honest}");
+
+    // One address, within the default limits: six results calling it a USB stick sold as a
+    // fake, slow, and six more as an NVMe drive spelt otherwise, sold as a fake, slow.
+    let fake = "CHEAP FAKE - buy at scam.example";
+    for n in 0..6u32 {
+        let mut usb = device_doc(20 + n, "SAMSUNG", "980 PRO", 0.2, "Raspberry Pi 5 Model B");
+        usb["sold_as"] = json!(fake);
+        let answer = post(&results, &usb);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+        let flag = answer.json()["flag"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(flag.contains("a USB flash of 128 GB, where its"), "{flag}");
+        assert!(flag.contains("submitters say a NVMe of 128 GB"), "{flag}");
+        assert!(flag.contains("waits for a moderator"), "{flag}");
+        let mut slow = nvme(30 + n, "SAMSUNG", 0.2 + f64::from(n) / 100.0);
+        slow["sold_as"] = json!(fake);
+        assert_eq!(post(&results, &slow).status, 201);
+    }
+    let after = device(url, "980");
+    assert_eq!(after["key"], honest["key"]);
+    assert_eq!(after["name"], "Samsung 980 PRO 128 GB", "{after}");
+    assert_eq!(after["kind"], "NVMe", "{after}");
+    assert_eq!(after["sold_as"], Value::Null, "{after}");
+    // Its one weight: the median of 400-odd, 2000, 2020, 2040, 2060 is 2020, as one result
+    // of its own would have made it.
+    assert_eq!(after["figure"]["median"], 2020.0, "{after}");
+    assert_eq!(after["figure"]["n"], 5, "{after}");
+    assert_eq!(
+        (&after["submitters"], &after["results"]),
+        (&json!(5), &json!(10))
+    );
+    // The results that called it something else wait for a moderator, listed for review.
+    let review = crate::common::site::http(
+        "GET",
+        &format!("{url}/api/v1/admin/review"),
+        None,
+        Some(SECRET),
+    )
+    .json();
+    let waiting: Vec<&Value> = review["review"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["waits"] == true)
+        .collect();
+    assert_eq!(waiting.len(), 6, "{review}");
+    // The device's page says how many its figures come from.
+    let key = after["key"].as_str().unwrap();
+    let page = get(&format!("{url}/devices/{key}")).body;
+    assert!(
+        page.contains("10 results ranked from 5 submitters"),
+        "{page}"
+    );
+}
+
+#[test]
+fn one_address_weighs_once_on_sqlite() {
+    one_address_weighs_once(None);
+}
+
+#[test]
+fn one_address_weighs_once_on_postgres() {
+    let pg = Postgres::start();
+    one_address_weighs_once(Some(&pg.database()));
+}
+
+/// An installation's key joins the networks it sends from into one submitter, and never
+/// splits one network into several.
+#[test]
+fn an_installation_key_only_joins() {
+    let (site, _dir) = site(None);
+    let url = &site.url;
+    let results = format!("{url}/api/v1/results");
+    let send = |n: u32, from: &str, key: Option<&str>| {
+        let header = key.map(|k| format!("X-Iomark-Installation: {k}"));
+        let doc = nvme(n, "Samsung", 1.0 + f64::from(n) / 100.0);
+        from_address_with(
+            "POST",
+            &results,
+            from,
+            Some(&doc.to_string()),
+            &header.iter().map(String::as_str).collect::<Vec<_>>(),
+        )
+    };
+    let k1 = "installation-one-0123456789abcdef-0123";
+    assert_eq!(send(1, "127.0.1.1", Some(k1)).0, 201);
+    // The same installation from another network: the same submitter.
+    assert_eq!(send(2, "127.0.2.1", Some(k1)).0, 201);
+    assert_eq!(device(url, "980")["submitters"], 1);
+    // Fresh keys from the first network: still that submitter.
+    for (n, key) in [
+        (3, "fresh-key-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+        (4, "fresh-key-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"),
+    ] {
+        assert_eq!(send(n, "127.0.1.1", Some(key)).0, 201);
+    }
+    assert_eq!(device(url, "980")["submitters"], 1);
+    // Another network without a key: another submitter.
+    assert_eq!(send(5, "127.0.3.1", None).0, 201);
+    let row = device(url, "980");
+    assert_eq!(
+        (&row["submitters"], &row["results"]),
+        (&json!(2), &json!(5))
+    );
+    // A key no installation makes is refused in one line.
+    let (status, body) = send(6, "127.0.4.1", Some("short"));
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("X-Iomark-Installation"), "{body}");
+}
+
+/// The first result of a device far beyond the fastest of its kind here waits, unranked,
+/// until a moderator ranks it; later results of a device do not wait.
+#[test]
+fn a_first_result_far_beyond_its_kind_waits_for_a_moderator() {
+    let (site, _dir) = site(None);
+    let url = &site.url;
+    let results = format!("{url}/api/v1/results");
+    for (n, model) in [(1, "Stick A"), (2, "Stick B"), (3, "Stick C")] {
+        let doc = device_doc(
+            n,
+            "Maker",
+            model,
+            0.02 + f64::from(n) / 1000.0,
+            "Raspberry Pi 4 Model B",
+        );
+        assert_eq!(post_as(n as u8, &results, &doc).status, 201);
+    }
+    // 600 MB/s where the fastest USB stick here reads 46: within its USB 3 link, far beyond.
+    let far = device_doc(9, "Maker", "Impossible", 0.3, "Raspberry Pi 4 Model B");
+    let answer = post_as(9, &results, &far);
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    let receipt = answer.json();
+    let flag = receipt["flag"].as_str().unwrap_or_default();
+    assert!(flag.contains("the fastest USB flash here"), "{receipt}");
+    assert_eq!(receipt["standing"], Value::Null, "{receipt}");
+    let ranked = |q: &str| {
+        get(&format!("{url}/api/v1/leaderboard?q={q}")).json()["devices"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(ranked("impossible"), 0);
+    let page = get(&format!("{url}/devices/maker-impossible-128gb")).body;
+    assert!(page.contains("waits for a moderator"), "{page}");
+    // Ranked by a moderator: on the leaderboard, and a second rank is refused.
+    let id = ulid(9);
+    assert_eq!(act(url, "rank", &id, "a real drive", None).0, 401);
+    assert_eq!(act(url, "rank", &id, "a real drive", Some(SECRET)).0, 200);
+    assert_eq!(ranked("impossible"), 1);
+    assert_eq!(act(url, "rank", &id, "again", Some(SECRET)).0, 409);
+    // A later result of a device already here is not held back (review lists outliers).
+    let later = device_doc(10, "Maker", "Stick A", 0.3, "Raspberry Pi 4 Model B");
+    let answer = post_as(10, &results, &later);
+    assert_eq!(answer.json()["flag"], Value::Null, "{}", answer.body);
+}
