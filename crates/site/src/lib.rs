@@ -51,7 +51,8 @@
 //! answering, `--workers`), `guard.rs` (rate limit, time limit, one shape for every failure,
 //! security headers; and `WholeBody`, a POST's whole body read before its handler as an extractor,
 //! so a method a route does not take is answered 405 before any body is read), `listener.rs`
-//! (connections: a cap below the open-file limit, a share per address, idle and slow ones cut),
+//! (connections: a cap below the open-file limit, a share per address, idle and slow ones cut;
+//! `evict.rs`: at the cap, the one waiting longest with no request in flight leaves),
 //! `cache.rs` (answers kept a few seconds, keyed by the parameters pages read, bounded in bytes:
 //! when full, those asked for only once go first; one render per missing answer, the requests that
 //! miss meanwhile waiting for it; a submission or a deletion (its handler naming the device,
@@ -67,6 +68,7 @@ mod cache;
 mod card;
 mod dump;
 mod error;
+mod evict;
 mod guard;
 mod listener;
 mod metrics;

@@ -4,8 +4,9 @@
 //! So:
 //!
 //! - at most [`cap`] connections at once, below the open-file limit (raised to its hard limit
-//!   first), so that the store, the log and the listener always have descriptors; past it, new
-//!   connections wait in the kernel's queue until one ends;
+//!   first), so that the store, the log and the listener always have descriptors; past it, a
+//!   new connection closes the one that has waited longest with no request in flight
+//!   (`evict.rs`), or where every one has, waits until one ends;
 //! - at most [`PER_PEER`] at once from one address (an IPv6 /64 counts as one), unless the
 //!   site is behind a proxy, from which every connection comes;
 //! - a connection that has sent nothing for [`IDLE`] since the site last wrote to it is closed
@@ -29,6 +30,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 
+use super::evict::{Leave, Registry};
+
 /// How long a connection may send nothing after the site's last write (or its opening).
 pub const IDLE: Duration = Duration::from_secs(15);
 /// How long after its first byte a request may go unanswered.
@@ -44,6 +47,7 @@ pub struct Guarded {
     inner: TcpListener,
     slots: Arc<Semaphore>,
     peers: Option<Arc<Peers>>,
+    registry: Arc<Registry>,
 }
 
 /// Connections per address.
@@ -69,6 +73,7 @@ impl Guarded {
             inner,
             slots: Arc::new(Semaphore::new(cap())),
             peers: per_peer.then(Default::default),
+            registry: Default::default(),
         }
     }
 }
@@ -127,11 +132,8 @@ impl Listener for Guarded {
 
     async fn accept(&mut self) -> (Connection, SocketAddr) {
         loop {
-            let Ok(slot) = self.slots.clone().acquire_owned().await else {
-                // The semaphore is never closed; wait rather than spin if it were.
-                std::future::pending::<()>().await;
-                continue;
-            };
+            // Taken first, so that a connection waits for a slot only once it is known to
+            // want one (one descriptor past the cap at most, of the reserve).
             let (stream, address) = match self.inner.accept().await {
                 Ok(accepted) => accepted,
                 Err(_) => {
@@ -139,6 +141,18 @@ impl Listener for Guarded {
                     // taken: wait a moment rather than spin.
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
+                }
+            };
+            let slot = match self.slots.clone().try_acquire_owned() {
+                Ok(slot) => slot,
+                Err(_) => {
+                    // Full: the longest waiting without a request leaves for it.
+                    self.registry.evict_one();
+                    let Ok(slot) = self.slots.clone().acquire_owned().await else {
+                        // The semaphore is never closed.
+                        continue;
+                    };
+                    slot
                 }
             };
             let seat = match &self.peers {
@@ -150,7 +164,8 @@ impl Listener for Guarded {
                 None => None,
             };
             let _ = stream.set_nodelay(true);
-            return (Connection::new(stream, slot, seat), address);
+            let tracker = Leave(self.registry.track());
+            return (Connection::new(stream, slot, seat, tracker), address);
         }
     }
 
@@ -199,24 +214,38 @@ pub struct Connection {
     stream: TcpStream,
     _slot: OwnedSemaphorePermit,
     _seat: Option<Seat>,
+    tracker: Leave,
     deadline: Pin<Box<Sleep>>,
     /// Whether a request has begun since the site last wrote.
     asked: bool,
 }
 
 impl Connection {
-    fn new(stream: TcpStream, slot: OwnedSemaphorePermit, seat: Option<Seat>) -> Connection {
+    fn new(
+        stream: TcpStream,
+        slot: OwnedSemaphorePermit,
+        seat: Option<Seat>,
+        tracker: Leave,
+    ) -> Connection {
         Connection {
             stream,
             _slot: slot,
             _seat: seat,
+            tracker,
             deadline: Box::pin(tokio::time::sleep(IDLE)),
             asked: false,
         }
     }
 
-    /// While waiting: an error once the deadline has passed.
+    /// While waiting: an error once the deadline has passed, or once the listener closed it
+    /// to make room.
     fn expired(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
+        if self.tracker.0.evicted(cx) {
+            return Some(io::Error::new(
+                io::ErrorKind::ConnectionAborted,
+                "the site was full and this connection had no request in flight",
+            ));
+        }
         self.deadline.as_mut().poll(cx).is_ready().then(|| {
             io::Error::new(
                 io::ErrorKind::TimedOut,
@@ -235,6 +264,7 @@ impl Connection {
         match outcome {
             Poll::Ready(Ok(n)) if n > 0 => {
                 self.asked = false;
+                self.tracker.0.wrote();
                 self.deadline.as_mut().reset(Instant::now() + IDLE);
                 Poll::Ready(Ok(n))
             }
@@ -261,6 +291,7 @@ impl AsyncRead for Connection {
                 None => Poll::Pending,
             },
             Poll::Ready(Ok(())) => {
+                this.tracker.0.read(&buf.filled()[before..]);
                 if buf.filled().len() > before && !this.asked {
                     this.asked = true;
                     this.deadline.as_mut().reset(Instant::now() + REQUEST);
