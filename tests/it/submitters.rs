@@ -213,3 +213,79 @@ fn a_first_result_far_beyond_its_kind_waits_for_a_moderator() {
     let answer = post_as(10, &results, &later);
     assert_eq!(answer.json()["flag"], Value::Null, "{}", answer.body);
 }
+
+/// A result of the nvme profile: the standard document's tests renamed as the nvme table has
+/// them (SEQ128K Q32T1 for SEQ1M Q1T1, RND4K Q32T16 for RND4K Q32T1), `scale` times the base.
+fn nvme_profile(n: u32, model: &str, scale: f64) -> Value {
+    let mut d = nvme(n, "Samsung", scale);
+    d["target"]["device"]["model"] = json!(model);
+    d["settings"]["profile"] = json!("nvme");
+    for test in d["tests"].as_array_mut().unwrap() {
+        let name = test["name"].as_str().unwrap().to_string();
+        let (renamed, bs, threads) = if name.starts_with("SEQ1M_Q1T1") {
+            (name.replace("SEQ1M_Q1T1", "SEQ128K_Q32T1"), 131_072, 1)
+        } else if name.starts_with("RND4K_Q32T1_") {
+            (name.replace("RND4K_Q32T1", "RND4K_Q32T16"), 4096, 16)
+        } else {
+            continue;
+        };
+        let mb = test["mb_per_s"].as_f64().unwrap();
+        test["name"] = json!(renamed);
+        test["block_size"] = json!(bs);
+        test["queue_depth"] = json!(32);
+        test["threads"] = json!(threads);
+        test["iops"] = json!(mb * 1e6 / f64::from(bs));
+        for l in test["loops"].as_array_mut().unwrap() {
+            let mb = l["mb_per_s"].as_f64().unwrap();
+            l["iops"] = json!(mb * 1e6 / f64::from(bs));
+            l["ios"] = json!((mb * 1e6 / f64::from(bs)) as u64);
+        }
+    }
+    d
+}
+
+/// The nvme table's own figures rank on its leaderboard (issue 44): columns of their own, a
+/// sort by each, a device's page showing them.
+#[test]
+fn the_nvme_table_ranks_its_own_figures() {
+    let (site, _dir) = site(None);
+    let url = &site.url;
+    let results = format!("{url}/api/v1/results");
+    for (n, model, scale) in [(1, "990 PRO", 1.0), (2, "970 EVO", 0.5)] {
+        let answer = post_as(n as u8, &results, &nvme_profile(n, model, scale));
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    }
+    let board = get(&format!(
+        "{url}/api/v1/leaderboard?profile=nvme&sort=rnd4k_q32t16_read"
+    ))
+    .json();
+    let columns: Vec<&str> = board["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["figure"].as_str().unwrap())
+        .collect();
+    for own in [
+        "seq128k_q32_read",
+        "seq128k_q32_write",
+        "rnd4k_q32t16_read",
+        "rnd4k_q32t16_write",
+    ] {
+        assert!(columns.contains(&own), "{own}: {board}");
+    }
+    let devices = board["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 2, "{board}");
+    assert_eq!(devices[0]["name"], "Samsung 990 PRO 128 GB", "{board}");
+    // RND4K Q32T1 read's base, 400 MB/s, in 4 KiB I/Os: 97,656 IOPS.
+    assert_eq!(
+        devices[0]["figure"]["median"].as_f64().unwrap().round(),
+        97_656.0
+    );
+    let page = get(&format!("{url}/?profile=nvme")).body;
+    assert!(page.contains("SEQ128K Q32T1 read"), "{page}");
+    let device = get(&format!("{url}/devices/samsung-990-pro-128gb?profile=nvme")).body;
+    assert!(device.contains("RND4K Q32T16 write"), "{device}");
+    // The standard leaderboard has no such columns.
+    let standard = get(&format!("{url}/api/v1/leaderboard")).json();
+    assert!(!standard.to_string().contains("seq128k"), "{standard}");
+}

@@ -20,7 +20,7 @@ use iomark_result::result::ResultDoc;
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Derive::rederive`]); change this with them.
-pub const RULES: &str = "6";
+pub const RULES: &str = "7";
 
 /// What a site keeps beside a result's facts: the hash of its deletion token, its submitter
 /// (`sender.rs`), and why it waits for a moderator (`hold.rs`), where it has each.
@@ -252,25 +252,23 @@ impl<'a> Derive<'a> {
                 moves::alias(tx, old, new).await?;
             }
         }
-        sqlx::query(
-            "UPDATE entries SET device_key = $1, device_name = $2, kind = $3, \
-             transport = $4, class = $5, capacity_gb = $6, flag = COALESCE($7, held), \
-             synthetic = $8, headline = $9, sold_as = $10 WHERE id = $11",
-        )
-        .persistent(false)
-        .bind(&facts.device_key)
-        .bind(&facts.device_name)
-        .bind(facts.kind)
-        .bind(&facts.transport)
-        .bind(&facts.class)
-        .bind(facts.capacity_gb.map(|g| g as i64))
-        .bind(&facts.flag)
-        .bind(facts.synthetic as i64)
-        .bind(doc.headline().map(|h| h.short))
-        .bind(&facts.sold_as)
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
+        let mut query = sqlx::query(&SQL.rederive_entry)
+            .persistent(false)
+            .bind(&facts.device_key)
+            .bind(&facts.device_name)
+            .bind(facts.kind)
+            .bind(&facts.transport)
+            .bind(&facts.class)
+            .bind(facts.capacity_gb.map(|g| g as i64))
+            .bind(&facts.flag)
+            .bind(facts.synthetic as i64)
+            .bind(doc.headline().map(|h| h.short))
+            .bind(&facts.sold_as);
+        // Figures too: a figure added to the list is filled for the results stored before.
+        for metric in &METRICS {
+            query = query.bind(metric.of(&doc));
+        }
+        query.bind(id).execute(&mut **tx).await?;
         Ok(())
     }
 

@@ -209,6 +209,11 @@ fn migrator() -> Migrator {
             "submitters",
             include_str!("migrations/0014_submitters.sql"),
         ),
+        (
+            15,
+            "nvme figures",
+            include_str!("migrations/0015_nvme_figures.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

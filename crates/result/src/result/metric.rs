@@ -30,6 +30,10 @@ pub struct Metric {
     /// Shown on the pages of the pi profile's results (which rank by the score); every figure
     /// from a test is shown for the other profiles.
     pub pi: bool,
+    /// One profile's own figure (the nvme profile's SEQ128K Q32T1 and RND4K Q32T16): shown on
+    /// that profile's leaderboard beside the four every leaderboard shows, where its results
+    /// have it.
+    pub own: bool,
 }
 
 const fn test(column: &'static str, test: &'static str, label: &'static str, pi: bool) -> Metric {
@@ -41,12 +45,22 @@ const fn test(column: &'static str, test: &'static str, label: &'static str, pi:
         label,
         unit: if seq { "MB/s" } else { "IOPS" },
         pi,
+        own: false,
+    }
+}
+
+/// [`test`], for a figure of one profile's own (`own`).
+const fn own(column: &'static str, name: &'static str, label: &'static str) -> Metric {
+    Metric {
+        own: true,
+        ..test(column, name, label, false)
     }
 }
 
 /// The figures a device is ranked by: the eight standard tests (MB/s for SEQ1M, IOPS for
-/// RND4K) and the pi profile's score.
-pub const METRICS: [Metric; 9] = [
+/// RND4K), the pi profile's score, and the nvme profile's own four (SEQ128K Q32T1 and RND4K
+/// Q32T16, as KDiskMark's NVMe preset has them).
+pub const METRICS: [Metric; 13] = [
     test("seq1m_q8_read", "SEQ1M_Q8T1_read", "SEQ1M Q8T1 read", true),
     test(
         "seq1m_q8_write",
@@ -86,7 +100,28 @@ pub const METRICS: [Metric; 9] = [
         label: "PiBenchmarks score",
         unit: "points",
         pi: true,
+        own: false,
     },
+    own(
+        "seq128k_q32_read",
+        "SEQ128K_Q32T1_read",
+        "SEQ128K Q32T1 read",
+    ),
+    own(
+        "seq128k_q32_write",
+        "SEQ128K_Q32T1_write",
+        "SEQ128K Q32T1 write",
+    ),
+    own(
+        "rnd4k_q32t16_read",
+        "RND4K_Q32T16_read",
+        "RND4K Q32T16 read",
+    ),
+    own(
+        "rnd4k_q32t16_write",
+        "RND4K_Q32T16_write",
+        "RND4K Q32T16 write",
+    ),
 ];
 
 /// The figure people shop by (and sort by, outside the pi profile): SEQ1M Q8T1 read.
@@ -145,15 +180,15 @@ pub fn default_sort(class: &str, present: &[&str]) -> &'static Metric {
 }
 
 /// The figures a device's or a comparison's tables show for `class`, the default sort first:
-/// the score and four tests for pi, the standard eight otherwise; of those, the ones its
-/// results have (`present`), where they have any.
+/// the score and four tests for pi, the tests otherwise; of those, the ones its results have
+/// (`present`), where they have any (else the standard eight).
 pub fn shown(class: &str, present: &[&str]) -> Vec<&'static Metric> {
     let first = default_sort(class, present);
     let pi = class.starts_with("pi/");
     std::iter::once(first)
         .chain(METRICS.iter().filter(|m| {
             *m != first
-                && (present.is_empty() || present.contains(&m.column))
+                && ((present.is_empty() && !m.own) || present.contains(&m.column))
                 && if pi {
                     m.pi
                 } else {
@@ -165,13 +200,19 @@ pub fn shown(class: &str, present: &[&str]) -> Vec<&'static Metric> {
 
 /// The figures every line of a leaderboard of `class` shows side by side, sorted by `sort`:
 /// read beside write, sequential beside 4K (the four tests a card shows), after the score for
-/// pi; of those, the ones its results have (`present`), and `sort` last where it is none of them.
+/// pi; of those, the ones its results have (`present`), then a profile's own figures that they
+/// have, and `sort` last where it is none of them.
 pub fn side_by_side(class: &str, present: &[&str], sort: &'static Metric) -> Vec<&'static Metric> {
     let pi = class.starts_with("pi/");
     let mut figures: Vec<&'static Metric> = std::iter::once(SCORE)
         .filter(|_| pi)
         .chain(METRICS.iter().filter(|m| m.pi && *m != SCORE))
         .filter(|m| present.is_empty() || present.contains(&m.column))
+        .chain(
+            METRICS
+                .iter()
+                .filter(|m| m.own && present.contains(&m.column)),
+        )
         .collect();
     if !figures.contains(&sort) {
         figures.push(sort);
@@ -220,6 +261,28 @@ mod tests {
             .collect();
         assert_eq!(shown, sd);
         assert_eq!(default_sort("pi/direct/random", &sd).column, "score");
+        // The nvme profile's own figures, where its results have them, on its leaderboard too.
+        let nvme = [
+            "seq1m_q8_read",
+            "seq1m_q8_write",
+            "rnd4k_q1_read",
+            "rnd4k_q1_write",
+            "seq128k_q32_read",
+            "seq128k_q32_write",
+            "rnd4k_q32t16_read",
+            "rnd4k_q32t16_write",
+        ];
+        let class = "nvme/direct/random";
+        let tables: Vec<&str> = super::shown(class, &nvme)
+            .iter()
+            .map(|m| m.column)
+            .collect();
+        assert_eq!(tables.len(), 8, "{tables:?}");
+        let side: Vec<&str> = side_by_side(class, &nvme, HEADLINE)
+            .iter()
+            .map(|m| m.column)
+            .collect();
+        assert_eq!(side, nvme);
         // The label is the test's name as tables print it.
         for m in &METRICS {
             if let Source::Test(name) = m.source {
