@@ -1827,3 +1827,55 @@ fn a_site_refuses_documents_beyond_what_iomark_makes() {
     let listed = get(&format!("{}/api/v1/results", site.url)).json();
     assert_eq!(listed["results"], json!([]), "{listed}");
 }
+
+/// A device's page shows its medians by system, as by board (issue 44): one card on Raspbian
+/// and on Oracle Linux with its UEK kernel, as one of the posts iomark grew from set them.
+#[test]
+fn a_device_page_shows_its_figures_by_system() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let url = site.url.clone();
+    let systems = [
+        ("Raspbian GNU/Linux 10 (buster)", "4.19.66-v7+", 0.1),
+        ("Raspbian GNU/Linux 10 (buster)", "4.19.75-v7+", 0.11),
+        (
+            "Oracle Linux Server 7.6",
+            "4.14.35-1902.0.18.el7uek.aarch64",
+            0.2,
+        ),
+    ];
+    for (n, (os, kernel, scale)) in (1..).zip(systems) {
+        let mut doc = device_doc(n, "SanDisk", "Ultra", scale, "Raspberry Pi 3 Model B+");
+        doc["host"]["os"] = json!(os);
+        doc["host"]["kernel"] = json!(kernel);
+        let answer = post_as(n as u8, &format!("{url}/api/v1/results"), &doc);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    }
+    let view = get(&format!("{url}/api/v1/devices/sandisk-ultra-128gb")).json();
+    let systems: Vec<(String, u64)> = view["systems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["system"].as_str().unwrap().to_string(),
+                s["results"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        systems,
+        [
+            ("Raspbian GNU/Linux 10 (buster) · Linux 4.19".to_string(), 2),
+            ("Oracle Linux Server 7.6 · Linux 4.14".to_string(), 1)
+        ],
+        "{view}"
+    );
+    let page = get(&format!("{url}/devices/sandisk-ultra-128gb")).body;
+    assert!(page.contains("<h2>By system</h2>"), "{page}");
+    assert!(
+        page.contains("Oracle Linux Server 7.6 · Linux 4.14"),
+        "{page}"
+    );
+}

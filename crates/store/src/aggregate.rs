@@ -7,22 +7,27 @@ use super::model::{DeviceRow, Entry, Spread};
 use iomark_result::result::identity::slug;
 use iomark_result::result::metric::METRICS;
 
-/// The aggregates a result of this board and filesystem counts in: all of its device's, its
-/// board's, its filesystem's, and its board's and filesystem's together (so that a leaderboard
-/// filtered by both reads aggregates too, never the entries: 405 ms a request at 100,000
-/// results, issue 22).
-pub(super) fn scopes(board: Option<&str>, fs: Option<&str>) -> Vec<String> {
+/// The aggregates a result of this board, filesystem and system counts in: all of its
+/// device's, its board's, its filesystem's, its board's and filesystem's together (so that a
+/// leaderboard filtered by both reads aggregates too, never the entries: 405 ms a request at
+/// 100,000 results, issue 22), and its system's (a device page's "By system").
+pub(super) fn scopes(board: Option<&str>, fs: Option<&str>, system: Option<&str>) -> Vec<String> {
     let board = board.filter(|b| !b.is_empty());
     let fs = fs.filter(|f| !f.is_empty());
     let mut out = vec![scope(None, None)];
     out.extend(board.map(|b| scope(Some(b), None)));
     out.extend(fs.map(|f| scope(None, Some(f))));
     out.extend(board.zip(fs).map(|(b, f)| scope(Some(b), Some(f))));
+    out.extend(
+        system
+            .filter(|s| !s.is_empty())
+            .map(|s| format!("system:{s}")),
+    );
     out
 }
 
 /// The name of one scope: '' for all of a device's results, `board:NAME`, `fs:NAME`, or
-/// `both:BOARD\nFS` (neither holds a control character).
+/// `both:BOARD\nFS` (neither holds a control character); `system:NAME` is [`scopes`]'.
 pub(super) fn scope(board: Option<&str>, fs: Option<&str>) -> String {
     match (board, fs) {
         (None, None) => String::new(),
@@ -40,6 +45,8 @@ pub(super) fn in_scope(e: &Entry, scope: &str) -> bool {
     } else if let Some(pair) = scope.strip_prefix("both:") {
         let (board, fs) = pair.split_once('\n').unwrap_or((pair, ""));
         e.board.as_deref() == Some(board) && e.filesystem.as_deref() == Some(fs)
+    } else if let Some(system) = scope.strip_prefix("system:") {
+        e.system.as_deref() == Some(system)
     } else {
         true
     }
@@ -344,6 +351,7 @@ mod tests {
             figures: BTreeMap::new(),
             submitter: None,
             waits: false,
+            system: None,
         }
     }
 

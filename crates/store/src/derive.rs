@@ -20,7 +20,7 @@ use iomark_result::result::ResultDoc;
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Derive::rederive`]); change this with them.
-pub const RULES: &str = "7";
+pub const RULES: &str = "8";
 
 /// What a site keeps beside a result's facts: the hash of its deletion token, its submitter
 /// (`sender.rs`), and why it waits for a moderator (`hold.rs`), where it has each.
@@ -122,13 +122,19 @@ impl<'a> Derive<'a> {
             .bind(doc.headline().map(|h| h.short))
             .bind(&id.sold_as)
             .bind(submitter)
-            .bind(held);
+            .bind(held)
+            .bind(doc.system());
         for metric in &METRICS {
             query = query.bind(metric.of(doc));
         }
         query.execute(&mut **tx).await?;
         if let Some(key) = &id.device_key {
-            let scopes = scopes(doc.host.board.as_deref(), doc.target.filesystem.as_deref());
+            let system = doc.system();
+            let scopes = scopes(
+                doc.host.board.as_deref(),
+                doc.target.filesystem.as_deref(),
+                system.as_deref(),
+            );
             if self.stale.defers(tx, &id.class, key).await? {
                 self.stale.mark_stale(tx, &id.class, key, &scopes).await?;
             } else {
@@ -191,7 +197,7 @@ impl<'a> Derive<'a> {
                 // Every device is refreshed below.
                 sqlx::query("DELETE FROM stale").execute(&mut **tx).await?;
                 let pairs = sqlx::query(
-                    "SELECT DISTINCT class, device_key, board, filesystem FROM entries \
+                    "SELECT DISTINCT class, device_key, board, filesystem, system FROM entries \
                  WHERE device_key IS NOT NULL",
                 )
                 .fetch_all(&mut **tx)
@@ -200,10 +206,11 @@ impl<'a> Derive<'a> {
                 for row in &pairs {
                     let board: Option<String> = row.try_get(2)?;
                     let fs: Option<String> = row.try_get(3)?;
+                    let system: Option<String> = row.try_get(4)?;
                     let wanted = devices
                         .entry((row.try_get(0)?, row.try_get(1)?))
                         .or_default();
-                    for scope in scopes(board.as_deref(), fs.as_deref()) {
+                    for scope in scopes(board.as_deref(), fs.as_deref(), system.as_deref()) {
                         if !wanted.contains(&scope) {
                             wanted.push(scope);
                         }
@@ -263,7 +270,8 @@ impl<'a> Derive<'a> {
             .bind(&facts.flag)
             .bind(facts.synthetic as i64)
             .bind(doc.headline().map(|h| h.short))
-            .bind(&facts.sold_as);
+            .bind(&facts.sold_as)
+            .bind(doc.system());
         // Figures too: a figure added to the list is filled for the results stored before.
         for metric in &METRICS {
             query = query.bind(metric.of(&doc));
@@ -325,11 +333,12 @@ impl<'a> Derive<'a> {
         id: &str,
         tables: &[&str],
     ) -> Result<(), sqlx::Error> {
-        let facts =
-            sqlx::query("SELECT class, device_key, board, filesystem FROM entries WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&mut **tx)
-                .await?;
+        let facts = sqlx::query(
+            "SELECT class, device_key, board, filesystem, system FROM entries WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
         for table in tables {
             sqlx::query(&format!("DELETE FROM {table} WHERE id = $1"))
                 .bind(id)
@@ -343,7 +352,8 @@ impl<'a> Derive<'a> {
         if let Some(key) = row.try_get::<Option<String>, _>(1)? {
             let board: Option<String> = row.try_get(2)?;
             let fs: Option<String> = row.try_get(3)?;
-            let scopes = scopes(board.as_deref(), fs.as_deref());
+            let system: Option<String> = row.try_get(4)?;
+            let scopes = scopes(board.as_deref(), fs.as_deref(), system.as_deref());
             self.refresh.device(tx, &class, &key, &scopes).await?;
         }
         Ok(())

@@ -81,6 +81,8 @@ pub struct Entry {
     pub submitter: Option<String>,
     /// It waits for a moderator before it ranks (its flag says why).
     pub waits: bool,
+    /// The system it ran on (`ResultDoc::system`).
+    pub system: Option<String>,
 }
 
 /// What a leaderboard shows.

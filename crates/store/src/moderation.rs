@@ -124,7 +124,8 @@ impl<'a> Moderation<'a> {
         self.db
             .write(Begin::Immediate, async |tx| {
                 let row = sqlx::query(
-                    "SELECT held, class, device_key, board, filesystem FROM entries WHERE id = $1",
+                    "SELECT held, class, device_key, board, filesystem, system FROM entries \
+                     WHERE id = $1",
                 )
                 .bind(id)
                 .fetch_optional(&mut **tx)
@@ -137,8 +138,8 @@ impl<'a> Moderation<'a> {
                 };
                 let held: Option<String> = row.try_get(0)?;
                 let (class, key): (String, Option<String>) = (row.try_get(1)?, row.try_get(2)?);
-                let (board, fs): (Option<String>, Option<String>) =
-                    (row.try_get(3)?, row.try_get(4)?);
+                let (board, fs, system): (Option<String>, Option<String>, Option<String>) =
+                    (row.try_get(3)?, row.try_get(4)?, row.try_get(5)?);
                 let (Some(_), Some(key)) = (held, key) else {
                     return Ok(Moderated::Already);
                 };
@@ -150,7 +151,7 @@ impl<'a> Moderation<'a> {
                 .bind(id)
                 .execute(&mut **tx)
                 .await?;
-                let scopes = scopes(board.as_deref(), fs.as_deref());
+                let scopes = scopes(board.as_deref(), fs.as_deref(), system.as_deref());
                 self.refresh.device(tx, &class, &key, &scopes).await?;
                 audit(tx, "rank", id, reason).await?;
                 Ok(Moderated::Done)
@@ -310,7 +311,8 @@ impl<'a> Moderation<'a> {
                     .await?;
                 alias(tx, from, &target).await?;
                 let rows = sqlx::query(
-                    "SELECT DISTINCT class, board, filesystem FROM entries WHERE device_key = $1",
+                    "SELECT DISTINCT class, board, filesystem, system FROM entries \
+                     WHERE device_key = $1",
                 )
                 .bind(&target)
                 .fetch_all(&mut **tx)
@@ -320,6 +322,7 @@ impl<'a> Moderation<'a> {
                     let class: String = row.try_get(0)?;
                     let board: Option<String> = row.try_get(1)?;
                     let fs: Option<String> = row.try_get(2)?;
+                    let system: Option<String> = row.try_get(3)?;
                     let at = match classes.iter().position(|(c, _)| *c == class) {
                         Some(at) => at,
                         None => {
@@ -327,7 +330,7 @@ impl<'a> Moderation<'a> {
                             classes.len() - 1
                         }
                     };
-                    for scope in scopes(board.as_deref(), fs.as_deref()) {
+                    for scope in scopes(board.as_deref(), fs.as_deref(), system.as_deref()) {
                         if !classes[at].1.contains(&scope) {
                             classes[at].1.push(scope);
                         }

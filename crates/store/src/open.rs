@@ -214,6 +214,7 @@ fn migrator() -> Migrator {
             "nvme figures",
             include_str!("migrations/0015_nvme_figures.sql"),
         ),
+        (16, "system", include_str!("migrations/0016_system.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -50,6 +50,26 @@ pub struct Identity {
 }
 
 impl ResultDoc {
+    /// The system it ran on, as people compare them: the distribution and the kernel's
+    /// version to its minor number (`Debian GNU/Linux 12 (bookworm) · Linux 6.1`), so that
+    /// one card on Raspbian and on Oracle Linux with its UEK kernel is two lines of its page.
+    /// None where the document names neither.
+    pub fn system(&self) -> Option<String> {
+        let os = self
+            .host
+            .os
+            .as_deref()
+            .map(str::trim)
+            .filter(|o| !o.is_empty());
+        let kernel = self.host.kernel.as_deref().and_then(|k| {
+            let mut numbers = k.trim().split(|c: char| !c.is_ascii_digit());
+            let (major, minor) = (numbers.next()?, numbers.next()?);
+            (!major.is_empty() && !minor.is_empty()).then(|| format!("Linux {major}.{minor}"))
+        });
+        let both: Vec<String> = os.map(str::to_string).into_iter().chain(kernel).collect();
+        (!both.is_empty()).then(|| both.join(" · ").chars().take(100).collect())
+    }
+
     pub fn identity(&self) -> Identity {
         let device = self.target.device.as_ref();
         let named = device.map(drive::named);
@@ -173,6 +193,28 @@ impl ResultDoc {
 mod tests {
     use super::*;
     use crate::result::{sample, Device, Sd, Usb};
+
+    #[test]
+    fn a_system_is_its_distribution_and_kernel_to_the_minor() {
+        let mut doc = sample::doc();
+        doc.host.os = Some("Raspbian GNU/Linux 10 (buster)".into());
+        doc.host.kernel = Some("4.19.66-v7+".into());
+        assert_eq!(
+            doc.system().as_deref(),
+            Some("Raspbian GNU/Linux 10 (buster) · Linux 4.19")
+        );
+        doc.host.os = Some("Oracle Linux Server 7.6".into());
+        doc.host.kernel = Some("4.14.35-1902.0.18.el7uek.aarch64".into());
+        assert_eq!(
+            doc.system().as_deref(),
+            Some("Oracle Linux Server 7.6 · Linux 4.14")
+        );
+        doc.host.os = None;
+        doc.host.kernel = Some("weird".into());
+        assert_eq!(doc.system(), None);
+        doc.host.kernel = Some("6.1.0-21-arm64".into());
+        assert_eq!(doc.system().as_deref(), Some("Linux 6.1"));
+    }
 
     fn device() -> Device {
         serde_json::from_value(serde_json::json!({})).unwrap()

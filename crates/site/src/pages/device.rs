@@ -61,6 +61,8 @@ pub struct DevicePage {
     pub card: Option<(String, String)>,
     pub columns: Vec<String>,
     pub boards: Vec<BoardRow>,
+    /// The same by system (its `board` is the system's name).
+    pub systems: Vec<BoardRow>,
     pub results: Vec<ResultLine>,
     /// Where the list stops short: how many there are, and the listing of every one.
     pub more: Option<(String, String)>,
@@ -134,6 +136,15 @@ pub async fn device(
             .iter()
             .map(|b| BoardRow {
                 board: b.board.clone(),
+                results: b.results,
+                cells: cells(&medians(&b.stats), &metrics),
+            })
+            .collect(),
+        systems: view
+            .systems
+            .iter()
+            .map(|b| BoardRow {
+                board: b.system.clone(),
                 results: b.results,
                 cells: cells(&medians(&b.stats), &metrics),
             })

@@ -201,8 +201,10 @@ pub struct DeviceView {
     pub submitters: i64,
     pub ranked: i64,
     pub price_usd: Option<f64>,
-    /// The same per board the results were measured on.
+    /// The same per board the results were measured on,
     pub boards: Vec<BoardSummary>,
+    /// and per system they ran on (distribution and kernel), most results first.
+    pub systems: Vec<SystemSummary>,
     /// The class's newest results, flagged ones too (with their reason), newest first: at most
     /// 50 of them; `all_results` lists every one.
     pub results: Vec<Entry>,
@@ -264,6 +266,14 @@ pub struct BoardSummary {
     pub stats: BTreeMap<String, Spread>,
 }
 
+/// The same for one system its results ran on (`ResultDoc::system`: distribution and kernel).
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+pub struct SystemSummary {
+    pub system: String,
+    pub results: usize,
+    pub stats: BTreeMap<String, Spread>,
+}
+
 /// A device's view: its figures, per board too, from the same aggregates the leaderboard
 /// ranks it by (`rows`, all of them: a device with 9,696 results had a median of 11,853 on the
 /// leaderboard and 1,185 on its page, which read only its newest 5,000, issue 22), the
@@ -302,6 +312,22 @@ pub fn device(
             })
         })
         .collect();
+    let mut systems: Vec<SystemSummary> = rows
+        .iter()
+        .filter(|(c, _, _)| *c == class)
+        .filter_map(|(_, scope, row)| {
+            Some(SystemSummary {
+                system: scope.strip_prefix("system:")?.to_string(),
+                results: row.results as usize,
+                stats: row.stats.clone(),
+            })
+        })
+        .collect();
+    systems.sort_by(|a, b| {
+        b.results
+            .cmp(&a.results)
+            .then_with(|| a.system.cmp(&b.system))
+    });
     let sold_as = named.and_then(|(_, _, row)| row.sold_as.clone());
     let (name, kind, transport, capacity_gb) = match (named, results.first()) {
         (Some((_, _, row)), _) => (
@@ -342,6 +368,7 @@ pub fn device(
         ranked: all.map_or(0, |(_, _, r)| r.results),
         price_usd: all.and_then(|(_, _, r)| r.price_usd),
         boards,
+        systems,
         results,
         classes_met,
         mine: None,

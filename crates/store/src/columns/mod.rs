@@ -13,7 +13,7 @@ use super::model::{DeviceRow, Entry};
 use iomark_result::result::metric::{Metric, METRICS};
 
 /// A result's facts in `entries`, before its figures, in the order they are bound.
-pub const ENTRY_FACTS: [&str; 19] = [
+pub const ENTRY_FACTS: [&str; 20] = [
     "id",
     "device_key",
     "device_name",
@@ -33,6 +33,7 @@ pub const ENTRY_FACTS: [&str; 19] = [
     "sold_as",
     "submitter",
     "held",
+    "system",
 ];
 
 /// A device's aggregate in `devices`, before its figures' medians, in the order they are
@@ -62,8 +63,8 @@ pub struct Statements {
     pub upsert_device: String,
     /// `UPDATE entries …` of a result's facts derived anew from its document (`rederive`):
     /// device key, name, kind, transport, class, capacity, flag (a hold stays where the
-    /// document gives none), synthetic, headline, sold-as, then one figure per metric, then
-    /// its id.
+    /// document gives none), synthetic, headline, sold-as, system, then one figure per
+    /// metric, then its id.
     pub rederive_entry: String,
     /// What an [`Entry`] is read from (the token's hash is never read back).
     pub entry_columns: Vec<String>,
@@ -91,6 +92,7 @@ impl Statements {
             "synthetic",
             "headline",
             "sold_as",
+            "system",
         ];
         let set: Vec<String> = derived
             .iter()
@@ -186,7 +188,7 @@ impl Statements {
             at("capacity_gb"),
             at("started_at"),
         );
-        let (submitter, held) = (at("submitter"), at("held"));
+        let (submitter, held, system) = (at("submitter"), at("held"), at("system"));
         let (label, headline, sold_as, board, fs, price, flag, synthetic) = (
             at("label"),
             at("headline"),
@@ -231,6 +233,7 @@ impl Statements {
                     synthetic: value(synthetic).as_f64().is_some_and(|v| v != 0.0),
                     submitter: text(submitter),
                     waits: text(held).is_some(),
+                    system: text(system),
                     figures: self
                         .figures
                         .iter()
@@ -315,6 +318,7 @@ pub fn entry_of(row: &AnyRow, metrics: &[Metric]) -> Result<Entry, sqlx::Error> 
         synthetic: row.try_get::<i64, _>("synthetic")? != 0,
         submitter: row.try_get("submitter")?,
         waits: row.try_get::<Option<String>, _>("held")?.is_some(),
+        system: row.try_get("system")?,
         figures,
     })
 }
