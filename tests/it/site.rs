@@ -1315,6 +1315,33 @@ fn a_person_finds_and_compares_a_card_in_a_browser() {
     let about = browser.eval("document.querySelector('#yours').innerText");
     assert_eq!(about, json!("Measure yours and add it"));
     check_page(&mut browser, "about");
+
+    // On a laptop every table is whole: no column behind a scroll bar at 1280 px (the
+    // leaderboard cut "MB/s per $" at the window's edge while names wrapped, issue 44).
+    let mut wide = Browser::open(1280, 900, true);
+    for path in [
+        "/".to_string(),
+        "/?profile=standard&sort=rnd4k_q1_read".to_string(),
+        "/devices/sandisk-extreme-pro-128gb".to_string(),
+        "/devices/kingston-datatraveler-exodia-onyx-with-a-very-long-model-name-128gb".to_string(),
+        "/compare?devices=sandisk-extreme-pro-128gb,samsung-bar-plus-128gb".to_string(),
+        format!("/results/{}", ulid(32)),
+    ] {
+        wide.goto(&format!("{url}{path}"));
+        let clipped = wide.eval(
+            "Array.from(document.querySelectorAll('.scroll, table')).filter(t => t.scrollWidth > t.clientWidth + 1).map(t => (t.querySelector('table') || t).id + ' ' + t.scrollWidth + '>' + t.clientWidth)",
+        );
+        assert_eq!(clipped, json!([]), "{path}: tables clipped at 1280 px");
+        assert!(!wide.overflows(), "{path}: {}", wide.too_wide());
+        if let Ok(keep) = std::env::var("IOMARK_KEEP_SCREENSHOTS") {
+            let name: String = path
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .take(40)
+                .collect();
+            wide.screenshot(&Path::new(&keep).join(format!("wide{name}.png")));
+        }
+    }
 }
 
 /// A result without a price (or without some figure) saved before one with it, on one

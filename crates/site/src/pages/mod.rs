@@ -65,9 +65,10 @@ pub fn figure(value: f64) -> String {
     }
 }
 
+/// A figure's middle half over its submitters' medians: a single submitter has none.
 fn range(s: &Spread) -> String {
     if s.n < 2 {
-        "one result".into()
+        "one submitter".into()
     } else {
         format!("{}–{}", figure(s.p25), figure(s.p75))
     }
