@@ -114,6 +114,9 @@ fn holds_every_public_result(db: &str) {
         assert_eq!(line["id"], doc["id"]);
         assert_eq!(line["tests"], doc["tests"]);
         assert_eq!(line["label"], doc["label"]);
+        // Sent with the folder it ran in; the site keeps none (issue 44).
+        assert_eq!(doc["target"]["path"], "/mnt/card");
+        assert_eq!(line["target"]["path"], "", "{line}");
     }
     let (name, table) = &files[1];
     assert_eq!(name, "results.csv.gz");

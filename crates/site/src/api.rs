@@ -124,6 +124,10 @@ pub async fn submit(
         super::metrics::refused("implausible");
         Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e)
     })?;
+    // Where it ran is the submitter's own business: the site keeps no local path, so no page,
+    // API answer or dump can show one (a retry of this submission is compared without it too).
+    let mut doc = doc;
+    doc.target.path.clear();
     let own = bearer(&headers).map(own_token).transpose()?;
     let token = match own {
         Some(own) => own.to_string(),

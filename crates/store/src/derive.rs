@@ -184,6 +184,7 @@ impl<'a> Derive<'a> {
                 for (id, old_key) in ids {
                     self.rederive_entry(tx, &id, old_key.as_deref()).await?;
                 }
+                forget_paths(tx).await?;
                 // A key some result still has is a device, not an alias (new rules split it).
                 sqlx::query(
                     "DELETE FROM aliases WHERE key IN \
@@ -360,12 +361,69 @@ impl<'a> Derive<'a> {
     }
 }
 
+/// Where a site's submitted result ran is its submitter's own business: a site keeps no
+/// local path in what it stores (`api::submit` clears it before saving). Results a site took
+/// before that (those with a deletion token: a submission, shown or hidden) lose theirs here,
+/// once, so that no page, API answer or dump holds one. A store's own runs keep theirs.
+async fn forget_paths(tx: &mut Transaction<'_, Any>) -> Result<(), sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT id, document FROM results WHERE id IN \
+         (SELECT id FROM entries WHERE token_hash IS NOT NULL \
+          UNION SELECT id FROM hidden WHERE token_hash IS NOT NULL)",
+    )
+    .fetch_all(&mut **tx)
+    .await?;
+    for row in rows {
+        let (id, text): (String, String) = (row.try_get(0)?, row.try_get(1)?);
+        let Ok(mut doc) = serde_json::from_str::<ResultDoc>(&text) else {
+            continue;
+        };
+        if doc.target.path.is_empty() {
+            continue;
+        }
+        doc.target.path.clear();
+        let text = serde_json::to_string(&doc).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+        sqlx::query("UPDATE results SET document = $1 WHERE id = $2")
+            .bind(text)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// A device's aggregates count its real unflagged results where it has any, else its
     /// synthetic ones: a real result that is flagged does not hide the synthetic ones.
+    /// Derived anew, a site's submitted results lose the local path they were sent with; a
+    /// store's own runs keep theirs.
+    #[test]
+    fn submitted_results_forget_their_paths_once() {
+        crate::on_a_server_store(None, async |store| {
+            let mut doc = iomark_result::result::sample::doc();
+            doc.target.path = "/home/someone/card".into();
+            doc.id = "01JPATHSUBMITTED000000000".into();
+            let nobody = crate::Sender::default();
+            store.submissions().save(&doc, "t", &nobody).await.unwrap();
+            doc.id = "01JPATHOWN000000000000000".into();
+            store.history().save(&doc).await.unwrap();
+            sqlx::query("UPDATE meta SET value = 'older' WHERE name = 'rules'")
+                .execute(&store.db.pool)
+                .await
+                .unwrap();
+            store.derivation().rederive().await.unwrap();
+            let path = async |id: &str| store.history().document(id).await.unwrap().target.path;
+            assert_eq!(path("01JPATHSUBMITTED000000000").await, "");
+            assert_eq!(
+                path("01JPATHOWN000000000000000").await,
+                "/home/someone/card"
+            );
+        })
+    }
+
     #[test]
     fn real_results_where_there_are_any_unflagged() {
         crate::on_a_server_store(None, async |store| {
