@@ -87,7 +87,8 @@ fn a_new_figure_is_written_and_read_back() {
             .bind(Some("score 12"))
             .bind(Some("SanDisk Extreme"))
             .bind(Some("c0ffee"))
-            .bind(None::<String>);
+            .bind(None::<String>)
+            .bind(Some("Raspbian GNU/Linux 10 (buster) · Linux 4.19"));
         for (i, _) in metrics.iter().enumerate() {
             insert = insert.bind(Some(i as f64 + 0.5));
         }
@@ -125,7 +126,8 @@ fn a_new_figure_is_written_and_read_back() {
             .bind(None::<String>)
             .bind(None::<String>)
             .bind(None::<String>)
-            .bind(Some("held for a test"));
+            .bind(Some("held for a test"))
+            .bind(None::<String>);
         for (i, _) in metrics.iter().enumerate() {
             odd = odd
                 .bind((i != 3).then_some((i as f64 + 1.0) / 3.0 * 1e-300_f64.powi(i as i32 % 2)));
@@ -149,6 +151,10 @@ fn a_new_figure_is_written_and_read_back() {
         assert!(by_row[0].figures.len() == metrics.len() - 1 && by_row[0].synthetic);
         assert!(by_row[0].waits && !by_row[1].waits);
         assert_eq!(by_row[1].submitter.as_deref(), Some("c0ffee"));
+        assert_eq!(
+            by_row[1].system.as_deref(),
+            Some("Raspbian GNU/Linux 10 (buster) · Linux 4.19")
+        );
         store.close().await;
     });
 }
