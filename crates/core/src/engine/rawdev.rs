@@ -30,8 +30,12 @@ pub struct RawDevice {
     pub writable: bool,
 }
 
-/// BLKGETSIZE64: the device's size in bytes.
-const BLKGETSIZE64: libc::c_ulong = 0x8008_1272;
+/// BLKGETSIZE64: the device's size in bytes. The kernel defines it as `_IOR(0x12, 114,
+/// size_t)`, so its number holds size_t's width: 0x80081272 on a 64-bit kernel's programs,
+/// 0x80041272 on 32-bit ARM, where the 64-bit number is refused (EINVAL: every raw-device
+/// command failed so on an emulated Pi 2, tests/virtual-pi).
+const BLKGETSIZE64: libc::c_ulong =
+    0x8000_1272 | ((std::mem::size_of::<libc::size_t>() as libc::c_ulong) << 16);
 
 /// Opens `path` for direct I/O, read-only unless `write`, after every check.
 pub fn open(path: &Path, write: bool) -> Result<RawDevice, DeviceError> {
@@ -95,4 +99,17 @@ pub fn open(path: &Path, write: bool) -> Result<RawDevice, DeviceError> {
         number,
         writable: write,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blkgetsize64_is_the_kernels_number_for_this_width() {
+        #[cfg(target_pointer_width = "64")]
+        assert_eq!(BLKGETSIZE64, 0x8008_1272);
+        #[cfg(target_pointer_width = "32")]
+        assert_eq!(BLKGETSIZE64, 0x8004_1272);
+    }
 }
