@@ -52,13 +52,29 @@ pub fn method_line(doc: &ResultDoc) -> String {
                 .unwrap_or_default()
         ),
     };
+    // A surface scan times each read alone, with pread, wherever io_uring works: a rate per
+    // position is its figure, not a queue's; on a device it writes nothing, so has no data.
+    let (engine, data) = match &doc.score {
+        Some(Score::Surface(score)) => (
+            "pread, each read timed alone (a rate per position, not a queue's)".to_string(),
+            match score.surface.over == "device" {
+                true => "nothing written".to_string(),
+                false => format!("{} data", s.data),
+            },
+        ),
+        _ => (
+            format!(
+                "{}{}",
+                s.engine,
+                if s.polled { " (QD1 polled)" } else { "" }
+            ),
+            format!("{} data", s.data),
+        ),
+    };
     format!(
-        "{object} · {} · {}{} · {} · {} data",
+        "{object} · {} · {engine} · {} · {data}",
         pacing(doc),
-        s.engine,
-        if s.polled { " (QD1 polled)" } else { "" },
-        io_mode(doc),
-        s.data,
+        io_mode(doc)
     )
 }
 
