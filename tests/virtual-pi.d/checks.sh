@@ -1,0 +1,133 @@
+# iomark on an emulated Pi, as its owner would run it (tests/virtual-pi runs this in the guest,
+# /mnt the card's ext4, /full a small one, /dev/mmcblk0 the card). One line per check: "ok -",
+# "not ok -" with what it printed, and at the end "virtual-pi: every check passed" or not.
+# Behaviour and identity only: emulated figures say nothing of a Pi's speed.
+failed=0
+machine=$(cat /machine)
+case $machine in
+pi3) board="Raspberry Pi 3 Model B" ;;
+pi2) board="Raspberry Pi 2 Model B" ;;
+esac
+
+ok() { echo "ok - $*"; }
+bad() {
+    echo "not ok - $1"
+    shift
+    [ $# -eq 0 ] || printf '%s\n' "$@" | tail -n 25 | sed 's/^/    /'
+    failed=1
+}
+# check NAME COMMAND...: the command succeeds.
+check() {
+    name=$1
+    shift
+    if out=$("$@" 2>&1); then ok "$name"; else bad "$name (status $?)" "$out"; fi
+}
+# has NAME FILE PATTERN: FILE holds PATTERN (a basic regular expression).
+has() {
+    if grep -q "$3" "$2"; then ok "$1"; else bad "$1: no '$3' in $2" "$(cat "$2")"; fi
+}
+# left PATH: iomark left nothing behind in the card's filesystem at PATH.
+left() {
+    rest=$(find "$2" -mindepth 1 -maxdepth 1 ! -name lost+found)
+    if [ -z "$rest" ]; then ok "$1"; else bad "$1: left behind" "$rest"; fi
+}
+
+read -r builds </builds
+for build in $builds; do
+    started=$(date +%s)
+    io=/opt/$build/iomark
+    echo "# $build on $machine ($(uname -m), kernel $(uname -r))"
+    check "$build: --version" "$io" --version
+
+    # What a Pi owner asks first: which board, which card, which bus.
+    "$io" info --json /mnt >/tmp/info.json 2>/tmp/info.err || bad "$build: info" "$(cat /tmp/info.err)"
+    has "$build: info names the board" /tmp/info.json "\"board\": \"$board"
+    has "$build: info names the card's kind from its registers" /tmp/info.json '"kind": "SD'
+    has "$build: info reads the card's manufacturer id" /tmp/info.json '"manfid": "0xaa"'
+    has "$build: info names the transport" /tmp/info.json '"transport": "mmc"'
+    "$io" info /mnt >/tmp/info.txt 2>&1 || bad "$build: info in words" "$(cat /tmp/info.txt)"
+    has "$build: info in words names the board" /tmp/info.txt "$board"
+
+    # The quick profile on the card's ext4, with io_uring.
+    if "$io" run /mnt -p quick --size 8MiB --no-save --json /tmp/quick.json >/tmp/run.out 2>&1; then
+        ok "$build: run -p quick"
+        has "$build: quick ran on io_uring" /tmp/quick.json '"engine": "io_uring"'
+        has "$build: quick's document holds its figures" /tmp/quick.json '"SEQ1M_Q8T1_read"'
+        has "$build: quick's document names the card" /tmp/quick.json '"sd": {'
+    else
+        bad "$build: run -p quick" "$(cat /tmp/run.out)"
+    fi
+    left "$build: quick left no file" /mnt
+
+    # The rest, for the machine's own build (the first); another build's engine, identity and
+    # cleaning up are checked above.
+    if [ "$build" != "${builds%% *}" ]; then
+        echo "# $build: $(($(date +%s) - started)) s"
+        continue
+    fi
+
+    # The sdcard profile, shortened: its class verdicts are words, not figures, here.
+    if "$io" run /mnt -p sdcard --size 16MiB --duration 1s --warmup 0s --no-save \
+        --json /tmp/sd.json >/tmp/run.out 2>&1; then
+        ok "$build: run -p sdcard"
+        has "$build: sdcard ran on io_uring" /tmp/sd.json '"engine": "io_uring'
+    else
+        bad "$build: run -p sdcard" "$(cat /tmp/run.out)"
+    fi
+    left "$build: sdcard left no file" /mnt
+
+    # Polling at queue depth 1, and threads.
+    check "$build: --poll" "$io" run /mnt -p quick --size 8MiB --test RND4K_Q1T1 --poll --no-save --quiet
+    if "$io" run /mnt -p quick --size 8MiB --test RND4K_Q32T4_read --no-save \
+        --json /tmp/threads.json >/tmp/run.out 2>&1; then
+        has "$build: RND4K_Q32T4 runs four threads" /tmp/threads.json '"threads": 4'
+    else
+        bad "$build: RND4K_Q32T4" "$(cat /tmp/run.out)"
+    fi
+    left "$build: --poll and threads left no file" /mnt
+
+    # Ctrl-C: stopped within seconds, its file removed, 130.
+    "$io" run /mnt -p quick --size 8MiB --loops 50 --no-save --quiet >/tmp/int.out 2>&1 &
+    pid=$!
+    sleep 4
+    kill -INT "$pid"
+    wait "$pid"
+    status=$?
+    if [ "$status" -eq 130 ]; then ok "$build: Ctrl-C ends it with 130"; else bad "$build: Ctrl-C ended it with $status" "$(cat /tmp/int.out)"; fi
+    left "$build: Ctrl-C left no file" /mnt
+
+    # A card too full for the file: refused before measuring, in one line.
+    if "$io" run /full -p quick --size 64MiB --no-save >/tmp/full.out 2>&1; then
+        bad "$build: a full card is refused" "$(cat /tmp/full.out)"
+    else
+        has "$build: a full card is refused for its free space" /tmp/full.out 'free'
+    fi
+    left "$build: the full card holds nothing of it" /full
+    echo "# $build: $(($(date +%s) - started)) s"
+done
+
+# The raw card: its capacity proved and its surface drawn (destructive: the card is an image).
+started=$(date +%s)
+umount /mnt /full
+first=${builds%% *}
+io=/opt/$first/iomark
+if "$io" verify --device /dev/mmcblk0 --destructive --yes --no-save >/tmp/verify.out 2>&1; then
+    ok "$first: verify --device"
+    has "$first: verify finds the card's 256 MiB real" /tmp/verify.out '256'
+else
+    bad "$first: verify --device" "$(cat /tmp/verify.out)"
+fi
+if "$io" run --device /dev/mmcblk0 --samples 16 --no-save --json /tmp/surface.json >/tmp/surface.out 2>&1; then
+    ok "$first: the surface scan reads the card"
+    has "$first: the surface scan reads the whole card" /tmp/surface.json '"size_bytes": 268435456'
+    has "$first: the surface scan says why it uses pread" /tmp/surface.out 'pread, each read timed alone'
+else
+    bad "$first: the surface scan" "$(cat /tmp/surface.out)"
+fi
+
+echo "# the raw card: $(($(date +%s) - started)) s"
+if [ "$failed" -eq 0 ]; then
+    echo "virtual-pi: every check passed"
+else
+    echo "virtual-pi: a check failed"
+fi
