@@ -368,18 +368,13 @@ fn closed_within(stream: &mut std::net::TcpStream, within: Duration) -> bool {
     }
 }
 
-/// Issue 22: 1,100 idle connections against a 1,024 open-file limit left no probe answered in
-/// 40 s, and connections sending their headers a byte at a time stayed open for a minute.
-/// Here the server has 256 descriptors; one address opens 300 connections, 150 others one each,
-/// 20 more send a header line every 2 s; every probe is still answered, the slow ones are cut.
-#[test]
-fn idle_and_slow_connections_do_not_starve_the_site() {
-    use std::io::Write;
+/// A server with no rate limits and an open-file limit of 256 (192 connections), on a store
+/// in `dir`; this process's own limit raised to hold hundreds of connections to it.
+fn site_with_256_files(dir: &std::path::Path) -> Site {
     use std::os::unix::process::CommandExt;
     more_files();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("site.db");
-    let mut command = Site::command(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let db = dir.join("site.db");
+    let mut command = Site::command(db.to_str().unwrap(), dir, &NO_LIMITS);
     // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
     unsafe {
         command.pre_exec(|| {
@@ -393,7 +388,18 @@ fn idle_and_slow_connections_do_not_starve_the_site() {
             Ok(())
         });
     }
-    let site = Site::launch(command);
+    Site::launch(command)
+}
+
+/// Issue 22: 1,100 idle connections against a 1,024 open-file limit left no probe answered in
+/// 40 s, and connections sending their headers a byte at a time stayed open for a minute.
+/// Here the server has 256 descriptors; one address opens 300 connections, 150 others one each,
+/// 20 more send a header line every 2 s; every probe is still answered, the slow ones are cut.
+#[test]
+fn idle_and_slow_connections_do_not_starve_the_site() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let site = site_with_256_files(dir.path());
     let url = site.url.clone();
     let started = Instant::now();
     // One address: its share is held, the rest closed at once.
@@ -465,27 +471,10 @@ fn idle_and_slow_connections_do_not_starve_the_site() {
 #[test]
 fn at_the_cap_idle_connections_make_room() {
     use std::io::Write;
-    use std::os::unix::process::CommandExt;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Arc;
-    more_files();
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("site.db");
-    let mut command = Site::command(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: 256,
-                rlim_max: 256,
-            };
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let site = Site::launch(command);
+    let site = site_with_256_files(dir.path());
     let url = site.url.clone();
     let stop = Arc::new(AtomicBool::new(false));
     let reopened = Arc::new(AtomicUsize::new(0));

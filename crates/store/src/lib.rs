@@ -54,7 +54,7 @@ mod site;
 mod stale;
 
 use sqlx::AnyPool;
-use sqlx::{Any, Connection, Transaction};
+use sqlx::{Any, Connection, Row, Transaction};
 
 pub use aggregate::{aggregate, spread};
 pub use committer::Submissions;
@@ -229,6 +229,36 @@ impl Db {
 
     fn is_sqlite(&self) -> bool {
         matches!(self.location, Location::Sqlite(_))
+    }
+
+    /// The value kept in `meta` under `name`, made of `made()` the first time (a secret, a
+    /// key): two processes asking at once both get the first one written.
+    pub(crate) async fn kept(
+        &self,
+        name: &str,
+        made: impl FnOnce() -> std::io::Result<String>,
+    ) -> Result<String, StoreError> {
+        let made = made().map_err(|e| StoreError::Unavailable {
+            location: self.location.display(),
+            problem: Problem::Other,
+            detail: format!("cannot make the store's {name}: {e}"),
+        })?;
+        self.write(Begin::Deferred, async |tx| {
+            sqlx::query(
+                "INSERT INTO meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            )
+            .bind(name)
+            .bind(&made)
+            .execute(&mut **tx)
+            .await?;
+            sqlx::query("SELECT value FROM meta WHERE name = $1")
+                .bind(name)
+                .fetch_one(&mut **tx)
+                .await?
+                .try_get::<String, _>(0)
+        })
+        .await
+        .map_err(|e| self.fail(e))
     }
 
     fn fail(&self, e: sqlx::Error) -> StoreError {

@@ -40,32 +40,7 @@ impl Secret {
     /// The secret, made at the first submission of a store and read from `meta` after.
     async fn get(&self, db: &Db) -> Result<&str, StoreError> {
         self.0
-            .get_or_try_init(|| async {
-                let fail = |e| db.fail(e);
-                let made = iomark_result::result::token::new_token().map_err(|e| {
-                    StoreError::Unavailable {
-                        location: db.location.display(),
-                        problem: super::Problem::Other,
-                        detail: format!("cannot make the store's secret: {e}"),
-                    }
-                })?;
-                // Two servers making it at once: the first write wins, both read it.
-                db.write(super::Begin::Deferred, async |tx| {
-                    sqlx::query(
-                        "INSERT INTO meta (name, value) VALUES ('sender secret', $1) \
-                         ON CONFLICT (name) DO NOTHING",
-                    )
-                    .bind(&made)
-                    .execute(&mut **tx)
-                    .await?;
-                    sqlx::query("SELECT value FROM meta WHERE name = 'sender secret'")
-                        .fetch_one(&mut **tx)
-                        .await?
-                        .try_get::<String, _>(0)
-                })
-                .await
-                .map_err(fail)
-            })
+            .get_or_try_init(|| db.kept("sender secret", iomark_result::result::token::new_token))
             .await
             .map(String::as_str)
     }

@@ -22,28 +22,9 @@ impl History<'_> {
     /// one submitter's wherever they are sent from (the site keeps only a keyed hash of it):
     /// made at the first submission, kept in the store's `meta`.
     pub async fn installation_key(&self) -> Result<String, StoreError> {
-        let made =
-            iomark_result::result::token::new_token().map_err(|e| StoreError::Unavailable {
-                location: self.db.location.display(),
-                problem: crate::Problem::Other,
-                detail: format!("cannot make an installation key: {e}"),
-            })?;
         self.db
-            .write(crate::Begin::Deferred, async |tx| {
-                sqlx::query(
-                    "INSERT INTO meta (name, value) VALUES ('installation key', $1) \
-                     ON CONFLICT (name) DO NOTHING",
-                )
-                .bind(&made)
-                .execute(&mut **tx)
-                .await?;
-                sqlx::query("SELECT value FROM meta WHERE name = 'installation key'")
-                    .fetch_one(&mut **tx)
-                    .await?
-                    .try_get::<String, _>(0)
-            })
+            .kept("installation key", iomark_result::result::token::new_token)
             .await
-            .map_err(|e| self.db.fail(e))
     }
 
     /// Keeps the receipt of a result submitted to `server`.
