@@ -117,7 +117,10 @@ if "$io" verify --device /dev/mmcblk0 --destructive --yes --no-save >/tmp/verify
 else
     bad "$first: verify --device" "$(cat /tmp/verify.out)"
 fi
-if "$io" run --device /dev/mmcblk0 --samples 16 --no-save --json /tmp/surface.json >/tmp/surface.out 2>&1; then
+echo "# verify: $(($(date +%s) - started)) s"
+# 8 rates and 100 access times: the card is read from its first byte to its last all the same,
+# in a fraction of the time the defaults (100 and 1,000) take under emulation.
+if "$io" run --device /dev/mmcblk0 --samples 8 --count 100 --no-save --json /tmp/surface.json >/tmp/surface.out 2>&1; then
     ok "$first: the surface scan reads the card"
     has "$first: the surface scan reads the whole card" /tmp/surface.json '"size_bytes": 268435456'
     has "$first: the surface scan says why it uses pread" /tmp/surface.out 'pread, each read timed alone'
