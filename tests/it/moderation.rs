@@ -53,21 +53,23 @@ fn seen(url: &str, id: &str) -> (u64, f64, bool) {
     )
 }
 
-/// A site with the moderators' secret, on `db` (else a SQLite file of its own): the site first,
-/// so that it stops before its folder goes.
+/// A site with the moderators' secret, on `db` (else a SQLite file of its own), with no limit
+/// on submissions: the site first, so that it stops before its folder goes.
 fn moderated_site(db: Option<&str>) -> (Site, tempfile::TempDir) {
+    site_with_secret(db, &["--submissions-per-minute", "0"])
+}
+
+/// A site with the moderators' secret and `extra` arguments, on `db` (else a SQLite file of
+/// its own): the site first, so that it stops before its folder goes.
+pub(crate) fn site_with_secret(db: Option<&str>, extra: &[&str]) -> (Site, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let token_file = secret_file(dir.path(), 0o600);
     let db = db.map_or_else(
         || dir.path().join("site.db").display().to_string(),
         str::to_string,
     );
-    let args = [
-        "--submissions-per-minute",
-        "0",
-        "--admin-token-file",
-        &token_file,
-    ];
+    let mut args = extra.to_vec();
+    args.extend(["--admin-token-file", &token_file]);
     (Site::start(&db, dir.path(), &args), dir)
 }
 

@@ -8,21 +8,11 @@ use serde_json::{json, Value};
 
 use crate::common::site::{device_doc, from_address_with, get, post, post_as, ulid, Site};
 use crate::common::Postgres;
-use crate::moderation::{act, secret_file, SECRET};
+use crate::moderation::{act, site_with_secret, SECRET};
 
-/// A site under the default limits, with the moderators' secret: the site first, so that it
-/// stops before its folder goes.
+/// A site under the default limits, with the moderators' secret.
 fn site(db: Option<&str>) -> (Site, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let secret = secret_file(dir.path(), 0o600);
-    let db = db.map_or_else(
-        || dir.path().join("site.db").display().to_string(),
-        str::to_string,
-    );
-    (
-        Site::start(&db, dir.path(), &["--admin-token-file", &secret]),
-        dir,
-    )
+    site_with_secret(db, &[])
 }
 
 /// A Samsung 980 PRO on NVMe, `scale` times the base figures (SEQ1M Q8T1 read 2000 MB/s).
@@ -69,8 +59,11 @@ fn one_address_weighs_once(db: Option<&str>) {
             .as_str()
             .unwrap_or_default()
             .to_string();
-        assert!(flag.contains("a USB flash of 128 GB, where its"), "{flag}");
-        assert!(flag.contains("submitters say a NVMe of 128 GB"), "{flag}");
+        assert!(
+            flag.contains("calls this device USB flash of 128 GB, where its"),
+            "{flag}"
+        );
+        assert!(flag.contains("submitters call it NVMe of 128 GB"), "{flag}");
         assert!(flag.contains("waits for a moderator"), "{flag}");
         let mut slow = nvme(30 + n, "SAMSUNG", 0.2 + f64::from(n) / 100.0);
         slow["sold_as"] = json!(fake);

@@ -63,7 +63,7 @@ fn contradicts(
     let other_capacity = said.is_some() && capacity.is_some() && said != capacity;
     (id.kind != kind || other_capacity).then(|| {
         format!(
-            "it says this device is a {}{}, where its {submitters} submitters say a {kind}{}: \
+            "it calls this device {}{}, where its {submitters} submitters call it {kind}{}: \
              it waits for a moderator before it ranks",
             id.kind,
             gb(said),
@@ -142,7 +142,9 @@ mod tests {
         let usb = identity("USB flash", Some(64));
         assert_eq!(contradicts(&usb, "NVMe", Some(64), ESTABLISHED - 1), None);
         let why = contradicts(&usb, "NVMe", Some(64), ESTABLISHED).unwrap();
-        assert!(why.contains("a USB flash of 64 GB, where its 3 submitters say a NVMe of 64 GB"));
+        assert!(why.contains(
+            "calls this device USB flash of 64 GB, where its 3 submitters call it NVMe of 64 GB"
+        ));
         assert_eq!(contradicts(&usb, "USB flash", Some(64), 9), None);
         assert!(contradicts(&usb, "USB flash", Some(128), 9).is_some());
         // A capacity one side does not know contradicts nothing.
