@@ -126,10 +126,11 @@ fn issue_16_a_slow_device_gets_a_file_it_fills_in_ten_seconds() {
     assert!((64 << 20..=128 << 20).contains(&size), "{size}");
     assert!(stderr.contains("so the test file is"), "{stderr}");
     assert!(started.elapsed() < std::time::Duration::from_secs(25));
-    // The reads reached the throttled device: no cache answered them.
-    assert!(
-        doc["tests"][0]["latency_us"]["min"].as_f64().unwrap() > 20.0,
-        "{doc}"
-    );
+    // The reads reached the throttled device: no cache answered them. A cache gives 4 KiB
+    // reads at hundreds of MB/s; the group holds reads to 20 MB/s, with a slice of burst. (A
+    // floor on the fastest read's latency is no sign: a virtio disk on a busy host's cache
+    // answered one in 19.8 us.)
+    let read = doc["tests"][0]["mb_per_s"].as_f64().unwrap();
+    assert!(read < 40.0, "{read} MB/s: {doc}");
     assert!(entries(dir.path()).is_empty());
 }
