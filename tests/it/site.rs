@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::common::site::{
-    device_doc, get, get_bytes, http, post, post_as, ulid, Site, NO_LIMITS, XSS,
+    device_doc, from_address_with, get, get_bytes, http, post, post_as, ulid, Site, NO_LIMITS, XSS,
 };
 use crate::common::{iomark, ok, write_doc, Postgres};
 
@@ -1853,6 +1853,98 @@ fn a_site_refuses_documents_beyond_what_iomark_makes() {
     // Neither was kept.
     let listed = get(&format!("{}/api/v1/results", site.url)).json();
     assert_eq!(listed["results"], json!([]), "{listed}");
+}
+
+/// Issue 44: a stored result is at most 64 kB. An hour-long write, a sample a second (what
+/// the pi profile's long test may send, about 150 kB), is kept with its timeline merged into
+/// longer samples, says so on its page and in its document, and is answered alike when its
+/// submitter sends it again; a result that does not fit even so is refused in one line.
+#[test]
+fn a_site_keeps_at_most_64_kb_of_a_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    let url = format!("{}/api/v1/results", site.url);
+    let mut long = device_doc(1, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+    let samples: Vec<Value> = (0..3600)
+        .map(|i| {
+            let rate = if i < 1200 { 91.234567 } else { 23.456789 };
+            json!({"t": f64::from(i), "mb_per_s": rate, "temp_c": 40.0 + f64::from(i % 30)})
+        })
+        .collect();
+    long["tests"][1]["timeline"] = json!(samples);
+    let sent = long.to_string().len();
+    assert!(sent > 150_000, "{sent}");
+    let token = "t".repeat(40);
+    let header = format!("Authorization: Bearer {token}");
+    let from = "127.0.1.1";
+    let (status, receipt) =
+        from_address_with("POST", &url, from, Some(&long.to_string()), &[&header]);
+    assert_eq!(status, 201, "{receipt}");
+    let id = long["id"].as_str().unwrap();
+    let kept = get(&format!("{url}/{id}")).json()["document"].clone();
+    let stored = serde_json::to_string(&kept).unwrap().len();
+    assert!(stored <= 64_000, "{stored} bytes kept");
+    let timeline = kept["tests"][1]["timeline"].as_array().unwrap();
+    assert!(
+        timeline.len() < 3600 && timeline.len() >= 50,
+        "{}",
+        timeline.len()
+    );
+    // Each kept sample is the mean of the seconds it joins: the first third at 91.2 MB/s, the
+    // rest at 23.5, and the hottest of their temperatures.
+    assert!((timeline[0]["mb_per_s"].as_f64().unwrap() - 91.234567).abs() < 1e-6);
+    assert!((timeline.last().unwrap()["mb_per_s"].as_f64().unwrap() - 23.456789).abs() < 1e-6);
+    assert!(timeline[0]["temp_c"].as_f64().unwrap() > 40.0);
+    // Every figure as sent.
+    assert_eq!(kept["tests"][1]["mb_per_s"], long["tests"][1]["mb_per_s"]);
+    assert_eq!(kept["tests"][1]["loops"], long["tests"][1]["loops"]);
+    let warning = kept["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["kind"] == "thinned")
+        .unwrap_or_else(|| panic!("no thinned warning: {}", kept["warnings"]));
+    let said = warning["message"].as_str().unwrap();
+    assert!(said.contains("the longest had 3600"), "{said}");
+    let page = get(&format!("{}/results/{id}", site.url)).body;
+    assert!(
+        page.contains("A site keeps at most 64 kB of a result"),
+        "{page}"
+    );
+    // Its answer lost, the submitter sends it again: the same receipt, the result stored once.
+    let (again, second) =
+        from_address_with("POST", &url, from, Some(&long.to_string()), &[&header]);
+    assert_eq!(again, 201, "{second}");
+    let (first, second): (Value, Value) = (
+        serde_json::from_str(&receipt).unwrap(),
+        serde_json::from_str(&second).unwrap(),
+    );
+    assert_eq!(first["token"], second["token"]);
+
+    // 64 tests of 100 loops each: 790 kB sent, over 64 kB however the timelines are thinned.
+    let mut wide = device_doc(2, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
+    let test = wide["tests"][0].clone();
+    let tests: Vec<Value> = (0..64)
+        .map(|n| {
+            let mut t = test.clone();
+            t["name"] = json!(format!("custom{n}"));
+            t["loops"] = json!(vec![test["loops"][0].clone(); 100]);
+            t
+        })
+        .collect();
+    wide["tests"] = json!(tests);
+    let answer = post(&url, &wide);
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert!(
+        answer
+            .body
+            .contains("a site keeps at most 64 kB of one result"),
+        "{}",
+        answer.body
+    );
+    let listed = get(&format!("{}/api/v1/results", site.url)).json();
+    assert_eq!(listed["results"].as_array().unwrap().len(), 1, "{listed}");
 }
 
 /// A device's page shows its medians by system, as by board (issue 44): one card on Raspbian

@@ -125,9 +125,14 @@ pub async fn submit(
         Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e)
     })?;
     // Where it ran is the submitter's own business: the site keeps no local path, so no page,
-    // API answer or dump can show one (a retry of this submission is compared without it too).
+    // API answer or dump can show one; and it keeps at most 64 kB of a result, long timelines
+    // merged (a retry of this submission is compared as it was stored, too).
     let mut doc = doc;
     doc.target.path.clear();
+    doc.thin_for_site().map_err(|e| {
+        super::metrics::refused("too_large");
+        Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e)
+    })?;
     let own = bearer(&headers).map(own_token).transpose()?;
     let token = match own {
         Some(own) => own.to_string(),

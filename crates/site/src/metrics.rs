@@ -114,7 +114,7 @@ pub fn route(path: &str) -> &'static str {
 }
 
 /// A submission refused before it reached the store, and why (`reason` is one word of a fixed
-/// list: `DocumentError::reason`, `not_utf8`, `implausible`).
+/// list: `DocumentError::reason`, `not_utf8`, `implausible`, `too_large`).
 pub fn refused(reason: &'static str) {
     metrics::counter!("iomark_submissions_refused_total", "reason" => reason).increment(1);
 }

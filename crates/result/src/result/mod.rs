@@ -21,6 +21,7 @@ mod rows;
 #[cfg(any(test, feature = "sample"))]
 pub mod sample;
 pub mod score;
+mod thin;
 mod time;
 mod timeline;
 pub mod token;
@@ -35,6 +36,7 @@ pub use identity::Identity;
 pub use names::printable;
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
+pub use thin::SITE_KEEPS;
 pub use timeline::{per_second, sample_lengths};
 pub use validate::{check_label, check_sold_as, DocumentError};
 pub use warning::{Warning, WarningKind};
@@ -367,7 +369,8 @@ pub struct Cpu {
 pub struct TimelineSample {
     /// Seconds since the first timed loop began (loops laid end to end). Samples are whole
     /// seconds, or tenths (up to halves) of a second for a test whose timed loops lasted under
-    /// 10 s; a sample lasts until the next one's `t`.
+    /// 10 s (a site may merge them into longer ones: warning `thinned`); a sample lasts until
+    /// the next one's `t`.
     pub t: f64,
     pub mb_per_s: f64,
     /// The drive's temperature (else the hottest thermal zone's) during that second, in °C, for

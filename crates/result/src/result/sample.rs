@@ -133,6 +133,40 @@ pub fn timeline(rates: &[f64]) -> Vec<TimelineSample> {
         .collect()
 }
 
+/// A surface scan of a file with `access` access times and `samples` rate samples, evenly
+/// spread.
+pub fn surface_doc(access: usize, samples: usize) -> ResultDoc {
+    use super::score::{AccessSample, RateSample, Surface, SurfaceScore};
+    let mut doc = doc();
+    doc.tests.clear();
+    doc.settings.profile = "surface".into();
+    doc.score = Some(super::Score::Surface(SurfaceScore {
+        surface: Surface {
+            access: (0..access)
+                .map(|i| AccessSample {
+                    ms: 0.123456789 + (i % 7) as f64,
+                    position: i as f64 / access as f64,
+                })
+                .collect(),
+            max_mb_per_s: 90.0,
+            mean_access_ms: 3.6,
+            mean_mb_per_s: 60.0,
+            min_mb_per_s: 30.0,
+            over: "file".into(),
+            sample_bytes: 1 << 20,
+            samples: (0..samples)
+                .map(|i| RateSample {
+                    mb_per_s: 30.0 + (i % 60) as f64,
+                    position: i as f64 / samples as f64,
+                })
+                .collect(),
+            extra: Default::default(),
+        },
+        extra: Default::default(),
+    }));
+    doc
+}
+
 /// A probe's verify of a 256 MiB device that holds all of it, 64 MiB of samples checked.
 pub fn verify_section() -> super::verify::Section {
     super::verify::Section {

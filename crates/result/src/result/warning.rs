@@ -85,6 +85,10 @@ pub enum WarningKind {
     CpuGovernor,
     /// Under-voltage or throttling reported by a Raspberry Pi's firmware.
     Throttled,
+
+    // What a public site did with it.
+    /// Timelines merged, or a surface scan's readings thinned, to what a site keeps.
+    Thinned,
 }
 
 impl WarningKind {
@@ -109,6 +113,7 @@ impl WarningKind {
             WarningKind::CpuGovernor => "cpu_governor",
             WarningKind::Throttled => "throttled",
             WarningKind::SurfaceOverFile => "surface_over_file",
+            WarningKind::Thinned => "thinned",
         }
     }
 }
