@@ -165,9 +165,28 @@ fn the_site_shows_the_score_and_a_cards_classes() {
         "{board}"
     );
     assert_eq!(board["devices"][0]["results"], 2, "{board}");
+    // The classes its submitters find it meets, the claim it misses left to its page.
+    assert_eq!(board["devices"][0]["classes"], "C10 U3 V30", "{board}");
     let page = get(&format!("{url}/?profile=sdcard")).body;
     assert!(page.contains("SanDisk SN64G 64 GB"), "{page}");
     assert!(!page.contains("No device has ranked results"), "{page}");
+    assert!(page.contains("<th>Classes met</th>"), "{page}");
+    assert!(
+        page.contains("<td class=\"classes\">C10 U3 V30</td>"),
+        "{page}"
+    );
+    // On a phone the column is beside the card's name, whole, before any scrolling.
+    let mut browser = crate::common::cdp::Browser::open(375, 800, true);
+    browser.goto(&format!("{url}/?profile=sdcard"));
+    let cell = browser.eval(
+        "(() => { const c = document.querySelector('td.classes'); \
+         const r = c.getBoundingClientRect(); \
+         return [c.innerText, r.right <= window.innerWidth, c.scrollWidth <= c.clientWidth]; })()",
+    );
+    assert_eq!(cell, json!(["C10 U3 V30", true, true]));
+    // Other boards have no such column.
+    let standard = get(&format!("{url}/?profile=pi")).body;
+    assert!(!standard.contains("Classes met"), "{standard}");
 
     let key = board["devices"][0]["key"].as_str().unwrap();
     let device = get(&format!("{url}/devices/{key}?profile=sdcard")).body;

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{DeviceRow, Entry, Spread};
+use iomark_result::result::headline::classes_met_of;
 use iomark_result::result::identity::slug;
 use iomark_result::result::metric::METRICS;
 
@@ -191,6 +192,7 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
             }
             DeviceRow {
                 sold_as: sold_as(&submitters),
+                classes: classes_met(&submitters),
                 names: names(key, group),
                 key: key.to_string(),
                 name: called(|e| e.device_name.clone()).unwrap_or_default(),
@@ -204,6 +206,21 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
             }
         })
         .collect()
+}
+
+/// The SD classes a device meets: each submitter's most common finding (the classes its
+/// sdcard results meet, `headline::classes_met`), then the finding of the most submitters
+/// (of as many, the first given). None for results of other profiles, which find none.
+fn classes_met(submitters: &[Vec<&Entry>]) -> Option<String> {
+    let found = |e: &Entry| {
+        e.class
+            .starts_with("sdcard/")
+            .then(|| e.headline.as_deref().map(classes_met_of))
+            .flatten()
+            .map(str::to_string)
+    };
+    let votes: Vec<String> = votes(submitters, found).into_iter().flatten().collect();
+    most_common(votes.into_iter())
 }
 
 /// Submitters who must give one name before a device is shown as sold under it: what one
@@ -385,6 +402,32 @@ mod tests {
         e.kind = kind.into();
         e.figures.insert("seq1m_q8_read".into(), mb);
         e
+    }
+
+    /// A card's classes are what most of its submitters find, each weighing once however
+    /// many results it sends, a claim it misses left out; results of other profiles find none.
+    #[test]
+    fn a_cards_classes_are_what_most_submitters_find() {
+        let card = |who: &str, headline: &str| {
+            let mut e = sent(who, "Card", "microSD", 80.0);
+            e.class = "sdcard/direct/random".into();
+            e.headline = Some(headline.into());
+            e
+        };
+        let mut group = vec![
+            card("a", "C10 U3 V30 A1"),
+            card("b", "C10 U1 V10, misses claimed U3 V30 A1"),
+            card("c", "C10 U3 V30 A1, misses claimed A2"),
+        ];
+        for _ in 0..10 {
+            group.push(card("loud", "C10 U3 V90 A2"));
+        }
+        assert_eq!(
+            aggregate(&group)[0].classes.as_deref(),
+            Some("C10 U3 V30 A1")
+        );
+        let standard = [sent("a", "Card", "microSD", 80.0)];
+        assert_eq!(aggregate(&standard)[0].classes, None);
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub struct DeviceRow {
     pub stats: BTreeMap<String, Spread>,
     /// What the device is sold as, where several of its results agree (`aggregate`).
     pub sold_as: Option<String>,
+    /// The SD classes it meets, as most of its submitters find (the sdcard profile's only):
+    /// the highest met in each family, as `C10 U3 V30 A1`.
+    pub classes: Option<String>,
     /// Every name its results gave it, as slugs (a search reads them; not shown).
     #[serde(skip)]
     pub names: String,

@@ -215,6 +215,7 @@ fn migrator() -> Migrator {
             include_str!("migrations/0015_nvme_figures.sql"),
         ),
         (16, "system", include_str!("migrations/0016_system.sql")),
+        (17, "classes", include_str!("migrations/0017_classes.sql")),
     ];
     Migrator {
         migrations: Cow::Owned(

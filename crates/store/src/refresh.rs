@@ -128,7 +128,8 @@ impl<'a> Refresh<'a> {
             .bind(stats)
             .bind(&row.sold_as)
             .bind(&row.names)
-            .bind(row.submitters);
+            .bind(row.submitters)
+            .bind(&row.classes);
         for metric in &METRICS {
             query = query.bind(row.stats.get(metric.column).map(|s| s.median));
         }

@@ -263,9 +263,18 @@ fn sd_classes(doc: &ResultDoc, score: &SdCardScore) -> Option<Headline> {
         names.join(" ")
     };
     if !short_of.is_empty() {
-        short.push_str(&format!(", misses claimed {}", short_of.join(" ")));
+        short.push_str(&format!("{MISSES}{}", short_of.join(" ")));
     }
     Some(Headline { short, sentence })
+}
+
+/// What an SD card's `short` headline adds after the classes met: the claimed ones missed.
+const MISSES: &str = ", misses claimed ";
+
+/// The classes met of an SD card's `short` headline (`C10 U1 V10` of `C10 U1 V10, misses
+/// claimed U3 V30 A1`).
+pub fn classes_met_of(short: &str) -> &str {
+    short.split(MISSES).next().unwrap_or(short)
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -372,6 +381,7 @@ mod tests {
         doc.target.device = Some(device);
         let h = doc.headline().unwrap();
         assert_eq!(h.short, "C10 U1 V10, misses claimed U3 V30 A1");
+        assert_eq!(classes_met_of(&h.short), "C10 U1 V10");
         assert!(
             h.sentence
                 .ends_with("It falls short of the U3, V30 and A1 claimed for it."),

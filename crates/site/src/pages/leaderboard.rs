@@ -15,6 +15,8 @@ pub struct BoardLine {
     /// The device's own name, where the line is named by what it is sold as.
     pub own_name: String,
     pub kind: String,
+    /// The SD classes its submitters find it meets (on the sdcard board; "–" for none).
+    pub classes: String,
     pub results: i64,
     /// A cell per column: the device's median of that figure and its bar.
     pub cells: Vec<Cell>,
@@ -54,6 +56,8 @@ pub struct LeaderboardPage {
     pub sorts: Vec<Choice>,
     pub kinds: Vec<Choice>,
     pub class: String,
+    /// The sdcard board: a column of the classes each card meets.
+    pub sd: bool,
     pub sort_label: String,
     pub unit: String,
     pub columns: Vec<Heading>,
@@ -161,6 +165,7 @@ pub async fn leaderboard(
                 sorted: c.sorted,
             })
             .collect(),
+        sd: board.class.starts_with("sdcard/"),
         class: board.class,
         sort_label: board.sort_label,
         unit: board.unit.into(),
@@ -217,6 +222,7 @@ fn board_line(d: &views::Ranked, board: &views::Leaderboard) -> BoardLine {
             None => String::new(),
         },
         kind: d.device.kind.clone(),
+        classes: d.device.classes.clone().unwrap_or_else(|| "–".into()),
         results: d.device.results,
         cells: board
             .columns

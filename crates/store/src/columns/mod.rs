@@ -38,7 +38,7 @@ pub const ENTRY_FACTS: [&str; 20] = [
 
 /// A device's aggregate in `devices`, before its figures' medians, in the order they are
 /// bound; the first three are its key.
-pub const DEVICE_FACTS: [&str; 14] = [
+pub const DEVICE_FACTS: [&str; 15] = [
     "class",
     "scope",
     "device_key",
@@ -53,6 +53,7 @@ pub const DEVICE_FACTS: [&str; 14] = [
     "sold_as",
     "names",
     "submitters",
+    "classes",
 ];
 
 /// The statements, for one list of figures.
@@ -286,6 +287,7 @@ pub fn device_row(row: &AnyRow) -> Result<DeviceRow, sqlx::Error> {
         price_usd: row.try_get("price_usd")?,
         stats: serde_json::from_str(&stats).unwrap_or_default(),
         sold_as: row.try_get("sold_as")?,
+        classes: row.try_get("classes")?,
         // Written for searches, read by none: a leaderboard does not fetch it.
         names: String::new(),
     })

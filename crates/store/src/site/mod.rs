@@ -100,7 +100,7 @@ impl<'a> Site<'a> {
         };
         let sql = format!(
             "SELECT device_key, device_name, kind, transport, capacity_gb, results, submitters, \
-             price_usd, stats, sold_as FROM devices {indexed} WHERE {} AND {sort} IS NOT NULL \
+             price_usd, stats, sold_as, classes FROM devices {indexed} WHERE {} AND {sort} IS NOT NULL \
              ORDER BY {sort} DESC, device_key LIMIT {limit}",
             conditions.join(" AND ")
         );
