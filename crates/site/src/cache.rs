@@ -272,7 +272,7 @@ pub async fn layer(State(state): State<Shared>, mut request: Request, next: Next
             None => state.cache.clear(),
         }
         // The menus' counts too (issue 44: "standard · 0 devices" beside a table of one).
-        state.choices.clear();
+        state.choices.written();
     }
     if !cacheable || response.status() != StatusCode::OK || state.cache.ttl.is_zero() {
         return response;

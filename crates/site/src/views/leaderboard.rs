@@ -12,10 +12,63 @@ use iomark_store::{DeviceRow, Filter, Spread, Store, StoreError, MAX_ROWS};
 
 /// The classes with ranked devices and, per class, the boards and filesystems its results were
 /// measured on: what the leaderboard's form offers. They change slowly and a page asks for
-/// them on every view, so they are read from the store at most every 30 s.
+/// them on every view, so they are read from the store at most every 30 s, and after a write
+/// ([`Choices::written`]) at most once a second, by one request while the others show what
+/// was read before. Forgetting them at every write (issue 44: "standard · 0 devices" beside a
+/// table of one) had every page under 20 submissions a second read them again, 60 at once:
+/// 1,049-1,510 pages a second where this serves 5,800-6,000 (bench/RESULTS.md). A class the
+/// menu lacks, or counts no device of, is read again at once: the one miscount a person
+/// would see.
 #[derive(Default)]
 pub struct Choices {
-    cached: std::sync::Mutex<BTreeMap<String, (std::time::Instant, Offered)>>,
+    cached: std::sync::Mutex<BTreeMap<String, Read>>,
+    /// Writes so far: what was read before the last is stale.
+    writes: std::sync::atomic::AtomicU64,
+    /// The keys being read now.
+    reading: std::sync::Mutex<std::collections::BTreeSet<String>>,
+}
+
+struct Read {
+    at: std::time::Instant,
+    /// [`Choices::writes`] when the reading began.
+    writes: u64,
+    offered: Offered,
+}
+
+/// How long what was read serves with no write, and after one.
+const FRESH: std::time::Duration = std::time::Duration::from_secs(30);
+const AFTER_A_WRITE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A key being read, given back when dropped.
+struct Reading<'a> {
+    set: &'a std::sync::Mutex<std::collections::BTreeSet<String>>,
+    key: String,
+}
+
+impl<'a> Reading<'a> {
+    /// The key, unless another request is reading it.
+    fn take(
+        set: &'a std::sync::Mutex<std::collections::BTreeSet<String>>,
+        key: &str,
+    ) -> Option<Reading<'a>> {
+        let taken = set
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.to_string());
+        taken.then(|| Reading {
+            set,
+            key: key.to_string(),
+        })
+    }
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        self.set
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.key);
+    }
 }
 
 #[derive(Clone, Default)]
@@ -28,12 +81,10 @@ pub struct Offered {
 }
 
 impl Choices {
-    /// Forgets what was read (after a write: a device may have come or gone).
-    pub fn clear(&self) {
-        self.cached
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+    /// A write was made: a device may have come or gone.
+    pub fn written(&self) {
+        self.writes
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 
     pub async fn get(
@@ -43,30 +94,61 @@ impl Choices {
         synthetic: bool,
     ) -> Result<Offered, StoreError> {
         let key = format!("{class}\n{synthetic}");
-        if let Some((when, offered)) = self
+        let writes = self.writes.load(std::sync::atomic::Ordering::SeqCst);
+        let kept = self
             .cached
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(&key)
-        {
-            if when.elapsed() < std::time::Duration::from_secs(30) {
-                return Ok(offered.clone());
-            }
-        }
-        let classes = store.site().classes(synthetic).await?;
-        let (boards, filesystems) = store.site().scopes(class).await?;
-        let offered = Offered {
-            classes,
-            figures: store.site().figures_of(class).await?,
-            boards,
-            filesystems,
+            .map(|r| {
+                let age = r.at.elapsed();
+                let counted = r.offered.classes.iter().any(|(c, n)| c == class && *n > 0);
+                let usable =
+                    age < FRESH && (r.writes == writes || (age < AFTER_A_WRITE && counted));
+                (usable, r.offered.clone())
+            });
+        let stale = match kept {
+            Some((true, offered)) => return Ok(offered),
+            Some((false, offered)) => Some(offered),
+            None => None,
         };
+        // One request reads them; the others meanwhile show what was read before. The key is
+        // given back however the reading ends (a client that goes away drops it mid-way).
+        let reading = Reading::take(&self.reading, &key);
+        if let (None, Some(offered)) = (&reading, &stale) {
+            return Ok(offered.clone());
+        }
+        let offered = self.read(store, class, synthetic).await?;
+        drop(reading);
         let mut cached = self.cached.lock().unwrap_or_else(|e| e.into_inner());
         if cached.len() > 1000 {
             cached.clear();
         }
-        cached.insert(key, (std::time::Instant::now(), offered.clone()));
+        cached.insert(
+            key,
+            Read {
+                at: std::time::Instant::now(),
+                writes,
+                offered: offered.clone(),
+            },
+        );
         Ok(offered)
+    }
+
+    async fn read(
+        &self,
+        store: &Store,
+        class: &str,
+        synthetic: bool,
+    ) -> Result<Offered, StoreError> {
+        let classes = store.site().classes(synthetic).await?;
+        let (boards, filesystems) = store.site().scopes(class).await?;
+        Ok(Offered {
+            classes,
+            figures: store.site().figures_of(class).await?,
+            boards,
+            filesystems,
+        })
     }
 }
 
