@@ -19,6 +19,7 @@ mod install;
 mod langs;
 mod moderation;
 mod openapi;
+mod power_cuts;
 mod probe_fixtures;
 mod replay;
 mod replicas;

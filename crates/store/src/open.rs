@@ -75,6 +75,15 @@ pub(crate) async fn connect(location: Location, pooling: Pooling) -> Result<Db, 
                     sqlx::query("PRAGMA busy_timeout = 15000")
                         .execute(&mut *conn)
                         .await?;
+                    if !wal {
+                        // A commit in the rollback journal's mode is the journal's deletion;
+                        // FULL syncs the file but not its folder, so after a power cut the
+                        // journal came back and SQLite rolled the saved run back (every time,
+                        // tests/it/power_cuts.rs). EXTRA syncs the folder too.
+                        sqlx::query("PRAGMA synchronous = EXTRA")
+                            .execute(&mut *conn)
+                            .await?;
+                    }
                     if wal {
                         // Readers never wait for the writer. FULL syncs the log at each
                         // commit, so that by SQLite's documentation a submission answered

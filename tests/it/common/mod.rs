@@ -6,6 +6,7 @@
 pub mod cdp;
 pub mod devices;
 pub mod postgres;
+pub mod power;
 pub mod proxy;
 pub mod site;
 

@@ -1,0 +1,319 @@
+//! A disk that forgets at a power cut (issue 47). Killing a process keeps whatever the kernel
+//! was given; a power cut also loses what the disk had not been told to keep. This disk is a
+//! FUSE file (fuser) attached as a loop device with ext4 on it: what is written reaches the
+//! disk's volatile cache, and only a flush of the device (the loop driver fsyncs its file at
+//! each flush ext4 or SQLite asks for, and at each FUA write) makes it durable. At a cut the
+//! disk answers nothing more, and what survives is what was made durable, plus, when asked, a
+//! seeded share of the 4 KiB blocks written since (a cache writes back in any order): the
+//! image the next power-on mounts, ext4 replaying its journal as after a real cut. Needs root,
+//! /dev/fuse, losetup and mkfs.ext4; callers skip without them.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use fuser::{
+    Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, INodeNo, LockOwner, MountOption,
+    OpenFlags, ReplyAttr, ReplyData, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyWrite, Request,
+    WriteFlags,
+};
+
+use super::devices::Loop;
+use super::{need, root_for, skip};
+
+const BLOCK: usize = 4096;
+const TTL: Duration = Duration::from_secs(1);
+const IMAGE: INodeNo = INodeNo(2);
+
+/// What the disk holds: `durable` survives a cut, `current` is what reads see.
+struct State {
+    durable: Vec<u8>,
+    current: Vec<u8>,
+    /// Blocks written since the last flush.
+    dirty: BTreeSet<usize>,
+    /// The power is off: every request fails.
+    off: bool,
+    flushes: u64,
+}
+
+struct Volatile(Arc<Mutex<State>>);
+
+impl Volatile {
+    fn attr(&self, ino: INodeNo) -> FileAttr {
+        let dir = ino == INodeNo::ROOT;
+        let size = self.0.lock().unwrap().current.len() as u64;
+        FileAttr {
+            ino,
+            size: if dir { 0 } else { size },
+            blocks: if dir { 0 } else { size / 512 },
+            atime: std::time::UNIX_EPOCH,
+            mtime: std::time::UNIX_EPOCH,
+            ctime: std::time::UNIX_EPOCH,
+            crtime: std::time::UNIX_EPOCH,
+            kind: if dir {
+                FileType::Directory
+            } else {
+                FileType::RegularFile
+            },
+            perm: if dir { 0o755 } else { 0o644 },
+            nlink: if dir { 2 } else { 1 },
+            uid: 0,
+            gid: 0,
+            rdev: 0,
+            flags: 0,
+            blksize: BLOCK as u32,
+        }
+    }
+}
+
+impl Filesystem for Volatile {
+    fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
+        if parent == INodeNo::ROOT && name == "disk.img" {
+            reply.entry(&TTL, &self.attr(IMAGE), fuser::Generation(0));
+        } else {
+            reply.error(Errno::ENOENT);
+        }
+    }
+
+    fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
+        if ino == INodeNo::ROOT || ino == IMAGE {
+            reply.attr(&TTL, &self.attr(ino));
+        } else {
+            reply.error(Errno::ENOENT);
+        }
+    }
+
+    fn open(&self, _req: &Request, _ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
+        // No page cache of the file: every write the loop device makes reaches this disk.
+        reply.opened(FileHandle(0), FopenFlags::FOPEN_DIRECT_IO);
+    }
+
+    fn read(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        _fh: FileHandle,
+        offset: u64,
+        size: u32,
+        _flags: OpenFlags,
+        _lock_owner: Option<LockOwner>,
+        reply: ReplyData,
+    ) {
+        let state = self.0.lock().unwrap();
+        if state.off {
+            reply.error(Errno::EIO);
+            return;
+        }
+        let start = (offset as usize).min(state.current.len());
+        let end = (start + size as usize).min(state.current.len());
+        reply.data(&state.current[start..end]);
+    }
+
+    fn write(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        _fh: FileHandle,
+        offset: u64,
+        bytes: &[u8],
+        _write_flags: WriteFlags,
+        _flags: OpenFlags,
+        _lock_owner: Option<LockOwner>,
+        reply: ReplyWrite,
+    ) {
+        let mut state = self.0.lock().unwrap();
+        if state.off {
+            reply.error(Errno::EIO);
+            return;
+        }
+        let start = offset as usize;
+        let end = start + bytes.len();
+        if end > state.current.len() {
+            reply.error(Errno::ENOSPC);
+            return;
+        }
+        state.current[start..end].copy_from_slice(bytes);
+        for block in start / BLOCK..end.div_ceil(BLOCK) {
+            state.dirty.insert(block);
+        }
+        reply.written(bytes.len() as u32);
+    }
+
+    fn flush(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        _fh: FileHandle,
+        _lock_owner: LockOwner,
+        reply: ReplyEmpty,
+    ) {
+        // A close, not a flush of the disk's cache.
+        reply.ok();
+    }
+
+    fn fsync(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        _fh: FileHandle,
+        _datasync: bool,
+        reply: ReplyEmpty,
+    ) {
+        let mut state = self.0.lock().unwrap();
+        if state.off {
+            reply.error(Errno::EIO);
+            return;
+        }
+        let state = &mut *state;
+        for block in std::mem::take(&mut state.dirty) {
+            let range = block * BLOCK..((block + 1) * BLOCK).min(state.current.len());
+            state.durable[range.clone()].copy_from_slice(&state.current[range]);
+        }
+        state.flushes += 1;
+        reply.ok();
+    }
+}
+
+/// One power-on of the disk: mounted at [`Disk::mount`] until dropped (after a cut, dropping
+/// unmounts what is left and detaches the device).
+pub struct Disk {
+    pub mount: PathBuf,
+    state: Arc<Mutex<State>>,
+    // Field order is drop order: the loop device before the FUSE file under it.
+    lo: Option<Loop>,
+    session: Option<fuser::BackgroundSession>,
+    _dirs: (tempfile::TempDir, tempfile::TempDir),
+}
+
+impl Disk {
+    /// A new disk of `size` bytes (a multiple of 4 KiB), formatted ext4 and mounted. None
+    /// (the test skipped) without root or /dev/fuse.
+    pub fn formatted(size: usize) -> Option<Disk> {
+        let disk = Disk::power_on(vec![0; size])?;
+        let lo = disk.lo.as_ref().unwrap().path().to_string();
+        need("mkfs.ext4", "e2fsprogs");
+        let made = Command::new("mkfs.ext4")
+            .args(["-q", "-F", "-b", "4096", "-E"])
+            .arg("nodiscard,lazy_itable_init=0,lazy_journal_init=0")
+            .arg(&lo)
+            .output()
+            .unwrap();
+        assert!(
+            made.status.success(),
+            "mkfs.ext4: {}",
+            String::from_utf8_lossy(&made.stderr)
+        );
+        disk.mount_it();
+        Some(disk)
+    }
+
+    /// The disk after a cut: `image` (what [`Disk::cut`] returned) mounted again, ext4
+    /// replaying its journal.
+    pub fn after(image: Vec<u8>) -> Disk {
+        let disk = Disk::power_on(image).expect("the disk was made before");
+        disk.mount_it();
+        disk
+    }
+
+    fn power_on(image: Vec<u8>) -> Option<Disk> {
+        if !root_for("a disk that forgets at a power cut") {
+            return None;
+        }
+        if !Path::new("/dev/fuse").exists() {
+            skip("this kernel or container has no /dev/fuse");
+            return None;
+        }
+        let state = Arc::new(Mutex::new(State {
+            durable: image.clone(),
+            current: image,
+            dirty: BTreeSet::new(),
+            off: false,
+            flushes: 0,
+        }));
+        let fuse = tempfile::tempdir().unwrap();
+        let mount = tempfile::tempdir().unwrap();
+        let mut config = fuser::Config::default();
+        config.mount_options = vec![
+            MountOption::FSName("iomark-volatile-disk".into()),
+            MountOption::DefaultPermissions,
+        ];
+        let session = match fuser::spawn_mount(Volatile(state.clone()), fuse.path(), &config) {
+            Ok(session) => session,
+            Err(e) => {
+                skip(&format!("cannot mount the volatile disk: {e}"));
+                return None;
+            }
+        };
+        let lo = Loop::attach(&fuse.path().join("disk.img"), false)?;
+        Some(Disk {
+            mount: mount.path().to_path_buf(),
+            state,
+            lo: Some(lo),
+            session: Some(session),
+            _dirs: (fuse, mount),
+        })
+    }
+
+    fn mount_it(&self) {
+        let lo = self.lo.as_ref().unwrap().path();
+        let mounted = Command::new("mount")
+            .args(["-t", "ext4", lo])
+            .arg(&self.mount)
+            .output()
+            .unwrap();
+        assert!(
+            mounted.status.success(),
+            "mount: {}",
+            String::from_utf8_lossy(&mounted.stderr)
+        );
+    }
+
+    /// How many times the disk's cache was flushed since power-on.
+    pub fn flushes(&self) -> u64 {
+        self.state.lock().unwrap().flushes
+    }
+
+    /// Cuts the power: from now the disk answers every request with an error. What it holds
+    /// is returned: what was made durable, and with `tear` (a seed) a share of the blocks
+    /// written since, about one in two, chosen by the seed. Stop (SIGSTOP) whatever writes
+    /// before, so that nothing it says after the cut is believed, and kill it after.
+    pub fn cut(&self, tear: Option<u64>) -> Vec<u8> {
+        let mut state = self.state.lock().unwrap();
+        state.off = true;
+        let mut image = state.durable.clone();
+        if let Some(seed) = tear {
+            let mut x = seed | 1;
+            for &block in &state.dirty {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x & 1 == 1 {
+                    let range = block * BLOCK..((block + 1) * BLOCK).min(image.len());
+                    image[range.clone()].copy_from_slice(&state.current[range]);
+                }
+            }
+        }
+        image
+    }
+}
+
+impl Drop for Disk {
+    fn drop(&mut self) {
+        // Lazily: a filesystem whose disk is gone may not unmount at once; the loop device
+        // is freed when it lets go.
+        if Command::new("umount")
+            .arg(&self.mount)
+            .output()
+            .map_or(true, |o| !o.status.success())
+        {
+            let _ = Command::new("umount").arg("-l").arg(&self.mount).status();
+        }
+        drop(self.lo.take());
+        drop(self.session.take());
+    }
+}
