@@ -229,33 +229,24 @@ impl<'a> Stale<'a> {
     }
 
     /// SQLite's refresh of one marked device, its results read outside the write lock (which
-    /// every submission waits for): the marks removed, the results read, the aggregates
-    /// written, each in a moment of its own. If the device's results changed between the
-    /// read and the write (a result added or hidden meanwhile), nothing is written and the
-    /// marks are put back for the next pass.
+    /// every submission waits for): the results read, then in one transaction the aggregates
+    /// written and the marks removed, unless the device's results changed since the read (a
+    /// result added or hidden meanwhile): then nothing is written and the marks stay for the
+    /// next pass. The marks were once removed first, in a transaction of their own: a power
+    /// cut or a kill between that and the write would have left the aggregate short of the
+    /// device's last results with no mark to have it refreshed.
     async fn refresh_outside_the_lock(
         &self,
         class: &str,
         key: &str,
         scopes: &[String],
     ) -> Result<(), sqlx::Error> {
-        let read = self.unmark_and_read(class, key, scopes).await?;
+        let read = self.read(class, key).await?;
         self.write_unless_changed(class, key, scopes, read).await
     }
 
-    /// The first two moments of [`Stale::refresh_outside_the_lock`]: the marks removed, then
-    /// the device's results read with what would show a change.
-    async fn unmark_and_read(
-        &self,
-        class: &str,
-        key: &str,
-        scopes: &[String],
-    ) -> Result<Read, sqlx::Error> {
-        self.db
-            .write(Begin::Immediate, async |tx| {
-                self.unmark(tx, class, key, scopes).await
-            })
-            .await?;
+    /// The device's results, with what would show a change.
+    async fn read(&self, class: &str, key: &str) -> Result<Read, sqlx::Error> {
         Ok(Read {
             fingerprint: self.fingerprint(&self.db.pool, class, key).await?,
             entries: self
@@ -265,8 +256,8 @@ impl<'a> Stale<'a> {
         })
     }
 
-    /// The last: the aggregates written from `read`, or, if the device's results changed since,
-    /// its marks put back.
+    /// The last: the aggregates written from `read` and the marks removed, or, if the
+    /// device's results changed since, nothing.
     async fn write_unless_changed(
         &self,
         class: &str,
@@ -277,8 +268,9 @@ impl<'a> Stale<'a> {
         self.db
             .write(Begin::Immediate, async |tx| {
                 if self.fingerprint(&mut **tx, class, key).await? != read.fingerprint {
-                    return self.mark_stale(tx, class, key, scopes).await;
+                    return Ok(());
                 }
+                self.unmark(tx, class, key, scopes).await?;
                 self.refresh
                     .write_scopes(tx, class, key, scopes, &read.entries)
                     .await
@@ -417,7 +409,7 @@ mod tests {
             assert_eq!(counted().await, (6, 0));
 
             // A result saved between the pass's read and its write: nothing written from the
-            // stale read, the marks put back, and the next pass counts it.
+            // stale read, the marks kept, and the next pass counts it.
             store
                 .submissions()
                 .save(&doc(7), "t", &crate::Sender::default())
@@ -432,8 +424,9 @@ mod tests {
                 .map(|row| row.try_get(0).unwrap())
                 .collect();
             let stale = Stale::new(&store.db, &store.derivation);
-            let read = stale.unmark_and_read(&class, &key, &scopes).await.unwrap();
-            assert_eq!(counted().await.1, 0, "unmarked while it reads");
+            let before = counted().await.1;
+            let read = stale.read(&class, &key).await.unwrap();
+            assert_eq!(counted().await.1, before, "marked while it reads");
             store
                 .submissions()
                 .save(&doc(8), "t", &crate::Sender::default())
@@ -448,7 +441,7 @@ mod tests {
             assert_eq!(results, 6, "the read it made is out of date: not written");
             assert!(
                 after >= scopes.len() as i64 && after >= marks,
-                "marked again"
+                "still marked"
             );
             tokio::time::sleep(Duration::from_millis(1100)).await;
             assert_eq!(store.derivation().refresh_stale().await.unwrap().len(), 1);
