@@ -159,8 +159,9 @@ impl Destination {
         }
     }
 
-    /// Puts what was written at [`Destination::partial_path`] in place: synced, then renamed
-    /// over the target.
+    /// Puts what was written at [`Destination::partial_path`] in place: synced, renamed over
+    /// the target, and its folder synced, so that what iomark then says it wrote is there
+    /// after a power cut too (the old file until then, never neither).
     pub fn finish(self) -> Result<(), DestinationError> {
         let io = |error| DestinationError::Io {
             flag: self.flag,
@@ -168,9 +169,14 @@ impl Destination {
             error,
         };
         if let How::Replace { partial, .. } = &self.how {
+            let folder = match self.path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => std::path::PathBuf::from("."),
+            };
             File::open(partial)
                 .and_then(|f| f.sync_all())
                 .and_then(|()| std::fs::rename(partial, &self.path))
+                .and_then(|()| File::open(&folder)?.sync_all())
                 .map_err(io)?;
         }
         Ok(())

@@ -156,12 +156,26 @@ impl Folder {
         self.save()
     }
 
+    /// Replaces `state.json`: written and synced beside it, renamed over it, and the folder
+    /// synced, so that after a power cut it is the last state or this one, whole, and the
+    /// files it counts are in the folder (issue 47; the files are synced as they end).
     fn save(&self) -> Result<(), FilesError> {
+        use std::io::Write;
         let tmp = self.path.join(".state.json.tmp");
         let text = serde_json::to_string_pretty(&self.state).expect("state serializes");
-        std::fs::write(&tmp, text)
-            .and_then(|_| std::fs::rename(&tmp, self.path.join(STATE)))
-            .map_err(|e| FilesError::Io(self.path.clone(), e))
+        let replace = || -> io::Result<()> {
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(&tmp)?;
+            file.write_all(text.as_bytes())?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, self.path.join(STATE))?;
+            File::open(&self.path)?.sync_all()
+        };
+        replace().map_err(|e| FilesError::Io(self.path.clone(), e))
     }
 
     /// Creates file `i` afresh (removing a part-written one of ours), for writing. Returns it
