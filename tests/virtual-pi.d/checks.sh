@@ -45,6 +45,15 @@ for build in $builds; do
     has "$build: info names the card's kind from its registers" /tmp/info.json '"kind": "SD'
     has "$build: info reads the card's manufacturer id" /tmp/info.json '"manfid": "0xaa"'
     has "$build: info names the transport" /tmp/info.json '"transport": "mmc"'
+    # QEMU's card: its CID's name, OEM and date, its CSD's capacity class, the image's size.
+    has "$build: info reads the card's name" /tmp/info.json '"product": "QEMU!"'
+    has "$build: info reads the card's OEM" /tmp/info.json '"oemid": "XY"'
+    has "$build: info reads the card's date" /tmp/info.json '"date": "2006-02"'
+    has "$build: info decodes the CSD's capacity class" /tmp/info.json '"capacity_class": "SDSC"'
+    has "$build: info gives the card's size" /tmp/info.json '"size_bytes": 268435456'
+    # The bus from debugfs, as root on a Pi: not UHS (a Pi 3's is not either), and said so.
+    has "$build: info reads the bus timing" /tmp/info.json '"bus_timing": "'
+    has "$build: info warns of a bus that is not UHS" /tmp/info.json '"kind": "sd_bus_not_uhs"'
     "$io" info /mnt >/tmp/info.txt 2>&1 || bad "$build: info in words" "$(cat /tmp/info.txt)"
     has "$build: info in words names the board" /tmp/info.txt "$board"
 
