@@ -184,6 +184,9 @@ fn the_site_shows_the_score_and_a_cards_classes() {
          return [c.innerText, r.right <= window.innerWidth, c.scrollWidth <= c.clientWidth]; })()",
     );
     assert_eq!(cell, json!(["C10 U3 V30", true, true]));
+    if let Ok(keep) = std::env::var("IOMARK_KEEP_SCREENSHOTS") {
+        browser.screenshot(&std::path::Path::new(&keep).join("sdcard-board-375.png"));
+    }
     // Other boards have no such column.
     let standard = get(&format!("{url}/?profile=pi")).body;
     assert!(!standard.contains("Classes met"), "{standard}");
