@@ -52,6 +52,7 @@ mod replicas;
 mod sender;
 mod site;
 mod stale;
+mod submitted;
 
 use sqlx::AnyPool;
 use sqlx::{Any, Connection, Row, Transaction};

@@ -80,9 +80,11 @@ pub(crate) async fn connect(location: Location, pooling: Pooling) -> Result<Db, 
                         // FULL syncs the file but not its folder, so after a power cut the
                         // journal came back and SQLite rolled the saved run back (every time,
                         // tests/it/power_cuts.rs). EXTRA syncs the folder too.
-                        sqlx::query("PRAGMA synchronous = EXTRA")
+                        // A file that is no database fails this too: its error is left to
+                        // the first query, which says so plainly (damaged, and what to do).
+                        let _ = sqlx::query("PRAGMA synchronous = EXTRA")
                             .execute(&mut *conn)
-                            .await?;
+                            .await;
                     }
                     if wal {
                         // Readers never wait for the writer. FULL syncs the log at each

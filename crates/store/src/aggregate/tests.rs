@@ -1,0 +1,203 @@
+use super::*;
+
+#[test]
+fn the_most_common_wins_and_the_first_breaks_ties() {
+    assert_eq!(most_common(["a", "b", "b"].into_iter()), Some("b"));
+    assert_eq!(most_common(["a", "b"].into_iter()), Some("a"));
+    assert_eq!(
+        most_common(["b", "a", "a", "b", "c"].into_iter()),
+        Some("b")
+    );
+    assert_eq!(most_common(std::iter::empty::<&str>()), None);
+}
+
+fn entry(name: &str, sold_as: Option<&str>, label: Option<&str>) -> Entry {
+    Entry {
+        id: String::new(),
+        class: "standard/direct/random".into(),
+        device_key: Some("sandisk-sn64g-64gb".into()),
+        device_name: name.into(),
+        kind: "microSD".into(),
+        transport: None,
+        capacity_gb: Some(64),
+        started_at: String::new(),
+        label: label.map(str::to_string),
+        headline: None,
+        sold_as: sold_as.map(str::to_string),
+        board: None,
+        filesystem: None,
+        price_usd: None,
+        flag: None,
+        synthetic: false,
+        figures: BTreeMap::new(),
+        submitter: None,
+        waits: false,
+        system: None,
+    }
+}
+
+#[test]
+fn one_result_cannot_say_what_a_device_is_sold_as() {
+    let extreme = Some("SanDisk Extreme 64GB A2");
+    let one = [
+        entry("SanDisk SN64G 64 GB", extreme, None),
+        entry("SanDisk SN64G 64 GB", None, None),
+    ];
+    let row = &aggregate(&one)[0];
+    assert_eq!(row.sold_as, None);
+    // Searchable all the same.
+    assert!(row.names.contains("sandisk-extreme-64gb-a2"));
+    let two = [
+        entry("SanDisk SN64G 64 GB", Some("Fake Pro"), None),
+        entry("SanDisk SN64G 64 GB", extreme, None),
+        entry(
+            "SanDisk SN64G 64 GB",
+            Some("sandisk  EXTREME 64gb a2"),
+            None,
+        ),
+    ];
+    assert_eq!(aggregate(&two)[0].sold_as.as_deref(), extreme);
+}
+
+/// A result of `who` naming the device `name`, of kind `kind`, with SEQ1M Q8T1 read `mb`.
+fn sent(who: &str, name: &str, kind: &str, mb: f64) -> Entry {
+    let mut e = entry(name, None, None);
+    e.submitter = Some(who.into());
+    e.kind = kind.into();
+    e.figures.insert("seq1m_q8_read".into(), mb);
+    e
+}
+
+/// A card's classes are what most of its submitters find, each weighing once however
+/// many results it sends, a claim it misses left out; results of other profiles find none.
+#[test]
+fn a_cards_classes_are_what_most_submitters_find() {
+    let card = |who: &str, headline: &str| {
+        let mut e = sent(who, "Card", "microSD", 80.0);
+        e.class = "sdcard/direct/random".into();
+        e.headline = Some(headline.into());
+        e
+    };
+    let mut group = vec![
+        card("a", "C10 U3 V30 A1"),
+        card("b", "C10 U1 V10, misses claimed U3 V30 A1"),
+        card("c", "C10 U3 V30 A1, misses claimed A2"),
+    ];
+    for _ in 0..10 {
+        group.push(card("loud", "C10 U3 V90 A2"));
+    }
+    assert_eq!(
+        aggregate(&group)[0].classes.as_deref(),
+        Some("C10 U3 V30 A1")
+    );
+    let standard = [sent("a", "Card", "microSD", 80.0)];
+    assert_eq!(aggregate(&standard)[0].classes, None);
+}
+
+#[test]
+fn each_submitter_weighs_once_however_much_it_sends() {
+    // Four submitters agree on about 90 MB/s; a fifth sends 3,000 results of 9,000.
+    let mut group: Vec<Entry> = (0..4)
+        .map(|n| sent(&format!("s{n}"), "Good Card", "microSD", 88.0 + n as f64))
+        .collect();
+    for n in 0..3000 {
+        group.push(sent("loud", "Good Card", "microSD", 9000.0 + n as f64));
+    }
+    let row = &aggregate(&group)[0];
+    let read = &row.stats["seq1m_q8_read"];
+    assert_eq!((row.submitters, read.n), (5, 5));
+    assert_eq!(read.median, 90.0);
+    assert_eq!(row.results, 3004);
+    // The same figures sent again under new ids by one submitter are one result.
+    let again: Vec<Entry> = (0..50)
+        .map(|_| sent("loud", "Good Card", "microSD", 9000.0))
+        .collect();
+    let row = &aggregate(&[group[..4].to_vec(), again].concat())[0];
+    assert_eq!((row.results, row.submitters), (5, 5));
+    // A result the site cannot tell the sender of is a submitter of its own.
+    let mut unknown = entry("Good Card", None, None);
+    unknown.figures.insert("seq1m_q8_read".into(), 1.0);
+    let row = &aggregate(&[unknown.clone(), unknown])[0];
+    assert_eq!((row.results, row.submitters), (2, 2));
+}
+
+#[test]
+fn a_device_is_renamed_by_several_submitters_and_a_margin_only() {
+    let honest = |n: usize| -> Vec<Entry> {
+        (0..n)
+            .map(|i| sent(&format!("h{i}"), "Samsung 980 PRO", "NVMe", 6000.0))
+            .collect()
+    };
+    let fake = |who: &str| sent(who, "CHEAP FAKE", "USB flash", 6000.0);
+    // One submitter, however often it sends, changes nothing.
+    let mut group = honest(4);
+    group.extend((0..20).map(|_| fake("attacker")));
+    let row = &aggregate(&group)[0];
+    assert_eq!(
+        (row.name.as_str(), row.kind.as_str()),
+        ("Samsung 980 PRO", "NVMe")
+    );
+    // Nor does a first submitter outvoted by fewer than AGREEING others.
+    let mut group = honest(1);
+    group.extend((0..AGREEING - 1).map(|n| fake(&format!("a{n}"))));
+    assert_eq!(aggregate(&group)[0].name, "Samsung 980 PRO");
+    // AGREEING submitters, MARGIN more than name it otherwise, do.
+    let mut group = honest(1);
+    group.extend((0..AGREEING).map(|n| fake(&format!("a{n}"))));
+    assert_eq!(aggregate(&group)[0].name, "CHEAP FAKE");
+    // Short of the margin, they do not.
+    let mut group = honest(2);
+    group.extend((0..AGREEING).map(|n| fake(&format!("a{n}"))));
+    assert_eq!(aggregate(&group)[0].name, "Samsung 980 PRO");
+    // A submitter's vote is what most of its own results say.
+    let mut group = vec![sent("one", "Name A", "SD", 1.0)];
+    group.extend((0..3).map(|_| sent("two", "Name B", "SD", 2.0)));
+    group.push(sent("two", "Name A", "SD", 3.0));
+    assert_eq!(
+        settle(
+            &votes(&by_submitter(&group.iter().collect::<Vec<_>>()), |e| e
+                .device_name
+                .clone()),
+            1
+        ),
+        Some(("Name A".to_string(), 1))
+    );
+}
+
+#[test]
+fn names_hold_every_name_and_label_once_and_stay_bounded() {
+    let mut group = vec![
+        entry("SanDisk SN64G 64 GB", None, Some("Pi 4 boot card")),
+        entry(
+            "SanDisk SN64G 64 GB",
+            Some("SanDisk Extreme"),
+            Some("pi 4 boot card"),
+        ),
+    ];
+    let first = names("sandisk-sn64g-64gb", &group.iter().collect::<Vec<_>>());
+    assert_eq!(
+        first,
+        "sandisk-sn64g-64gb sandisk-sn64g-64-gb sandisk-extreme pi-4-boot-card"
+    );
+    for n in 0..2000 {
+        group.push(entry(
+            "SanDisk SN64G 64 GB",
+            None,
+            Some(&format!("label {n}")),
+        ));
+    }
+    // The model's own names come first, whatever the labels.
+    group.push(entry("Other Name", None, None));
+    let bounded = names("sandisk-sn64g-64gb", &group.iter().collect::<Vec<_>>());
+    assert!(bounded.len() <= NAMES_BYTES);
+    assert!(bounded.contains("other-name") && bounded.contains("pi-4-boot-card"));
+}
+
+#[test]
+fn quartiles() {
+    let s = spread(vec![4.0, 1.0, 3.0, 2.0, 5.0]).unwrap();
+    assert_eq!((s.median, s.p25, s.p75, s.n), (3.0, 2.0, 4.0, 5));
+    let s = spread(vec![1.0, 2.0]).unwrap();
+    assert_eq!(s.median, 1.5);
+    assert!(spread(vec![f64::NAN]).is_none());
+}
