@@ -51,6 +51,19 @@ fn cuts(default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// Waits until `child` ends or `until` comes, whichever is first: its status if it ended.
+fn ended_by(child: &mut Child, until: Instant) -> Option<std::process::ExitStatus> {
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// Stops `child` where it is (nothing it says after this is believed), for the cut.
 fn freeze(child: &Child) {
     // SAFETY: a signal to a process of our own.
@@ -176,15 +189,13 @@ fn the_history_outlives_a_power_cut() {
         let wait = Duration::from_millis(dice.below(1200));
         let until = Instant::now() + wait;
         // Done (its exit seen) before the cut counts as said; one still running does not.
-        let mut said = false;
-        while Instant::now() < until {
-            if let Some(status) = child.try_wait().unwrap() {
+        let said = match ended_by(&mut child, until) {
+            Some(status) => {
                 assert!(status.success(), "a step failed before the cut");
-                said = true;
-                break;
+                true
             }
-            std::thread::sleep(Duration::from_millis(2));
-        }
+            None => false,
+        };
         if said {
             std::thread::sleep(until.saturating_duration_since(Instant::now()));
             match &step {
@@ -440,15 +451,7 @@ fn a_verify_resumed_after_a_power_cut_says_what_it_checked() {
             Some(whole) => began + Duration::from_millis(dice.below(whole.max(1))),
             None => began + Duration::from_secs(600),
         };
-        let mut ended = false;
-        while Instant::now() < until {
-            if child.try_wait().unwrap().is_some() {
-                ended = true;
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        if ended {
+        if ended_by(&mut child, until).is_some() {
             let out = child.wait_with_output().unwrap();
             assert!(
                 out.status.success(),

@@ -121,51 +121,62 @@ struct Card {
     flips: Option<Flips>,
 }
 
-const TTL: Duration = Duration::from_secs(1);
-const IMAGE: INodeNo = INodeNo(2);
+/// A FUSE folder that holds one file, as the fake card and the forgetful disk
+/// (`power.rs`) are: the file's inode, and how long the kernel may keep what it is told.
+pub const TTL: Duration = Duration::from_secs(1);
+pub const IMAGE: INodeNo = INodeNo(2);
 
-impl Card {
-    fn attr(&self, ino: INodeNo) -> FileAttr {
-        let dir = ino == INodeNo::ROOT;
-        FileAttr {
-            ino,
-            size: if dir { 0 } else { self.claimed },
-            blocks: if dir { 0 } else { self.claimed / 512 },
-            atime: std::time::UNIX_EPOCH,
-            mtime: std::time::UNIX_EPOCH,
-            ctime: std::time::UNIX_EPOCH,
-            crtime: std::time::UNIX_EPOCH,
-            kind: if dir {
-                FileType::Directory
-            } else {
-                FileType::RegularFile
-            },
-            perm: if dir { 0o755 } else { 0o644 },
-            nlink: if dir { 2 } else { 1 },
-            uid: 0,
-            gid: 0,
-            rdev: 0,
-            flags: 0,
-            blksize: 4096,
-        }
+/// The attributes of such a folder (the root) or of its file of `size` bytes.
+pub fn one_file_attr(ino: INodeNo, size: u64) -> FileAttr {
+    let dir = ino == INodeNo::ROOT;
+    FileAttr {
+        ino,
+        size: if dir { 0 } else { size },
+        blocks: if dir { 0 } else { size / 512 },
+        atime: std::time::UNIX_EPOCH,
+        mtime: std::time::UNIX_EPOCH,
+        ctime: std::time::UNIX_EPOCH,
+        crtime: std::time::UNIX_EPOCH,
+        kind: if dir {
+            FileType::Directory
+        } else {
+            FileType::RegularFile
+        },
+        perm: if dir { 0o755 } else { 0o644 },
+        nlink: if dir { 2 } else { 1 },
+        uid: 0,
+        gid: 0,
+        rdev: 0,
+        flags: 0,
+        blksize: 4096,
+    }
+}
+
+/// Looks up `name` in such a folder, whose file is `file` of `size` bytes.
+pub fn one_file_lookup(parent: INodeNo, name: &OsStr, file: &str, size: u64, reply: ReplyEntry) {
+    if parent == INodeNo::ROOT && name == file {
+        reply.entry(&TTL, &one_file_attr(IMAGE, size), fuser::Generation(0));
+    } else {
+        reply.error(Errno::ENOENT);
+    }
+}
+
+/// The attributes of `ino` in such a folder, whose file is of `size` bytes.
+pub fn one_file_getattr(ino: INodeNo, size: u64, reply: ReplyAttr) {
+    if ino == INodeNo::ROOT || ino == IMAGE {
+        reply.attr(&TTL, &one_file_attr(ino, size));
+    } else {
+        reply.error(Errno::ENOENT);
     }
 }
 
 impl Filesystem for Card {
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
-        if parent == INodeNo::ROOT && name == "card.img" {
-            reply.entry(&TTL, &self.attr(IMAGE), fuser::Generation(0));
-        } else {
-            reply.error(Errno::ENOENT);
-        }
+        one_file_lookup(parent, name, "card.img", self.claimed, reply);
     }
 
     fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
-        if ino == INodeNo::ROOT || ino == IMAGE {
-            reply.attr(&TTL, &self.attr(ino));
-        } else {
-            reply.error(Errno::ENOENT);
-        }
+        one_file_getattr(ino, self.claimed, reply);
     }
 
     fn open(&self, _req: &Request, _ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {

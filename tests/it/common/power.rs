@@ -15,20 +15,16 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use fuser::{
-    Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, INodeNo, LockOwner, MountOption,
-    OpenFlags, ReplyAttr, ReplyData, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyWrite, Request,
-    WriteFlags,
+    Errno, FileHandle, Filesystem, FopenFlags, INodeNo, LockOwner, MountOption, OpenFlags,
+    ReplyAttr, ReplyData, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyWrite, Request, WriteFlags,
 };
 
-use super::devices::Loop;
+use super::devices::{one_file_getattr, one_file_lookup, Loop};
 use super::{need, root_for, skip};
 
 const BLOCK: usize = 4096;
-const TTL: Duration = Duration::from_secs(1);
-const IMAGE: INodeNo = INodeNo(2);
 
 /// What the disk holds: `durable` survives a cut, `current` is what reads see.
 struct State {
@@ -44,48 +40,18 @@ struct State {
 struct Volatile(Arc<Mutex<State>>);
 
 impl Volatile {
-    fn attr(&self, ino: INodeNo) -> FileAttr {
-        let dir = ino == INodeNo::ROOT;
-        let size = self.0.lock().unwrap().current.len() as u64;
-        FileAttr {
-            ino,
-            size: if dir { 0 } else { size },
-            blocks: if dir { 0 } else { size / 512 },
-            atime: std::time::UNIX_EPOCH,
-            mtime: std::time::UNIX_EPOCH,
-            ctime: std::time::UNIX_EPOCH,
-            crtime: std::time::UNIX_EPOCH,
-            kind: if dir {
-                FileType::Directory
-            } else {
-                FileType::RegularFile
-            },
-            perm: if dir { 0o755 } else { 0o644 },
-            nlink: if dir { 2 } else { 1 },
-            uid: 0,
-            gid: 0,
-            rdev: 0,
-            flags: 0,
-            blksize: BLOCK as u32,
-        }
+    fn size(&self) -> u64 {
+        self.0.lock().unwrap().current.len() as u64
     }
 }
 
 impl Filesystem for Volatile {
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
-        if parent == INodeNo::ROOT && name == "disk.img" {
-            reply.entry(&TTL, &self.attr(IMAGE), fuser::Generation(0));
-        } else {
-            reply.error(Errno::ENOENT);
-        }
+        one_file_lookup(parent, name, "disk.img", self.size(), reply);
     }
 
     fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
-        if ino == INodeNo::ROOT || ino == IMAGE {
-            reply.attr(&TTL, &self.attr(ino));
-        } else {
-            reply.error(Errno::ENOENT);
-        }
+        one_file_getattr(ino, self.size(), reply);
     }
 
     fn open(&self, _req: &Request, _ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
