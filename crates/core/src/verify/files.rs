@@ -13,7 +13,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub const FOLDER: &str = "iomark-verify";
+/// The folder's name while it is made, before the process's id.
+const NEW: &str = ".iomark-verify-new-";
 const STATE: &str = "state.json";
+/// `state.json` while it is written, before it replaces the last.
+const STATE_NEW: &str = ".state.json.tmp";
 /// The size of each file (the last may be smaller).
 pub const FILE_BYTES: u64 = 1 << 30;
 /// Sizes are whole MiB, so every file is a whole number of direct-I/O blocks.
@@ -64,6 +68,60 @@ pub struct Folder {
 /// the system is not brought to a halt.
 pub fn kept_free(free: u64) -> u64 {
     (free / 200).clamp(16 << 20, 256 << 20)
+}
+
+/// Renames the folder made to `to`, never over anything there (a folder made meanwhile).
+fn rename_new(from: &Path, to: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
+    let (a, b) = (c(from)?, c(to)?);
+    // SAFETY: two NUL-terminated paths, relative to the working folder.
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_NOREPLACE,
+        )
+    };
+    if done == 0 {
+        return Ok(());
+    }
+    let error = io::Error::last_os_error();
+    match error.raw_os_error() {
+        // A filesystem without the flag: the folder was not there a moment ago.
+        Some(libc::EINVAL) | Some(libc::ENOSYS) if !to.exists() => std::fs::rename(from, to),
+        _ => Err(error),
+    }
+}
+
+/// Removes what a run cut off while it made its folder left in `dir`: folders of that name
+/// holding nothing but a state of ours.
+fn remove_unfinished(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(NEW)
+            || !entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            continue;
+        }
+        let path = entry.path();
+        let ours = std::fs::read_dir(&path).is_ok_and(|inside| {
+            inside.flatten().all(|f| {
+                let name = f.file_name();
+                (name == STATE || name == STATE_NEW) && f.file_type().is_ok_and(|t| t.is_file())
+            })
+        });
+        if ours {
+            let _ = std::fs::remove_file(path.join(STATE));
+            let _ = std::fs::remove_file(path.join(STATE_NEW));
+            let _ = std::fs::remove_dir(&path);
+        }
+    }
 }
 
 impl Folder {
@@ -118,9 +176,14 @@ impl Folder {
                         free: iomark_result::units::format_size(free),
                     });
                 }
-                std::fs::create_dir(&path).map_err(|e| FilesError::Io(path.clone(), e))?;
-                let folder = Folder {
-                    path,
+                // Made whole under a name of its own, its state in it and synced, then put in
+                // place: a power cut leaves no folder of ours without its state (one did, and
+                // `--resume` then called it "not a folder iomark made", tests/it/power_cuts.rs).
+                remove_unfinished(dir);
+                let new = dir.join(format!("{NEW}{}", std::process::id()));
+                std::fs::create_dir(&new).map_err(|e| FilesError::Io(new.clone(), e))?;
+                let mut folder = Folder {
+                    path: new,
                     state: State {
                         seed: iomark_result::rng::Rng::from_entropy().next_u64(),
                         file_bytes: FILE_BYTES,
@@ -130,6 +193,11 @@ impl Folder {
                     resumed: false,
                 };
                 folder.save()?;
+                rename_new(&folder.path, &path).map_err(|e| FilesError::Io(path.clone(), e))?;
+                File::open(dir)
+                    .and_then(|d| d.sync_all())
+                    .map_err(|e| FilesError::Io(dir.to_path_buf(), e))?;
+                folder.path = path;
                 Ok(folder)
             }
         }
@@ -161,7 +229,7 @@ impl Folder {
     /// files it counts are in the folder (issue 47; the files are synced as they end).
     fn save(&self) -> Result<(), FilesError> {
         use std::io::Write;
-        let tmp = self.path.join(".state.json.tmp");
+        let tmp = self.path.join(STATE_NEW);
         let text = serde_json::to_string_pretty(&self.state).expect("state serializes");
         let replace = || -> io::Result<()> {
             let mut file = OpenOptions::new()
@@ -288,5 +356,28 @@ mod tests {
             refused.to_string().contains("not a folder iomark made"),
             "{refused}"
         );
+    }
+
+    /// A folder a power cut stopped being made is its half-made name, never `iomark-verify`
+    /// without a state; the next run removes it, but nothing else of that name.
+    #[test]
+    fn a_folder_is_put_in_place_whole_and_a_half_made_one_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cut = dir.path().join(format!("{NEW}1"));
+        std::fs::create_dir(&cut).unwrap();
+        std::fs::write(cut.join(STATE_NEW), "{").unwrap();
+        let other = dir.path().join(format!("{NEW}2"));
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("photo.jpg"), "mine").unwrap();
+        let folder = Folder::open(dir.path(), Some(1 << 20), false).unwrap();
+        assert_eq!(folder.path, dir.path().join(FOLDER));
+        assert!(folder.path.join(STATE).is_file());
+        assert!(!cut.exists(), "the half-made folder is removed");
+        assert!(other.join("photo.jpg").is_file(), "what is not ours stays");
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
     }
 }
