@@ -21,11 +21,7 @@ pub fn remove_stale(dir: &Path) -> Vec<(PathBuf, u64)> {
         let Some(pid) = name.to_str().and_then(stale_pid) else {
             continue;
         };
-        // SAFETY: kill with signal 0 only asks whether the process exists.
-        let alive = pid == std::process::id()
-            || unsafe { libc::kill(pid as libc::pid_t, 0) } == 0
-            || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH);
-        if alive {
+        if is_running(pid) {
             continue;
         }
         let path = entry.path();
@@ -37,6 +33,15 @@ pub fn remove_stale(dir: &Path) -> Vec<(PathBuf, u64)> {
         }
     }
     removed
+}
+
+/// Whether process `pid` may still be running (this one is): what a file or folder named
+/// after it is left alone for.
+pub fn is_running(pid: u32) -> bool {
+    // SAFETY: kill with signal 0 only asks whether the process exists.
+    pid == std::process::id()
+        || unsafe { libc::kill(pid as libc::pid_t, 0) } == 0
+        || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// The PID in a test file's name, `.iomark-PID-16HEX.tmp`.

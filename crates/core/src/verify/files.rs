@@ -98,15 +98,22 @@ fn rename_new(from: &Path, to: &Path) -> io::Result<()> {
 }
 
 /// Removes what a run cut off while it made its folder left in `dir`: folders of that name
-/// holding nothing but a state of ours.
+/// whose process is gone, holding nothing but a state of ours (a verify making its folder in
+/// the same place at this moment keeps its own).
 fn remove_unfinished(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
-        if !entry.file_name().to_string_lossy().starts_with(NEW)
-            || !entry.file_type().is_ok_and(|t| t.is_dir())
-        {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(NEW))
+            .and_then(|p| p.parse::<u32>().ok());
+        // This process's own name is one a run before a reboot left (it is not made yet).
+        let gone = pid
+            .is_some_and(|pid| pid == std::process::id() || !crate::engine::stale::is_running(pid));
+        if !gone || !entry.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
         let path = entry.path();
@@ -363,21 +370,38 @@ mod tests {
     #[test]
     fn a_folder_is_put_in_place_whole_and_a_half_made_one_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let cut = dir.path().join(format!("{NEW}1"));
+        // Above the kernel's largest PID (4,194,304): a process that is gone.
+        let cut = dir.path().join(format!("{NEW}4194399"));
         std::fs::create_dir(&cut).unwrap();
         std::fs::write(cut.join(STATE_NEW), "{").unwrap();
-        let other = dir.path().join(format!("{NEW}2"));
+        let other = dir.path().join(format!("{NEW}4194398"));
         std::fs::create_dir(&other).unwrap();
         std::fs::write(other.join("photo.jpg"), "mine").unwrap();
+        // One being made by a running verify (here: init's PID) is its own; one named after
+        // this very process was left before a reboot gave the PID out again.
+        let running = dir.path().join(format!("{NEW}1"));
+        std::fs::create_dir(&running).unwrap();
+        std::fs::write(running.join(STATE_NEW), "{").unwrap();
+        let before_reboot = dir.path().join(format!("{NEW}{}", std::process::id()));
+        std::fs::create_dir(&before_reboot).unwrap();
+        std::fs::write(before_reboot.join(STATE), "{}").unwrap();
         let folder = Folder::open(dir.path(), Some(1 << 20), false).unwrap();
         assert_eq!(folder.path, dir.path().join(FOLDER));
         assert!(folder.path.join(STATE).is_file());
         assert!(!cut.exists(), "the half-made folder is removed");
+        assert!(
+            !before_reboot.exists(),
+            "its own name's leftover is removed"
+        );
+        assert!(
+            running.join(STATE_NEW).is_file(),
+            "a running verify's folder stays"
+        );
         assert!(other.join("photo.jpg").is_file(), "what is not ours stays");
         let names: Vec<String> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(names.len(), 3, "{names:?}");
     }
 }
