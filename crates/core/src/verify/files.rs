@@ -76,9 +76,12 @@ fn rename_new(from: &Path, to: &Path) -> io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
     let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
     let (a, b) = (c(from)?, c(to)?);
+    // The system call itself: the musl the release builds link (older than 1.2.5) has no
+    // renameat2 wrapper, and the link fails where the symbol is missing.
     // SAFETY: two NUL-terminated paths, relative to the working folder.
     let done = unsafe {
-        libc::renameat2(
+        libc::syscall(
+            libc::SYS_renameat2,
             libc::AT_FDCWD,
             a.as_ptr(),
             libc::AT_FDCWD,
