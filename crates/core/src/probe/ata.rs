@@ -29,13 +29,20 @@ pub struct Answers {
 
 /// The answers the disk's VPD pages under `device_dir` (`…/block/sda/device`) hold.
 pub fn probe(device_dir: &Path) -> Answers {
-    let identify = std::fs::read(device_dir.join("vpd_pg89"))
-        .ok()
-        .and_then(|page| identify_of(&page).map(<[u8]>::to_vec));
-    let from_identify = identify.as_deref().map(parse_identify).unwrap_or_default();
-    let characteristics = std::fs::read(device_dir.join("vpd_pgb1"))
-        .ok()
-        .and_then(|page| rotation_of_characteristics(&page));
+    decode(
+        std::fs::read(device_dir.join("vpd_pg89")).ok().as_deref(),
+        std::fs::read(device_dir.join("vpd_pgb1")).ok().as_deref(),
+    )
+}
+
+/// The answers VPD pages 0x89 and 0xB1 hold (`None` where the disk has no such page): what
+/// [`probe`] makes of a real disk's pages, of any bytes alike.
+pub fn decode(page_89: Option<&[u8]>, page_b1: Option<&[u8]>) -> Answers {
+    let from_identify = page_89
+        .and_then(identify_of)
+        .map(parse_identify)
+        .unwrap_or_default();
+    let characteristics = page_b1.and_then(rotation_of_characteristics);
     Answers {
         model: from_identify.model,
         rotation_rpm: characteristics.or(from_identify.rotation_rpm),

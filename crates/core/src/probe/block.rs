@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::sysfs::{read, read_u64, resolve, selected};
+use super::sysfs::{parse_u64, read, resolve, selected, trim};
 use iomark_result::result::Device;
 
 /// The device behind `major_minor` (`"8:2"`), or `None` where the filesystem has no block device
@@ -121,32 +121,44 @@ pub fn serial_hash(serial: &str) -> String {
     digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
 }
 
-fn describe(root: &Path, node: &Path, stack: Vec<String>) -> Device {
-    let transport = transport(node);
-    let device_dir = node.join("device");
-    let queue = node.join("queue");
-    let mut device = Device {
+/// The disk named `name` on `transport` from its attributes' text, `attr` giving each by its
+/// path under the disk's node (`size`, `queue/rotational`, `device/model`; `None` where
+/// missing): what the probe makes of a real disk, of any bytes alike, before it asks the
+/// transport's own registers.
+pub fn decode(name: &str, transport: &str, attr: &dyn Fn(&str) -> Option<String>) -> Device {
+    let text = |path: &str| attr(path).as_deref().and_then(trim);
+    let number = |path: &str| text(path).as_deref().and_then(parse_u64);
+    Device {
         extra: Default::default(),
-        name: Some(file_name(node)),
-        model: read(&device_dir.join("model")),
-        vendor: read(&device_dir.join("vendor")).filter(|v| !v.starts_with("0x")),
-        serial_hash: read(&device_dir.join("serial"))
-            .or_else(|| read(&node.join("serial")))
+        name: Some(name.to_string()),
+        model: text("device/model"),
+        vendor: text("device/vendor").filter(|v| !v.starts_with("0x")),
+        serial_hash: text("device/serial")
+            .or_else(|| text("serial"))
             .map(|s| serial_hash(&s)),
-        size_bytes: read_u64(&node.join("size")).map(|sectors| sectors * 512),
+        size_bytes: number("size").and_then(|sectors| sectors.checked_mul(512)),
         transport: Some(transport.into()),
-        rotational: read_u64(&queue.join("rotational")).map(|r| r == 1),
-        logical_block_size: read_u64(&queue.join("logical_block_size")),
-        physical_block_size: read_u64(&queue.join("physical_block_size")),
-        scheduler: read(&queue.join("scheduler")).and_then(|s| selected(&s).or(Some(s))),
-        stack,
-        backing_file: read(&node.join("loop/backing_file")),
+        rotational: number("queue/rotational").map(|r| r == 1),
+        logical_block_size: number("queue/logical_block_size"),
+        physical_block_size: number("queue/physical_block_size"),
+        scheduler: text("queue/scheduler").and_then(|s| selected(&s).or(Some(s))),
+        stack: Vec::new(),
+        backing_file: text("loop/backing_file"),
         drive_model: None,
         rotation_rpm: None,
         usb: None,
         sd: None,
         nvme: None,
-    };
+    }
+}
+
+fn describe(root: &Path, node: &Path, stack: Vec<String>) -> Device {
+    let transport = transport(node);
+    let device_dir = node.join("device");
+    let mut device = decode(&file_name(node), transport, &|name| {
+        std::fs::read_to_string(node.join(name)).ok()
+    });
+    device.stack = stack;
     if matches!(transport, "usb" | "sata" | "scsi") {
         let answers = super::ata::probe(&device_dir);
         device.drive_model = answers.model;

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use iomark_result::result::Host;
 
-use super::sysfs::{read as read_trimmed, read_u64};
+use super::sysfs::{parse_u64, trim};
 
 /// Where Raspberry Pi kernels expose the firmware's throttling word.
 const PI_THROTTLED: &str = "sys/devices/platform/soc/soc:firmware/get_throttled";
@@ -12,7 +12,16 @@ const PI_THROTTLED: &str = "sys/devices/platform/soc/soc:firmware/get_throttled"
 /// Reads `proc/cpuinfo`, `proc/meminfo`, `proc/sys/kernel/osrelease`, `etc/os-release` and the
 /// board name (device tree on ARM boards, DMI elsewhere) under `root`.
 pub fn probe(root: &Path) -> Host {
-    let cpuinfo = std::fs::read_to_string(root.join("proc/cpuinfo")).unwrap_or_default();
+    iomark_result::result::fit_text(decode(&|file| {
+        std::fs::read_to_string(root.join(file)).ok()
+    }))
+}
+
+/// The machine from its files' text, `file` giving each by its path under the root (`None`
+/// where it is missing): what [`probe`] makes of a real machine, of any bytes alike.
+pub fn decode(file: &dyn Fn(&str) -> Option<String>) -> Host {
+    let trimmed = |name: &str| file(name).as_deref().and_then(trim);
+    let cpuinfo = file("proc/cpuinfo").unwrap_or_default();
     let field = |name: &str| {
         cpuinfo.lines().find_map(|line| {
             let (key, value) = line.split_once(':')?;
@@ -23,22 +32,18 @@ pub fn probe(root: &Path) -> Host {
         .lines()
         .filter(|l| l.split(':').next().map(str::trim) == Some("processor"))
         .count() as u32;
-    let memory_bytes = std::fs::read_to_string(root.join("proc/meminfo"))
-        .ok()
-        .and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib * 1024)
-        });
-    let os = std::fs::read_to_string(root.join("etc/os-release"))
-        .ok()
-        .and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("PRETTY_NAME="))?;
-            Some(line["PRETTY_NAME=".len()..].trim_matches('"').to_string())
-        });
-    let board = read_trimmed(&root.join("proc/device-tree/model")).or_else(|| {
-        let vendor = read_trimmed(&root.join("sys/class/dmi/id/sys_vendor"));
-        let product = read_trimmed(&root.join("sys/class/dmi/id/product_name"))?;
+    let memory_bytes = file("proc/meminfo").and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        kib.checked_mul(1024)
+    });
+    let os = file("etc/os-release").and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("PRETTY_NAME="))?;
+        Some(line["PRETTY_NAME=".len()..].trim_matches('"').to_string())
+    });
+    let board = trimmed("proc/device-tree/model").or_else(|| {
+        let vendor = trimmed("sys/class/dmi/id/sys_vendor");
+        let product = trimmed("sys/class/dmi/id/product_name")?;
         Some(match vendor {
             Some(vendor) if !product.starts_with(&vendor) => format!("{vendor} {product}"),
             _ => product,
@@ -47,7 +52,6 @@ pub fn probe(root: &Path) -> Host {
     Host {
         extra: Default::default(),
         board,
-        // x86 says "model name"; ARM kernels say "Model" (the board) or only "Hardware".
         // ARM cores by their part number (more telling than "ARMv7 Processor rev 4"); x86 says
         // "model name"; some ARM kernels give only "Hardware" (the SoC family).
         cpu_model: arm_core(field("CPU implementer"), field("CPU part"))
@@ -55,18 +59,16 @@ pub fn probe(root: &Path) -> Host {
             .or_else(|| field("Hardware")),
         cpu_cores: (cores > 0).then_some(cores),
         memory_bytes,
-        kernel: read_trimmed(&root.join("proc/sys/kernel/osrelease")),
+        kernel: trimmed("proc/sys/kernel/osrelease"),
         os,
         // The kernel's own word (Linux 6.1+), else the architecture this binary was built for.
-        arch: read_trimmed(&root.join("proc/sys/kernel/arch"))
-            .unwrap_or_else(|| std::env::consts::ARCH.to_string()),
-        cpu_governor: read_trimmed(
-            &root.join("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
-        ),
-        cpu_max_mhz: read_u64(&root.join("sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"))
+        arch: trimmed("proc/sys/kernel/arch").unwrap_or_else(|| std::env::consts::ARCH.to_string()),
+        cpu_governor: trimmed("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        cpu_max_mhz: trimmed("sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")
+            .as_deref()
+            .and_then(parse_u64)
             .map(|khz| khz / 1000),
-        throttled: read_trimmed(&root.join(PI_THROTTLED))
-            .map(|t| format!("0x{t}").replace("0x0x", "0x")),
+        throttled: trimmed(PI_THROTTLED).map(|t| format!("0x{t}").replace("0x0x", "0x")),
     }
 }
 
@@ -113,6 +115,20 @@ pub fn throttling_events(word: &str) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn odd_files_make_no_figure_and_no_panic() {
+        let files = |name: &str| match name {
+            // 2^64 / 1024 KiB: in bytes, past what a u64 holds.
+            "proc/meminfo" => Some("MemTotal: 18014398509481984 kB\n".to_string()),
+            "proc/cpuinfo" => Some("model name\t: Evil\u{1b}[2J CPU\n".to_string()),
+            _ => None,
+        };
+        let host = iomark_result::result::fit_text(decode(&files));
+        assert_eq!(host.memory_bytes, None);
+        // Shown, never obeyed: the escape is written out.
+        assert_eq!(host.cpu_model.as_deref(), Some("Evil\\u{1b}[2J CPU"));
+    }
 
     #[test]
     fn reads_a_raspberry_pi_tree() {

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use super::sysfs::{read, read_u64};
+use super::sysfs::{parse_u64, read_u64, trim};
 use iomark_result::result::Sd;
 
 /// SD card manufacturer ids (the SD Association's list is not public; these are the ids
@@ -44,14 +44,34 @@ const MMC_MANUFACTURERS: &[(u64, &str)] = &[
 
 pub fn probe(root: &Path, node: &Path) -> Option<Sd> {
     let card = node.join("device");
-    let kind = read(&card.join("type"))?;
-    let manfid = read_u64(&card.join("manfid"));
+    let ios = host_index(node).and_then(|host| {
+        std::fs::read_to_string(root.join(format!("sys/kernel/debug/mmc{host}/ios"))).ok()
+    });
+    decode(
+        &|name| std::fs::read_to_string(card.join(name)).ok(),
+        read_u64(&node.join("size")),
+        ios.as_deref(),
+    )
+}
+
+/// The card from its attributes' text (`attr("manfid")`, `None` where missing), the disk's
+/// size in 512-byte sectors and debugfs' `ios`: what [`probe`] makes of a real card, of any
+/// bytes alike.
+pub fn decode(
+    attr: &dyn Fn(&str) -> Option<String>,
+    size_sectors: Option<u64>,
+    ios: Option<&str>,
+) -> Option<Sd> {
+    let text = |name: &str| attr(name).as_deref().and_then(trim);
+    let number = |name: &str| text(name).as_deref().and_then(parse_u64);
+    let kind = text("type")?;
+    let manfid = number("manfid");
     let table = if kind == "MMC" {
         MMC_MANUFACTURERS
     } else {
         SD_MANUFACTURERS
     };
-    let size_bytes = read_u64(&node.join("size")).map(|s| s * 512);
+    let size_bytes = size_sectors.and_then(|s| s.checked_mul(512));
     let mut sd = Sd {
         manufacturer: manfid.and_then(|id| {
             table
@@ -60,46 +80,44 @@ pub fn probe(root: &Path, node: &Path) -> Option<Sd> {
                 .map(|(_, n)| n.to_string())
         }),
         manfid: manfid.map(|id| format!("0x{id:02x}")),
-        oemid: read_u64(&card.join("oemid")).map(oem_name),
-        product: read(&card.join("name")),
-        revision: revision(&card),
-        date: read(&card.join("date")).and_then(|d| {
+        oemid: number("oemid").map(oem_name),
+        product: text("name"),
+        revision: number("hwrev")
+            .zip(number("fwrev"))
+            .map(|(hw, fw)| format!("{hw}.{fw}")),
+        date: text("date").and_then(|d| {
             let (month, year) = d.split_once('/')?;
             Some(format!("{year}-{month:0>2}"))
         }),
         ..Sd::default()
     };
     if kind == "SD" {
-        sd.capacity_class = read(&card.join("csd"))
+        sd.capacity_class = text("csd")
             .and_then(|csd| bits(&csd, 128, 127, 126))
             .map(|structure| capacity_class(structure, size_bytes))
             .map(String::from);
-        sd.spec_version = read(&card.join("scr"))
+        sd.spec_version = text("scr")
             .and_then(|scr| spec_version(&scr))
             .map(String::from);
-        sd.claimed_classes = read(&card.join("ssr"))
+        sd.claimed_classes = text("ssr")
             .map(|ssr| claimed_classes(&ssr))
             .unwrap_or_default();
     }
-    if let Some(host) = host_index(node) {
-        let ios = std::fs::read_to_string(root.join(format!("sys/kernel/debug/mmc{host}/ios")))
-            .unwrap_or_default();
-        for line in ios.lines() {
-            let (key, value) = match line.split_once(':') {
-                Some(pair) => pair,
-                None => continue,
-            };
-            match key.trim() {
-                "clock" => {
-                    sd.bus_clock_hz = value.split_whitespace().next().and_then(|v| v.parse().ok())
-                }
-                "timing spec" => {
-                    sd.bus_timing = value
-                        .split_once('(')
-                        .map(|(_, t)| t.trim_end_matches(')').trim().to_string())
-                }
-                _ => {}
+    for line in ios.unwrap_or_default().lines() {
+        let (key, value) = match line.split_once(':') {
+            Some(pair) => pair,
+            None => continue,
+        };
+        match key.trim() {
+            "clock" => {
+                sd.bus_clock_hz = value.split_whitespace().next().and_then(|v| v.parse().ok())
             }
+            "timing spec" => {
+                sd.bus_timing = value
+                    .split_once('(')
+                    .map(|(_, t)| t.trim_end_matches(')').trim().to_string())
+            }
+            _ => {}
         }
     }
     sd.kind = Some(kind);
@@ -114,12 +132,6 @@ fn oem_name(id: u64) -> String {
     } else {
         format!("0x{id:04x}")
     }
-}
-
-fn revision(card: &Path) -> Option<String> {
-    let hw = read_u64(&card.join("hwrev"))?;
-    let fw = read_u64(&card.join("fwrev"))?;
-    Some(format!("{hw}.{fw}"))
 }
 
 /// The host controller's index, from `…/mmc_host/mmc0/mmc0:aaaa/block/mmcblk0`.

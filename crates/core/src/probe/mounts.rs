@@ -15,8 +15,14 @@ pub struct Mount {
 }
 
 pub fn read(root: &Path) -> io::Result<Vec<Mount>> {
-    let text = std::fs::read_to_string(root.join("proc/self/mountinfo"))?;
-    Ok(text.lines().filter_map(parse_line).collect())
+    Ok(parse(&std::fs::read_to_string(
+        root.join("proc/self/mountinfo"),
+    )?))
+}
+
+/// The table from mountinfo's text; lines that are not mounts are passed over.
+pub fn parse(text: &str) -> Vec<Mount> {
+    text.lines().filter_map(parse_line).collect()
 }
 
 /// One line: `id parent major:minor root mount-point options [optional…] - fstype source super`.

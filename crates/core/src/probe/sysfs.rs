@@ -5,13 +5,21 @@ use std::path::{Path, PathBuf};
 /// The file's text, trimmed of whitespace and NULs (device-tree strings end in one); `None`
 /// when it is missing, unreadable or empty.
 pub fn read(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    trim(&std::fs::read_to_string(path).ok()?)
+}
+
+/// A value's text as [`read`] gives it: trimmed, `None` when nothing is left.
+pub fn trim(text: &str) -> Option<String> {
     let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
     (!text.is_empty()).then(|| text.to_string())
 }
 
 pub fn read_u64(path: &Path) -> Option<u64> {
-    let text = read(path)?;
+    parse_u64(&read(path)?)
+}
+
+/// A number as sysfs writes one: decimal, or hex after `0x`.
+pub fn parse_u64(text: &str) -> Option<u64> {
     match text.strip_prefix("0x") {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => text.parse().ok(),

@@ -12,11 +12,7 @@ const DRIVE_SENSORS: [&str; 2] = ["nvme", "drivetemp"];
 /// The most telling temperature under `root`, in °C: the hottest drive sensor, else the
 /// hottest thermal zone; `None` where the kernel exposes neither.
 pub fn hottest(root: &Path) -> Option<f64> {
-    let millis = |path: &Path| {
-        read(path)
-            .and_then(|t| t.parse::<f64>().ok())
-            .map(|m| m / 1000.0)
-    };
+    let millis = |path: &Path| read(path).as_deref().and_then(celsius);
     let entries = |dir: &str| -> Vec<std::path::PathBuf> {
         std::fs::read_dir(root.join(dir))
             .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -37,6 +33,12 @@ pub fn hottest(root: &Path) -> Option<f64> {
             .filter_map(|z| millis(&z.join("temp")))
             .reduce(f64::max)
     })
+}
+
+/// A sensor's reading in °C from its text: whole millidegrees, as the kernel writes them
+/// (a float parser would take "nan" and "inf", which no result can hold).
+pub fn celsius(text: &str) -> Option<f64> {
+    text.trim().parse::<i64>().ok().map(|m| m as f64 / 1000.0)
 }
 
 /// Reads the real machine's sensors.
@@ -73,5 +75,15 @@ mod tests {
         write(root, "sys/class/hwmon/hwmon1/name", "nvme\n");
         write(root, "sys/class/hwmon/hwmon1/temp1_input", "44850\n");
         assert_eq!(hottest(root), Some(44.85));
+    }
+
+    #[test]
+    fn a_reading_is_whole_millidegrees() {
+        assert_eq!(celsius("44850\n"), Some(44.85));
+        assert_eq!(celsius("-5000"), Some(-5.0));
+        // A float parser takes these; no result can hold them (JSON has no NaN).
+        for odd in ["nan", "inf", "-inf", "4.2e3", ""] {
+            assert_eq!(celsius(odd), None, "{odd}");
+        }
     }
 }

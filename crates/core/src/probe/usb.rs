@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::sysfs::{link_name, read};
+use super::sysfs::{link_name, read, trim};
 use iomark_result::result::Usb;
 
 /// Widely used USB-to-SATA/NVMe bridges, by `vendor:product` id (as published in the USB id
@@ -38,8 +38,18 @@ fn usb_device(node: &Path) -> Option<(&Path, &Path)> {
 
 pub fn probe(node: &Path) -> Option<Usb> {
     let (device, interface) = usb_device(node)?;
-    let vendor_id = read(&device.join("idVendor"));
-    let product_id = read(&device.join("idProduct"));
+    Some(decode(
+        &|name| std::fs::read_to_string(device.join(name)).ok(),
+        link_name(&interface.join("driver")),
+    ))
+}
+
+/// The USB device from its attributes' text (`attr("idVendor")`, `None` where missing) and
+/// its interface's driver: what [`probe`] makes of a real device, of any bytes alike.
+pub fn decode(attr: &dyn Fn(&str) -> Option<String>, driver: Option<String>) -> Usb {
+    let text = |name: &str| attr(name).as_deref().and_then(trim);
+    let vendor_id = text("idVendor");
+    let product_id = text("idProduct");
     let bridge = match (&vendor_id, &product_id) {
         (Some(v), Some(p)) => {
             let id = format!("{v}:{p}").to_ascii_lowercase();
@@ -50,16 +60,16 @@ pub fn probe(node: &Path) -> Option<Usb> {
         }
         _ => None,
     };
-    Some(Usb {
+    Usb {
         extra: Default::default(),
-        speed_mbps: read(&device.join("speed")).and_then(|s| s.parse().ok()),
-        driver: link_name(&interface.join("driver")),
+        speed_mbps: text("speed").and_then(|s| s.parse().ok()),
+        driver,
         vendor_id,
         product_id,
-        product: read(&device.join("product")),
-        manufacturer: read(&device.join("manufacturer")),
+        product: text("product"),
+        manufacturer: text("manufacturer"),
         bridge,
-    })
+    }
 }
 
 /// The USB device's serial number (hashed by the caller).

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 pub use id::{new_id, now_rfc3339, short_ids, SHORT_ID};
 pub use identity::Identity;
-pub use names::printable;
+pub use names::{fit_text, printable};
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
 pub use thin::SITE_KEEPS;

@@ -22,6 +22,38 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `value` with every text in it as a result may hold it: control characters shown escaped
+/// (see [`printable`]) and each text cut to [`super::document_error::MAX_TEXT_CHARS`]
+/// characters. What the probe reads comes from devices and firmware nobody vetted (a USB
+/// stick names itself); so cleaned, a terminal shows it without obeying it, and a result
+/// holding it is one iomark and its site accept.
+pub fn fit_text<T>(value: T) -> T
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    fn fit(value: &mut serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::String(text) => {
+                let most = super::document_error::MAX_TEXT_CHARS;
+                let fitted: String = printable(text).chars().take(most).collect();
+                let changed = fitted != *text;
+                *text = fitted;
+                changed
+            }
+            serde_json::Value::Array(items) => items.iter_mut().fold(false, |c, v| fit(v) | c),
+            serde_json::Value::Object(map) => map.values_mut().fold(false, |c, v| fit(v) | c),
+            _ => false,
+        }
+    }
+    let Ok(mut json) = serde_json::to_value(&value) else {
+        return value;
+    };
+    if !fit(&mut json) {
+        return value;
+    }
+    serde_json::from_value(json).unwrap_or(value)
+}
+
 /// Text as a name is compared and shown: compatibility forms folded (NFKC: full-width
 /// letters become letters), invisible format characters (bidirectional overrides, zero-width
 /// spaces and joiners) removed, runs of spaces one space.
