@@ -7,8 +7,7 @@ use clap::{Args, ValueEnum};
 
 use super::outputs::ResultArgs;
 use super::values::{
-    self, parse_class, parse_loops, parse_positive_duration, parse_size_arg, profile_parser,
-    LoopsArg,
+    parse_class, parse_loops, parse_positive_duration, parse_size_arg, profile_parser, LoopsArg,
 };
 use iomark_core::engine::{Data, EngineChoice};
 use iomark_core::suite::{Options, Profile};
@@ -139,7 +138,7 @@ pub struct RunArgs {
 
     /// What the device cost, in US dollars: the results site shows price per GB and MB/s per
     /// dollar from it
-    #[arg(long, value_name = "USD", value_parser = values::parse_price)]
+    #[arg(long, value_name = "USD", value_parser = iomark_result::units::parse_price)]
     pub price: Option<f64>,
 
     /// Print the equivalent fio job file for the chosen profile and options, and exit

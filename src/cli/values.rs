@@ -114,17 +114,6 @@ pub(super) fn one_line(rendered: &str) -> String {
     }
 }
 
-/// A price in US dollars: a positive number below a million, as `--price 12.99` or `$12.99`.
-pub fn parse_price(text: &str) -> Result<f64, String> {
-    let number = text.trim().trim_start_matches('$');
-    match number.parse::<f64>() {
-        Ok(p) if p.is_finite() && p > 0.0 && p < 1e6 => Ok(p),
-        _ => Err(format!(
-            "'{text}' is not a price: give US dollars above 0, e.g. 12.99"
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

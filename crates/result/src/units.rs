@@ -9,6 +9,8 @@ use std::time::Duration;
 
 /// Parses a byte size such as `1GiB`, `512MB`, `64k` or `4096`.
 pub fn parse_size(text: &str) -> Result<u64, String> {
+    // What was typed, shown on one line: a refusal is one line.
+    let shown = crate::result::printable(text);
     let trimmed = text.trim();
     let split = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -16,12 +18,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let (number, unit) = trimmed.split_at(split);
     if number.is_empty() {
         return Err(format!(
-            "'{text}' is not a size (examples: 1GiB, 512MB, 64KiB)"
+            "'{shown}' is not a size (examples: 1GiB, 512MB, 64KiB)"
         ));
     }
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("'{text}' is not a size (examples: 1GiB, 512MB, 64KiB)"))?;
     let multiplier: u64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kib" => 1 << 10,
@@ -34,24 +33,58 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "tb" => 1_000_000_000_000,
         other => {
             return Err(format!(
-                "'{text}': unknown unit '{other}' (use KiB, MiB, GiB, TiB or KB, MB, GB, TB)"
+                "'{shown}': unknown unit '{}' (use KiB, MiB, GiB, TiB or KB, MB, GB, TB)",
+                crate::result::printable(other)
             ))
         }
     };
+    let too_large = || format!("'{shown}' is too large");
+    // A whole number counts in whole numbers: as a float, 2^53 + 1 bytes would become 2^53.
+    if !number.contains('.') {
+        return number
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| n.checked_mul(multiplier))
+            .filter(|&bytes| bytes <= u64::MAX / 2)
+            .ok_or_else(too_large);
+    }
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("'{shown}' is not a size (examples: 1GiB, 512MB, 64KiB)"))?;
     let bytes = value * multiplier as f64;
     if !bytes.is_finite() || bytes > u64::MAX as f64 / 2.0 {
-        return Err(format!("'{text}' is too large"));
+        return Err(too_large());
     }
     if bytes.fract() != 0.0 {
-        return Err(format!("'{text}' is not a whole number of bytes"));
+        return Err(format!("'{shown}' is not a whole number of bytes"));
     }
     Ok(bytes as u64)
 }
 
+/// A price in US dollars: a positive number below a million, as `--price 12.99` or `$12.99`.
+pub fn parse_price(text: &str) -> Result<f64, String> {
+    // What was typed, shown on one line: a refusal is one line.
+    let shown = crate::result::printable(text);
+    let number = text.trim().trim_start_matches('$');
+    match number.parse::<f64>() {
+        Ok(p) if is_price(p) => Ok(p),
+        _ => Err(format!(
+            "'{shown}' is not a price: give US dollars above 0, e.g. 12.99"
+        )),
+    }
+}
+
+/// Whether `usd` can be a price: above 0, below a million dollars.
+pub fn is_price(usd: f64) -> bool {
+    usd.is_finite() && usd > 0.0 && usd < 1e6
+}
+
 /// Parses a duration such as `2s`, `500ms` or `1m`; a bare number means seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    // What was typed, shown on one line: a refusal is one line.
+    let shown = crate::result::printable(text);
     let trimmed = text.trim();
-    let not_a_duration = || format!("'{text}' is not a duration (examples: 2s, 500ms, 1m)");
+    let not_a_duration = || format!("'{shown}' is not a duration (examples: 2s, 500ms, 1m)");
     let duration = match trimmed.parse::<f64>() {
         Ok(seconds) if (0.0..=MAX_DURATION.as_secs_f64()).contains(&seconds) => {
             Duration::from_secs_f64(seconds)
@@ -60,14 +93,14 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         Ok(_) => return Err(not_a_duration()),
         Err(_) => humantime::parse_duration(trimmed).map_err(|e| match e {
             humantime::DurationError::NumberOverflow => {
-                format!("'{text}' is longer than the longest allowed, 7 days")
+                format!("'{shown}' is longer than the longest allowed, 7 days")
             }
             _ => not_a_duration(),
         })?,
     };
     if duration > MAX_DURATION {
         return Err(format!(
-            "'{text}' is longer than the longest allowed, 7 days"
+            "'{shown}' is longer than the longest allowed, 7 days"
         ));
     }
     Ok(duration)
@@ -147,6 +180,11 @@ mod tests {
         assert_eq!(parse_size("64KB").unwrap(), 64_000);
         assert_eq!(parse_size("1.5MiB").unwrap(), 1_572_864);
         assert_eq!(parse_size(" 2 MiB ").unwrap(), 2 << 20);
+        // Counted as whole numbers, not rounded to a float's 53 bits.
+        assert_eq!(parse_size("9007199254740993").unwrap(), (1 << 53) + 1);
+        assert_eq!(parse_size("9223372036854775807").unwrap(), u64::MAX / 2);
+        assert!(parse_size("9223372036854775808").is_err());
+        assert!(parse_size("99999999999999999999").is_err());
     }
 
     #[test]
@@ -159,6 +197,13 @@ mod tests {
         assert!(parse_size("99999999999TiB")
             .unwrap_err()
             .contains("too large"));
+        // What was typed is shown on the refusal's one line (found by the fuzz target `values`).
+        assert_eq!(
+            parse_size("=\n\0").unwrap_err(),
+            "'=\\n\\0' is not a size (examples: 1GiB, 512MB, 64KiB)"
+        );
+        assert!(!parse_duration("1\nx").unwrap_err().contains('\n'));
+        assert!(!parse_price("\r1x").unwrap_err().contains('\r'));
     }
 
     #[test]

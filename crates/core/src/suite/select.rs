@@ -54,7 +54,7 @@ pub fn select(
             _ => {
                 let all: Vec<String> = tests.iter().map(TestSpec::name).collect();
                 return Err(SelectError::UnknownTest {
-                    wanted: wanted.clone(),
+                    wanted: iomark_result::result::printable(wanted).into_owned(),
                     profile: profile.name(),
                     known: all.join(", "),
                 });

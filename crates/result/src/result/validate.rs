@@ -70,7 +70,7 @@ impl ResultDoc {
             check_sold_as(name).map_err(|e| DocumentError::BadText(format!("sold_as: {e}")))?;
         }
         if let Some(price) = self.price_usd {
-            if !(price.is_finite() && price > 0.0 && price < 1e6) {
+            if !crate::units::is_price(price) {
                 return Err(DocumentError::BadText(format!(
                     "price_usd: {price} is not a price (above 0, below a million dollars)"
                 )));
