@@ -2,14 +2,16 @@
 //! site's operator chose, made in the background; a dump that cannot be written (a full disk)
 //! leaves the last one served whole and nothing behind.
 
-use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
 use sha2::{Digest, Sha256};
 
-use crate::common::site::{device_doc, get, get_bytes, http, post, ulid, Site, NO_LIMITS};
+use crate::common::site::{
+    device_doc, dump_files as files, get, get_bytes, http, post, ulid, Site, NO_LIMITS,
+};
 use crate::common::{Postgres, SmallFs};
 
 /// The dump's index once `wanted` says it is the one waited for (within 30 s).
@@ -28,32 +30,6 @@ fn dump_where(url: &str, wanted: impl Fn(&Value) -> bool) -> Value {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-}
-
-/// Each file of the dump `index` describes, downloaded, checked against its size and SHA-256,
-/// and unpacked: (name, text).
-fn files(url: &str, index: &Value) -> Vec<(String, String)> {
-    index["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            let (status, kind, bytes) = get_bytes(&format!("{url}{}", f["path"].as_str().unwrap()));
-            assert_eq!(status, 200);
-            assert_eq!(kind, "application/gzip");
-            assert_eq!(bytes.len() as u64, f["bytes"].as_u64().unwrap());
-            let digest: String = Sha256::digest(&bytes)
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            assert_eq!(digest, f["sha256"], "{}", f["name"]);
-            let mut text = String::new();
-            flate2::read::GzDecoder::new(&bytes[..])
-                .read_to_string(&mut text)
-                .unwrap();
-            (f["name"].as_str().unwrap().to_string(), text)
-        })
-        .collect()
 }
 
 fn no_leftovers(dir: &Path) {
@@ -245,8 +221,8 @@ fn a_full_disk_keeps_the_last_dump() {
 }
 
 /// What a killed server was writing is removed when the next one starts (regular files of its
-/// own names only), and a dump is never put over a link someone left at a dump's name: the
-/// file it points to is untouched, and the server says why it made no dump.
+/// own names only), the files of a dump from before go once a new one is in place, and links
+/// at a dump's names are neither followed nor removed.
 #[test]
 fn leftovers_go_and_links_stay_untouched() {
     let dir = tempfile::tempdir().unwrap();
@@ -256,7 +232,64 @@ fn leftovers_go_and_links_stay_untouched() {
     let outside = dir.path().join("precious");
     std::fs::write(&outside, b"not iomark's").unwrap();
     std::os::unix::fs::symlink(&outside, dumps.join(".making-link")).unwrap();
+    // Links where a dump's files were kept before they were named by their content, and where
+    // an old one of them would be: never followed, never removed.
     std::os::unix::fs::symlink(&outside, dumps.join("results.csv.gz")).unwrap();
+    std::os::unix::fs::symlink(&outside, dumps.join("0123456789abcdef-results.csv.gz")).unwrap();
+    // A dump's file from before (a regular file at the name it is served as) goes.
+    std::fs::write(dumps.join("results.jsonl.gz"), b"an old dump").unwrap();
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--dump-every", "1s", "--dump-dir", dumps.to_str().unwrap()]);
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let index = dump_where(&site.url, |_| true);
+    files(&site.url, &index);
+    assert!(!dumps.join(".making-1-2-results.jsonl.gz").exists());
+    assert!(!dumps.join("results.jsonl.gz").exists());
+    for link in [
+        ".making-link",
+        "results.csv.gz",
+        "0123456789abcdef-results.csv.gz",
+    ] {
+        assert!(dumps.join(link).is_symlink(), "{link}");
+    }
+    assert_eq!(std::fs::read(&outside).unwrap(), b"not iomark's");
+    // The folder holds the index, the lock and the files it names, besides the links.
+    let mut names = crate::common::entries(&dumps);
+    names.sort();
+    let mut expected: Vec<String> = index["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let sha = f["sha256"].as_str().unwrap();
+            format!("{}-{}", &sha[..16], f["name"].as_str().unwrap())
+        })
+        .chain(
+            [
+                ".making-link",
+                "results.csv.gz",
+                "0123456789abcdef-results.csv.gz",
+            ]
+            .iter()
+            .chain(&["dump.json", "dump.lock"])
+            .map(|n| n.to_string()),
+        )
+        .collect();
+    expected.sort();
+    assert_eq!(names, expected);
+}
+
+/// A dump is never put over a link someone left at the index's name: the file it points to
+/// is untouched, the server says why it made no dump, and the files it wrote for it go.
+#[test]
+fn no_dump_is_put_over_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("dumps");
+    std::fs::create_dir(&dumps).unwrap();
+    let outside = dir.path().join("precious");
+    std::fs::write(&outside, b"not iomark's").unwrap();
+    std::os::unix::fs::symlink(&outside, dumps.join("dump.json")).unwrap();
     let log = dir.path().join("serve.log");
     let db = dir.path().join("site.db");
     let mut args = NO_LIMITS.to_vec();
@@ -267,7 +300,7 @@ fn leftovers_go_and_links_stay_untouched() {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !std::fs::read_to_string(&log)
         .unwrap()
-        .contains("results.csv.gz is not a regular file")
+        .contains("dump.json is not a regular file")
     {
         assert!(Instant::now() < deadline, "no dump was tried");
         std::thread::sleep(Duration::from_millis(100));
@@ -286,19 +319,11 @@ fn leftovers_go_and_links_stay_untouched() {
         "{}",
         refused.body
     );
-    assert!(!dumps.join(".making-1-2-results.jsonl.gz").exists());
-    assert!(dumps.join(".making-link").is_symlink());
-    assert!(dumps.join("results.csv.gz").is_symlink());
-    // Nothing was put in place beside the link: the lines file stays unmade too.
-    assert!(!dumps.join("results.jsonl.gz").exists());
+    assert!(dumps.join("dump.json").is_symlink());
     assert_eq!(std::fs::read(&outside).unwrap(), b"not iomark's");
-    let names: Vec<String> = std::fs::read_dir(&dumps)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n.starts_with(".making-") && n != ".making-link")
-        .collect();
-    assert!(names.is_empty(), "{names:?}");
+    let mut names = crate::common::entries(&dumps);
+    names.sort();
+    assert_eq!(names, ["dump.json", "dump.lock"]);
 }
 
 /// A restart keeps the last dump rather than making one again, unless the site now publishes

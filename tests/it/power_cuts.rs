@@ -288,11 +288,12 @@ fn query(db: &Path, sql: &str) -> Vec<String> {
 
 /// A site on SQLite taking submissions from 4 clients, cut at a moment between 0.2 and 1.5 s
 /// into each burst: after each cut the server starts, every submission answered 201 is
-/// there with its figures, SQLite finds the file whole, and the device's aggregate counts
-/// every result that survived.
+/// there with its figures, SQLite finds the file whole, the device's aggregate counts every
+/// result that survived, and the dump made each second is served whole (the last one seen
+/// before the cut, or a newer one).
 #[test]
 fn submissions_answered_201_outlive_a_power_cut() {
-    use crate::common::site::{device_doc, post, Site, NO_LIMITS};
+    use crate::common::site::{device_doc, dump_files, get, post, Site, NO_LIMITS};
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
     use std::sync::{Arc, Mutex};
 
@@ -306,8 +307,21 @@ fn submissions_answered_201_outlive_a_power_cut() {
     let total = cuts(15);
     let started = Instant::now();
     let db_of = |disk: &Disk| disk.mount.join("site.db").display().to_string();
-    let mut site = Site::start(&db_of(&disk), home.path(), &NO_LIMITS);
+    // A dump of every result made each second on the same disk: after a cut, the last one
+    // seen is still served whole, or a newer one is (never a file of one beside the index of
+    // the other, never none).
+    let dumps_of = |disk: &Disk| disk.mount.join("dump").display().to_string();
+    let start = |disk: &Disk| {
+        let dumps = dumps_of(disk);
+        let mut args = NO_LIMITS.to_vec();
+        args.extend(["--dump-every", "1s", "--dump-dir", &dumps]);
+        Site::start(&db_of(disk), home.path(), &args)
+    };
+    let mut site = start(&disk);
+    let mut dumped = 0;
     for cut in 0..total {
+        // A dump served before the burst has been through the fsyncs of many commits since.
+        let dump_before = get(&format!("{}/api/v1/dump", site.url)).status == 200;
         let stop = Arc::new(AtomicBool::new(false));
         let clients: Vec<_> = (0..4)
             .map(|_| {
@@ -343,7 +357,25 @@ fn submissions_answered_201_outlive_a_power_cut() {
         }
         drop(disk);
         disk = Disk::after(image);
-        site = Site::start(&db_of(&disk), home.path(), &NO_LIMITS);
+        site = start(&disk);
+        let dump = get(&format!("{}/api/v1/dump", site.url));
+        if dump_before {
+            assert_eq!(
+                dump.status, 200,
+                "cut {cut}: the dump served before the cut is gone: {} (IOMARK_POWER_SEED \
+                 above repeats this)",
+                dump.body
+            );
+        }
+        if dump.status == 200 {
+            let files = dump_files(&site.url, &dump.json());
+            assert_eq!(
+                files[0].1.lines().count() as u64,
+                dump.json()["results"].as_u64().unwrap() + 1,
+                "cut {cut}"
+            );
+            dumped += 1;
+        }
         let db = disk.mount.join("site.db");
         assert_eq!(
             query(&db, "PRAGMA integrity_check"),
@@ -406,7 +438,8 @@ fn submissions_answered_201_outlive_a_power_cut() {
         }
     }
     eprintln!(
-        "power cuts: {total} cuts, {} submissions answered 201, none lost, in {:.0} s",
+        "power cuts: {total} cuts, {} submissions answered 201, none lost, a whole dump \
+         served after {dumped}, in {:.0} s",
         acknowledged.lock().unwrap().len(),
         started.elapsed().as_secs_f64()
     );

@@ -319,3 +319,28 @@ pub fn device_doc(n: u32, maker: &str, model: &str, scale: f64, board: &str) -> 
     });
     d
 }
+
+/// Each file of the dump `index` describes, downloaded, checked against its size and SHA-256,
+/// and unpacked: (name, text).
+pub fn dump_files(url: &str, index: &Value) -> Vec<(String, String)> {
+    index["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let (status, kind, bytes) = get_bytes(&format!("{url}{}", f["path"].as_str().unwrap()));
+            assert_eq!(status, 200);
+            assert_eq!(kind, "application/gzip");
+            assert_eq!(bytes.len() as u64, f["bytes"].as_u64().unwrap());
+            let digest: String = <sha2::Sha256 as sha2::Digest>::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(digest, f["sha256"], "{}", f["name"]);
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+                .unwrap();
+            (f["name"].as_str().unwrap().to_string(), text)
+        })
+        .collect()
+}

@@ -10,7 +10,7 @@ use flate2::write::GzEncoder;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::{DumpFile, Made, FILES, INDEX, MAKING, PAGE};
+use super::{stored_name, DumpFile, Made, FILES, INDEX, MAKING, PAGE};
 use crate::Shared;
 use iomark_result::result::metric::METRICS;
 use iomark_store::Entry;
@@ -91,10 +91,59 @@ pub async fn make(state: &Shared) -> Result<Made, String> {
     };
     let index = serde_json::to_vec_pretty(&made).map_err(|e| e.to_string())?;
     let dir = dumps.dir.clone();
-    tokio::task::spawn_blocking(move || put(&dir, INDEX, &index))
-        .await
-        .map_err(|e| e.to_string())??;
+    let new: Vec<String> = made.files.iter().map(DumpFile::stored).collect();
+    tokio::task::spawn_blocking(move || {
+        // Once the index is put, the files it names are kept and the last dump's go; where it
+        // could not be put, the new files go and the last dump's stay.
+        let put = put(&dir, INDEX, &index);
+        let kept = match put {
+            Ok(()) => new,
+            Err(_) => named_by_index(&dir),
+        };
+        remove_others(&dir, &kept);
+        put
+    })
+    .await
+    .map_err(|e| e.to_string())??;
     Ok(made)
+}
+
+/// The files the index in `dir` names, as they are kept (none where it is missing, unreadable
+/// or not a regular file).
+fn named_by_index(dir: &Path) -> Vec<String> {
+    let index = dir.join(INDEX);
+    std::fs::symlink_metadata(&index)
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read(&index).ok())
+        .and_then(|text| serde_json::from_slice::<Made>(&text).ok())
+        .map(|made| made.files.iter().map(DumpFile::stored).collect())
+        .unwrap_or_default()
+}
+
+/// Removes the files of every dump but the one whose files are `kept`: regular files named
+/// as a dump's files are (and, from before files were named by their content, at the names
+/// they are served as); links and the rest stay untouched.
+fn remove_others(dir: &Path, kept: &[String]) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let a_dumps = FILES.iter().any(|file| {
+            name == *file
+                || name
+                    .strip_suffix(file)
+                    .and_then(|s| s.strip_suffix('-'))
+                    .is_some_and(|hash| {
+                        hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+                    })
+        });
+        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        if a_dumps && regular && !kept.contains(&name) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Results with their documents, as the store gives them a page at a time.
@@ -231,8 +280,8 @@ impl Writing {
         Ok(())
     }
 
-    /// Each file whole and synced, then put in place of the last dump's: their sizes and
-    /// hashes, and how many results they hold.
+    /// Each file whole and synced, then named by its content beside the last dump's: their
+    /// sizes and hashes, and how many results they hold.
     fn finish(&mut self, dir: &Path) -> Result<(Vec<(u64, String)>, u64), String> {
         let lines = self.lines.take().ok_or("the dump's files are closed")?;
         let table = self.table.take().ok_or("the dump's files are closed")?;
@@ -248,13 +297,18 @@ impl Writing {
             counted.file.sync_all().map_err(fail)?;
             sizes.push((counted.bytes, hex(&counted.hash.finalize())));
         }
-        // Every target is looked at before any is replaced: a link at the second name found
-        // after the first was renamed would leave one new file beside an index of the old.
-        for name in FILES {
-            replaceable(&dir.join(name))?;
+        let stored: Vec<PathBuf> = sizes
+            .iter()
+            .zip(FILES)
+            .map(|((_, sha256), name)| dir.join(stored_name(name, sha256)))
+            .collect();
+        // Every target is looked at before any is put in place: a link at the second name
+        // would otherwise be found with the first file put already.
+        for target in &stored {
+            replaceable(target)?;
         }
-        for (temp, name) in self.temps.clone().iter().zip(FILES) {
-            replace(temp, &dir.join(name))?;
+        for (temp, target) in self.temps.clone().iter().zip(&stored) {
+            replace(temp, target)?;
         }
         self.temps.clear();
         sync_dir(dir);

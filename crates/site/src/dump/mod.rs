@@ -7,9 +7,13 @@
 //! folder; never for a request: 100,000 synthetic documents (smaller than real ones) are 709 MB
 //! of JSON, and took 18.8 s to dump on this project's 2-core VM (`bench/site-dump`): per
 //! request, that would let anyone occupy the server. Each file is written under a new name
-//! (created with `O_EXCL`), synced, and renamed over the last dump's only where that is a
-//! regular file; a dump that fails (a full disk, the store away) leaves the last one served and
-//! nothing behind, and what a killed server was writing is removed at the next start.
+//! (created with `O_EXCL`), synced, and renamed to a name of its content (the start of its
+//! SHA-256, [`DumpFile::stored`]) beside the last dump's; the index naming the new files
+//! replaces the last one's, and only then are the last dump's files removed. So the index names
+//! files that are there whole at every moment, a power cut's included: the last dump or the
+//! new one, never a file of one beside the index of the other. A dump that fails (a full disk,
+//! the store away) leaves the last one served and nothing behind, and what a killed server was
+//! writing is removed at the next start.
 //!
 //! Several servers may share one dump folder: the one that makes a dump holds the folder's lock
 //! (`dump.lock`, `flock`, let go when its process ends however it ends), the others make none
@@ -89,6 +93,20 @@ pub struct DumpFile {
     pub sha256: String,
 }
 
+impl DumpFile {
+    /// The name the file is kept under in the dump folder: the start of its SHA-256, then the
+    /// name it is served as.
+    pub fn stored(&self) -> String {
+        stored_name(&self.name, &self.sha256)
+    }
+}
+
+/// The name a dump's file `name` whose SHA-256 is `sha256` is kept under (see
+/// [`DumpFile::stored`]).
+fn stored_name(name: &str, sha256: &str) -> String {
+    format!("{}-{name}", sha256.get(..16).unwrap_or("0"))
+}
+
 impl Dumps {
     /// The dumps kept in `dir` (made where it is missing), with the last one found there if
     /// its files are whole; what a killed server was writing there is removed.
@@ -133,12 +151,13 @@ impl Dumps {
                 return made.0.clone();
             }
         }
-        let last = std::fs::read(&index)
-            .ok()
+        // Never read through a link someone put at the index's name.
+        let last = stamp
+            .and_then(|_| std::fs::read(&index).ok())
             .and_then(|text| serde_json::from_slice::<Made>(&text).ok())
             .filter(|made| {
                 made.files.iter().all(|f| {
-                    std::fs::symlink_metadata(self.dir.join(&f.name))
+                    std::fs::symlink_metadata(self.dir.join(f.stored()))
                         .is_ok_and(|m| m.is_file() && m.len() == f.bytes)
                 })
             });
@@ -310,16 +329,26 @@ pub async fn file(
     State(state): State<Shared>,
     UrlPath(name): UrlPath<String>,
 ) -> Result<Response, Api> {
-    last(&state)?;
     let Some(name) = FILES.iter().find(|f| **f == name) else {
         return Err(Failure::not_found(format!("a dump has {} and {}", FILES[0], FILES[1])).into());
     };
-    let path = state.dumps.dir.join(name);
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .map_err(|e| Failure::new(StatusCode::SERVICE_UNAVAILABLE, format!("{name}: {e}")))?;
+    // The file the index names now; a newer dump may remove it between the two, so a file
+    // found gone is looked for once more, in the index of that newer dump.
+    let open = || -> Result<File, Failure> {
+        let made = last(&state)?;
+        let stored = made
+            .files
+            .iter()
+            .find(|f| f.name == *name)
+            .map(DumpFile::stored)
+            .ok_or_else(|| Failure::not_found(format!("the last dump has no {name}")))?;
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(state.dumps.dir.join(stored))
+            .map_err(|e| Failure::new(StatusCode::SERVICE_UNAVAILABLE, format!("{name}: {e}")))
+    };
+    let file = open().or_else(|_| open())?;
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let reader = tokio::fs::File::from_std(file);
     let chunks = futures_util::stream::unfold(reader, |mut reader| async move {
