@@ -57,15 +57,18 @@ fn unescape(field: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'\\'
-            && i + 3 < bytes.len()
-            && bytes[i + 1..i + 4]
-                .iter()
-                .all(|b| (b'0'..=b'7').contains(b))
-        {
-            let value =
-                (bytes[i + 1] - b'0') * 64 + (bytes[i + 2] - b'0') * 8 + (bytes[i + 3] - b'0');
-            out.push(value);
+        // Three octal digits make a byte up to \377; past it (\777) they are text as written.
+        let escaped = (bytes[i] == b'\\' && i + 3 < bytes.len())
+            .then(|| &bytes[i + 1..i + 4])
+            .filter(|digits| digits.iter().all(|b| (b'0'..=b'7').contains(b)))
+            .and_then(|digits| {
+                let value = digits
+                    .iter()
+                    .fold(0u32, |value, digit| value * 8 + u32::from(digit - b'0'));
+                u8::try_from(value).ok()
+            });
+        if let Some(byte) = escaped {
+            out.push(byte);
             i += 4;
         } else {
             out.push(bytes[i]);
@@ -122,5 +125,13 @@ mod tests {
                 .device,
             "179:2"
         );
+    }
+
+    #[test]
+    fn an_escape_past_a_byte_is_text() {
+        // Found by the fuzz target probe: \777 overflowed the byte it was read into.
+        assert_eq!(unescape("a\\777b"), "a\\777b");
+        assert_eq!(unescape("a\\377"), "a\u{fffd}");
+        assert_eq!(unescape("my\\040card\\134"), "my card\\");
     }
 }
