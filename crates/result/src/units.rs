@@ -10,7 +10,7 @@ use std::time::Duration;
 /// Parses a byte size such as `1GiB`, `512MB`, `64k` or `4096`.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     // What was typed, shown on one line: a refusal is one line.
-    let shown = crate::result::printable(text);
+    let shown = text.escape_debug();
     let trimmed = text.trim();
     let split = trimmed
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -34,7 +34,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         other => {
             return Err(format!(
                 "'{shown}': unknown unit '{}' (use KiB, MiB, GiB, TiB or KB, MB, GB, TB)",
-                crate::result::printable(other)
+                other.escape_debug()
             ))
         }
     };
@@ -64,7 +64,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// A price in US dollars: a positive number below a million, as `--price 12.99` or `$12.99`.
 pub fn parse_price(text: &str) -> Result<f64, String> {
     // What was typed, shown on one line: a refusal is one line.
-    let shown = crate::result::printable(text);
+    let shown = text.escape_debug();
     let number = text.trim().trim_start_matches('$');
     match number.parse::<f64>() {
         Ok(p) if is_price(p) => Ok(p),
@@ -82,7 +82,7 @@ pub fn is_price(usd: f64) -> bool {
 /// Parses a duration such as `2s`, `500ms` or `1m`; a bare number means seconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     // What was typed, shown on one line: a refusal is one line.
-    let shown = crate::result::printable(text);
+    let shown = text.escape_debug();
     let trimmed = text.trim();
     let not_a_duration = || format!("'{shown}' is not a duration (examples: 2s, 500ms, 1m)");
     let duration = match trimmed.parse::<f64>() {
