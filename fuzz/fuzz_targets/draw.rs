@@ -1,0 +1,60 @@
+//! Every picture and export of a document the site would take: the card it serves as PNG,
+//! each chart `iomark plot` draws, and the JSON, CSV, Markdown and HTML exports. Whatever
+//! validates draws, or says what it lacks; none panics or takes unbounded memory.
+#![no_main]
+
+use iomark_export::chart::{self, Kind};
+use iomark_export::{exporter, Format};
+use iomark_result::result::ResultDoc;
+use libfuzzer_sys::fuzz_target;
+
+const KINDS: [Kind; 7] = [
+    Kind::Bars,
+    Kind::Timeline,
+    Kind::Latency,
+    Kind::Histogram,
+    Kind::Sweep,
+    Kind::Surface,
+    Kind::Card,
+];
+
+fuzz_target!(|bytes: &[u8]| {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let Ok(mut doc) = ResultDoc::from_json(text) else {
+        return;
+    };
+    // One picture or the exports an input, chosen by its bytes: drawing all of them for each
+    // would leave a tenth of the inputs tried in the same time.
+    let pick = bytes.iter().fold(0u8, |sum, b| sum.wrapping_add(*b)) % 9;
+    match pick {
+        0..=6 => {
+            let kind = KINDS[usize::from(pick)];
+            if chart::check(kind, &[&doc]).is_ok() {
+                let svg = chart::svg(kind, &[&doc]).expect("a drawable chart draws");
+                assert!(svg.starts_with("<svg"), "{}", kind.name());
+            }
+            // The card as the site serves it: as PNG, of the document as the site keeps it.
+            if kind == Kind::Card
+                && doc.check_public().is_ok()
+                && doc.thin_for_site().is_ok()
+                && chart::check(Kind::Card, &[&doc]).is_ok()
+            {
+                let png = chart::png(Kind::Card, &[&doc]).expect("a drawable card draws");
+                assert!(png.starts_with(b"\x89PNG"));
+            }
+        }
+        7 => {
+            let both = [&doc, &doc];
+            if chart::check(Kind::Bars, &both).is_ok() {
+                chart::svg(Kind::Bars, &both).expect("two runs compare");
+            }
+        }
+        _ => {
+            for format in [Format::Json, Format::Csv, Format::Markdown, Format::Html] {
+                exporter(format).export(&doc).expect("an accepted document exports");
+            }
+        }
+    }
+});
