@@ -31,6 +31,7 @@ fn main() {
         Command::Info(args) => iomark::commands::info::run(args),
         Command::Langs(args) => iomark::commands::langs::run(args),
         Command::Verify(args) => iomark::commands::verify::run(args),
+        Command::Health(args) => iomark::commands::health::run(args),
         Command::History(args) => iomark::commands::history::list(args),
         Command::Show(args) => iomark::commands::history::show(args),
         Command::Compare(args) => iomark::commands::compare::run(args),

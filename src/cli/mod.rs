@@ -1,11 +1,13 @@
 //! Command-line definitions (clap). Values are parsed and checked here, so the commands get
 //! typed options; a bad value is one `Error:` line that names the flag.
 
+mod health;
 mod outputs;
 mod run;
 mod values;
 mod verify;
 
+pub use health::HealthArgs;
 use outputs::parse_replica;
 pub use outputs::{ResultArgs, StoreArgs};
 pub use run::{DataArg, EngineArg, ProgressArg, RunArgs};
@@ -58,6 +60,9 @@ pub enum Command {
     /// Check that a device holds what it claims and gives back what it was given (fake
     /// capacity, corruption): fills a filesystem's free space, or probes a raw device
     Verify(VerifyArgs),
+    /// Check whether a card or disk still keeps what it is given (canaries, a fresh write,
+    /// its timings, what the system knows), gently: about 100 KiB written a check
+    Health(HealthArgs),
     /// List saved runs, newest first
     History(HistoryArgs),
     /// Show the full report of a saved run

@@ -23,6 +23,8 @@ pub fn show(args: ShowArgs) -> anyhow::Result<()> {
         crate::output::langs::render(&doc, Style::stdout())
     } else if doc.verify.is_some() {
         crate::output::verify::render(&doc, Style::stdout())
+    } else if doc.health.is_some() {
+        crate::output::health::render(&doc, Style::stdout())
     } else {
         table::render(&doc, None, Style::stdout())
     };

@@ -19,6 +19,7 @@
 pub mod compare;
 pub mod destination;
 pub mod export;
+pub mod health;
 pub mod history;
 pub mod info;
 pub mod langs;

@@ -3,6 +3,7 @@
 //! here does I/O on the test target.
 
 pub mod compare;
+pub mod health;
 pub mod history;
 pub mod info;
 pub mod langs;
@@ -86,6 +87,10 @@ impl Style {
 
     pub fn red(&self, text: &str) -> String {
         self.paint(text, "31")
+    }
+
+    pub fn green(&self, text: &str) -> String {
+        self.paint(text, "32")
     }
 
     pub fn cyan(&self, text: &str) -> String {

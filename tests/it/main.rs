@@ -12,6 +12,7 @@ mod dump;
 mod engine_backends;
 mod golden;
 mod headlines;
+mod health;
 mod hostile_clients;
 mod house;
 mod info;

@@ -1,5 +1,5 @@
 //! The measuring core: who is tested (`probe`), the I/O engine (`engine`), the profiles and
-//! their runs (`suite`), `verify` and the `langs` experiment, with the progress protocol they
+//! their runs (`suite`), `verify`, `health` and the `langs` experiment, with the progress protocol they
 //! report through and the signals that clean up after them (`interrupt`).
 //!
 //! It knows nothing of terminals, stores or the site: a job goes in, a result document comes
@@ -7,6 +7,7 @@
 //! docs/ARCHITECTURE.md.
 
 pub mod engine;
+pub mod health;
 pub mod interrupt;
 pub mod langs;
 pub mod probe;

@@ -35,6 +35,9 @@ struct State {
     /// The power is off: every request fails.
     off: bool,
     flushes: u64,
+    /// Writes are acknowledged and thrown away, as by a card that has turned read-only
+    /// without saying so.
+    drops_writes: bool,
 }
 
 struct Volatile(Arc<Mutex<State>>);
@@ -103,9 +106,11 @@ impl Filesystem for Volatile {
             reply.error(Errno::ENOSPC);
             return;
         }
-        state.current[start..end].copy_from_slice(bytes);
-        for block in start / BLOCK..end.div_ceil(BLOCK) {
-            state.dirty.insert(block);
+        if !state.drops_writes {
+            state.current[start..end].copy_from_slice(bytes);
+            for block in start / BLOCK..end.div_ceil(BLOCK) {
+                state.dirty.insert(block);
+            }
         }
         reply.written(bytes.len() as u32);
     }
@@ -200,6 +205,7 @@ impl Disk {
             dirty: BTreeSet::new(),
             off: false,
             flushes: 0,
+            drops_writes: false,
         }));
         let fuse = tempfile::tempdir().unwrap();
         let mount = tempfile::tempdir().unwrap();
@@ -237,6 +243,17 @@ impl Disk {
             "mount: {}",
             String::from_utf8_lossy(&mounted.stderr)
         );
+    }
+
+    /// From now on, the disk acknowledges every write and keeps none of them (reads give what
+    /// it held before), as a worn-out card that turned read-only without a word does.
+    pub fn drop_writes(&self) {
+        self.state.lock().unwrap().drops_writes = true;
+    }
+
+    /// The loop device the disk is attached as (`/dev/loopN`).
+    pub fn device(&self) -> String {
+        self.lo.as_ref().unwrap().path().to_string()
     }
 
     /// How many times the disk's cache was flushed since power-on.

@@ -94,6 +94,13 @@ pub fn pacing(doc: &ResultDoc) -> String {
     if doc.verify.is_some() {
         return "written whole, then read back".to_string();
     }
+    if let Some(health) = &doc.health {
+        return format!(
+            "{} of canaries read back past the cache, a fresh write synced and read back, \
+             small reads and synced writes timed",
+            format_size(health.canary_bytes)
+        );
+    }
     match &doc.score {
         Some(Score::Pi(_)) => "each step once over its file, as dd, fio and iozone do".to_string(),
         Some(Score::Sustained(_)) => {

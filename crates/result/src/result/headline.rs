@@ -63,6 +63,12 @@ impl ResultDoc {
                 sentence: verify.verdict.clone(),
             });
         }
+        if let Some(health) = &self.health {
+            return Some(Headline {
+                short: format!("{} (check {})", health.verdict, health.checks.max(1)),
+                sentence: health.sentence.clone(),
+            });
+        }
         if let Some(langs) = &self.langs {
             return langs_headline(langs);
         }

@@ -11,6 +11,12 @@ pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
+/// A time given in seconds since 1970, as RFC 3339 UTC with seconds.
+pub fn unix_rfc3339(seconds: u64) -> String {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(seconds);
+    humantime::format_rfc3339_seconds(at).to_string()
+}
+
 /// The fewest characters of an id shown: ten of a ULID's 26 are its time to the millisecond
 /// and two random characters, so two runs rarely share them.
 pub const SHORT_ID: usize = 10;

@@ -9,6 +9,7 @@ pub mod describe;
 mod document_error;
 mod drive;
 pub mod headline;
+pub mod health;
 mod id;
 pub mod identity;
 pub mod langs;
@@ -31,7 +32,7 @@ pub mod warning;
 
 use serde::{Deserialize, Serialize};
 
-pub use id::{new_id, now_rfc3339, short_ids, SHORT_ID};
+pub use id::{new_id, now_rfc3339, short_ids, unix_rfc3339, SHORT_ID};
 pub use identity::Identity;
 pub use names::{fit_text, printable};
 pub use rows::{rows, test_names, TestRow};
@@ -77,6 +78,10 @@ pub struct ResultDoc {
     /// given (added within /1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<verify::Section>,
+    /// `iomark health`: one check of whether the device still keeps what it is given (added
+    /// within /1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<health::Section>,
     /// Fields this version does not know (from a newer iomark), kept as they came.
     #[serde(flatten)]
     pub extra: Extra,
@@ -437,6 +442,7 @@ impl ResultDoc {
             score: None,
             langs: None,
             verify: None,
+            health: None,
         }
     }
 

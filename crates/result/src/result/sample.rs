@@ -116,6 +116,7 @@ pub fn doc() -> ResultDoc {
         score: None,
         langs: None,
         verify: None,
+        health: None,
     }
 }
 

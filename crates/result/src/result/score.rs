@@ -253,6 +253,35 @@ pub struct Surface {
     pub extra: Extra,
 }
 
+impl Surface {
+    /// A surface scan's figures: finite, not negative, at positions from 0 to 1.
+    pub fn check(&self) -> Result<(), String> {
+        let figures = [
+            self.max_mb_per_s,
+            self.min_mb_per_s,
+            self.mean_mb_per_s,
+            self.mean_access_ms,
+        ]
+        .into_iter()
+        .chain(self.samples.iter().map(|s| s.mb_per_s))
+        .chain(self.access.iter().map(|a| a.ms));
+        if !figures.into_iter().all(|v| v.is_finite() && v >= 0.0) {
+            return Err("rates and access times must be finite and not negative".into());
+        }
+        let positions = self.samples.iter().map(|s| s.position);
+        if !positions
+            .chain(self.access.iter().map(|a| a.position))
+            .all(|p| (0.0..=1.0).contains(&p))
+        {
+            return Err("positions must be fractions of the device, 0 to 1".into());
+        }
+        if self.samples.is_empty() {
+            return Err("a surface scan needs rate samples".into());
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RateSample {
     pub mb_per_s: f64,

@@ -110,7 +110,7 @@ impl ResultDoc {
             _ => None,
         };
         if let Some(surface) = surface {
-            check_surface(surface).map_err(|what| DocumentError::BadFigure {
+            surface.check().map_err(|what| DocumentError::BadFigure {
                 test: "score.surface".into(),
                 what,
             })?;
@@ -128,7 +128,17 @@ impl ResultDoc {
                 }
             }
         }
-        if self.tests.is_empty() && surface.is_none() && self.verify.is_none() {
+        if let Some(health) = &self.health {
+            health.check().map_err(|what| DocumentError::BadFigure {
+                test: "health".into(),
+                what,
+            })?;
+        }
+        if self.tests.is_empty()
+            && surface.is_none()
+            && self.verify.is_none()
+            && self.health.is_none()
+        {
             return Err(DocumentError::NoTests);
         }
         if self.tests.len() > MAX_TESTS {
@@ -151,33 +161,6 @@ impl ResultDoc {
 
 fn finite(value: f64) -> bool {
     value.is_finite() && value >= 0.0
-}
-
-/// A surface scan's figures: finite, not negative, at positions from 0 to 1.
-fn check_surface(surface: &super::score::Surface) -> Result<(), String> {
-    let figures = [
-        surface.max_mb_per_s,
-        surface.min_mb_per_s,
-        surface.mean_mb_per_s,
-        surface.mean_access_ms,
-    ]
-    .into_iter()
-    .chain(surface.samples.iter().map(|s| s.mb_per_s))
-    .chain(surface.access.iter().map(|a| a.ms));
-    if !figures.into_iter().all(finite) {
-        return Err("rates and access times must be finite and not negative".into());
-    }
-    let positions = surface.samples.iter().map(|s| s.position);
-    if !positions
-        .chain(surface.access.iter().map(|a| a.position))
-        .all(|p| (0.0..=1.0).contains(&p))
-    {
-        return Err("positions must be fractions of the device, 0 to 1".into());
-    }
-    if surface.samples.is_empty() {
-        return Err("a surface scan needs rate samples".into());
-    }
-    Ok(())
 }
 
 /// One test's figures: finite, not negative, within what storage can do, and agreeing with

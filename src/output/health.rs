@@ -1,0 +1,88 @@
+//! `iomark health`'s report: the verdict in a sentence, then each signal and the figures.
+
+use super::Style;
+use iomark_result::result::ResultDoc;
+use iomark_result::units::format_size;
+
+pub fn render(doc: &ResultDoc, style: Style) -> String {
+    let Some(h) = &doc.health else {
+        return String::new();
+    };
+    let mut out = format!(
+        "{}\n\n",
+        style.bold(&format!(
+            "iomark {} · health · check {} · {}",
+            doc.tool.version,
+            h.checks.max(1),
+            doc.target.path
+        ))
+    );
+    let paint = |state: &str, text: &str| match state {
+        "healthy" => style.green(text),
+        "watch" => style.yellow(text),
+        _ => style.red(text),
+    };
+    out.push_str(&format!(
+        "{} {}\n\n",
+        style.bold(&paint(&h.verdict, &h.verdict.to_uppercase())),
+        h.sentence
+    ));
+    for s in &h.signals {
+        out.push_str(&format!(
+            "  {:<8} {:<18} {}\n",
+            paint(&s.state, &s.state),
+            s.name.replace('_', " "),
+            s.evidence
+        ));
+    }
+    out.push('\n');
+    let mut figure = |label: &str, value: String| out.push_str(&format!("  {label:<31} {value}\n"));
+    figures(&mut figure, h);
+    if !h.direct {
+        out.push_str(&style.dim(
+            "  (this filesystem refuses direct I/O: the files were dropped from the page cache before reading)\n",
+        ));
+    }
+    out
+}
+
+/// The timings (beside the first checks' once there are checks after them) and the writes.
+fn figures(figure: &mut impl FnMut(&str, String), h: &iomark_result::result::health::Section) {
+    let later = h.checks > 3;
+    if let Some(r) = &h.read_latency_us {
+        let base = h
+            .baseline_read_p99_us
+            .filter(|_| later)
+            .map(|b| format!(" (first checks: {:.2} ms)", b / 1e3))
+            .unwrap_or_default();
+        figure(
+            "4 KiB reads, p50 / p99",
+            format!("{:.2} / {:.2} ms{base}", r.p50 / 1e3, r.p99 / 1e3),
+        );
+    }
+    if let Some(w) = &h.synced_write_ms {
+        let base = h
+            .baseline_synced_write_p99_ms
+            .filter(|_| later)
+            .map(|b| format!(" (first checks: {b:.1} ms)"))
+            .unwrap_or_default();
+        figure(
+            "4 KiB synced writes, p50 / p99",
+            format!("{:.1} / {:.1} ms{base}", w.p50, w.p99),
+        );
+    }
+    let written = h
+        .device_written_bytes
+        .map(|b| format!("{} (the device's count, every process)", format_size(b)))
+        .unwrap_or_else(|| "not counted here".into());
+    figure(
+        "written during the check",
+        format!("{written}; budget {}", format_size(h.budget_bytes)),
+    );
+    if let Some(day) = h.written_per_day_bytes {
+        figure(
+            "written per day",
+            format!("{} since the last check", format_size(day)),
+        );
+    }
+}
