@@ -115,11 +115,24 @@ for build in $builds; do
     echo "# $build: $(($(date +%s) - started)) s"
 done
 
+first=${builds%% *}
+io=/opt/$first/iomark
+
+# A health check of the card, twice: healthy, at its second check, with what the card counted
+# written (mmcblk0p1's stat) in the result.
+if "$io" health /mnt --no-save --json /tmp/health.json >/tmp/health.out 2>&1 &&
+    "$io" health /mnt --no-save --json /tmp/health.json >/tmp/health.out 2>&1; then
+    ok "$first: health, twice"
+    has "$first: the card is healthy" /tmp/health.json '"verdict": "healthy"'
+    has "$first: at its second check" /tmp/health.json '"checks": 2'
+    has "$first: its writes counted by the card" /tmp/health.json '"device_written_bytes": [0-9]'
+else
+    bad "$first: health" "$(cat /tmp/health.out)"
+fi
+
 # The raw card: its capacity proved and its surface drawn (destructive: the card is an image).
 started=$(date +%s)
 umount /mnt /full
-first=${builds%% *}
-io=/opt/$first/iomark
 if "$io" verify --device /dev/mmcblk0 --destructive --yes --no-save >/tmp/verify.out 2>&1; then
     ok "$first: verify --device"
     has "$first: verify finds the card's 256 MiB real" /tmp/verify.out '256'
