@@ -222,3 +222,18 @@ fn a_filesystem_gone_read_only_is_failing() {
     assert_eq!(h["fresh_write_kept"], Value::Null);
     assert_eq!(disk.flushes(), flushes);
 }
+
+/// A lone check would count on a site as a result of the card with nothing to rank: a site
+/// refuses it, saying why, until it can show what checks mean over time.
+#[test]
+fn a_site_does_not_take_a_health_check() {
+    use crate::common::site::{post, Site, NO_LIMITS};
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let doc = check(home.path(), dir.path(), &[]);
+    let db = home.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), home.path(), &NO_LIMITS);
+    let answer = post(&format!("{}/api/v1/results", site.url), &doc);
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert!(answer.body.contains("health check"), "{}", answer.body);
+}

@@ -41,6 +41,15 @@ impl ResultDoc {
                     .into(),
             );
         }
+        if self.health.is_some() {
+            // A card's checks are its owner's until a site can say what they mean over time
+            // (issue 48): a lone check would be counted as a result of the card with nothing
+            // to rank.
+            return Err(
+                "a health check stays in your own history: sites do not take health checks yet"
+                    .into(),
+            );
+        }
         if self.tests.len() > MAX_TESTS {
             return Err(format!(
                 "the document has {} tests; a site takes at most {MAX_TESTS} (iomark's largest \
