@@ -254,6 +254,18 @@ mod tests {
     }
 
     #[test]
+    fn a_sample_out_of_time_is_drawn_within_the_panel() {
+        // Found by the fuzz target draw: a sample 2 * 10^15 s in, between two others, was
+        // drawn at a pixel past what an i32 holds (an overflow in plotters). Imports refuse
+        // such a timeline now; a store may hold one taken before.
+        let mut doc = iomark_result::result::sample::doc();
+        let test = doc.tests.iter_mut().find(|t| t.timeline.len() > 2).unwrap();
+        test.timeline[1].t = 2e15;
+        svg(Kind::Timeline, &[&doc]).unwrap();
+        png(Kind::Timeline, &[&doc]).unwrap();
+    }
+
+    #[test]
     fn every_chart_keeps_the_one_colour_rule() {
         // The colours a chart strokes and fills with, greys (axes, text) left out.
         fn colours(svg: &str) -> std::collections::BTreeSet<String> {

@@ -48,7 +48,12 @@ fn points(t: &TestResult) -> (Vec<(f64, f64)>, f64) {
             .map(|(s, length)| (s.t + length / 2.0, s.mb_per_s))
             .collect(),
     };
-    let points = points.into_iter().map(|(t, v)| (t, v.max(0.01))).collect();
+    // Within the drawn time: a sample past the end (a last sample's length is a guess) would
+    // be drawn far outside the panel, past what a pixel coordinate holds.
+    let points = points
+        .into_iter()
+        .map(|(t, v)| (t.clamp(0.0, end), v.max(0.01)))
+        .collect();
     (points, end)
 }
 

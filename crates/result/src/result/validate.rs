@@ -215,6 +215,9 @@ fn check_test(t: &super::TestResult, no_io: bool) -> Result<(), String> {
             ));
         }
     }
+    if t.timeline.windows(2).any(|w| w[1].t < w[0].t) {
+        return Err("timeline.t goes back: a timeline's samples are in the order of time".into());
+    }
     if !no_io && t.mb_per_s > MAX_MB_PER_S {
         return Err(format!(
             "{} MB/s is beyond any storage (at most {MAX_MB_PER_S} MB/s outside the null engine)",
@@ -365,6 +368,11 @@ mod tests {
                     v["tests"].as_array_mut().unwrap().push(first);
                 }),
                 "appears twice",
+            ),
+            (
+                // Found by the fuzz target draw: a sample 2 * 10^15 s in, between two others.
+                Box::new(|v| v["tests"][0]["timeline"][0]["t"] = json!(2e15)),
+                "timeline.t goes back",
             ),
             (Box::new(|v| v["id"] = json!("latest")), "must be a ULID"),
             (
