@@ -124,6 +124,15 @@ fn canaries_a_stopped_check_left_half_made_are_written_again_not_judged() {
     kept["canaries_whole"] = false.into();
     std::fs::write(&state, serde_json::to_vec(&kept).unwrap()).unwrap();
     std::fs::write(folder.join("canary-3"), b"half").unwrap();
+    // Writing them again is a first check's cost, and its budget says so.
+    let said = refused_saying(
+        iomark(home.path())
+            .arg("health")
+            .arg(dir.path())
+            .args(["--budget", "512KiB"]),
+        "the first check writes its canaries",
+    );
+    assert!(said.contains("--budget"), "{said}");
     let doc = check(home.path(), dir.path(), &[]);
     assert_eq!(doc["health"]["verdict"], "healthy", "{:#}", doc["health"]);
     assert_eq!(

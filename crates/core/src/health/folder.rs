@@ -117,6 +117,12 @@ impl Folder {
     }
 }
 
+/// Whether a check of `dir` writes the canaries: where there is no folder yet, or its state
+/// does not say they were written whole.
+pub fn needs_canaries(dir: &Path) -> bool {
+    !matches!(read_state(&dir.join(NAME)), Ok(Some(state)) if state.canaries_whole)
+}
+
 fn read_state(path: &Path) -> Result<Option<State>, FolderError> {
     let file = path.join(STATE);
     match std::fs::symlink_metadata(&file) {

@@ -82,7 +82,7 @@ pub fn writes(first: bool) -> u64 {
 pub fn check(root: &Path, dir: &Path, budget: u64) -> Result<Section, HealthError> {
     let under = Under::of(root, dir);
     let before = under.sectors_written();
-    let first = !dir.join(folder::NAME).exists();
+    let first = folder::needs_canaries(dir);
     let free = iomark_result::space::free_space(dir)
         .ok()
         .map(|(free, _)| free);
