@@ -146,35 +146,12 @@ pub fn create(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
-/// Opens a file of ours past the page cache where the filesystem allows (else it is dropped
-/// from the cache first, so that reads reach the device): the file, and whether it is direct.
+/// Opens a file of ours past the page cache (verify's way): the file, and whether it is
+/// direct; refused where it is not a regular file.
 pub fn open_uncached(path: &Path, write: bool) -> io::Result<(File, bool)> {
-    let open = |direct: bool| {
-        OpenOptions::new()
-            .read(true)
-            .write(write)
-            .custom_flags(libc::O_NOFOLLOW | if direct { libc::O_DIRECT } else { 0 })
-            .open(path)
-    };
-    let (file, direct) = match open(true) {
-        Ok(file) => (file, true),
-        // tmpfs and some FUSE filesystems refuse O_DIRECT.
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => (open(false)?, false),
-        Err(e) => return Err(e),
-    };
+    let (file, direct) = crate::verify::files::open_uncached(path, write)?;
     if !file.metadata()?.is_file() {
         return Err(io::Error::other("not a regular file"));
-    }
-    if !direct {
-        // SAFETY: a plain advisory call on an open descriptor.
-        unsafe {
-            libc::posix_fadvise(
-                std::os::fd::AsRawFd::as_raw_fd(&file),
-                0,
-                0,
-                libc::POSIX_FADV_DONTNEED,
-            )
-        };
     }
     Ok((file, direct))
 }

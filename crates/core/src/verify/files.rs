@@ -100,6 +100,36 @@ fn rename_new(from: &Path, to: &Path) -> io::Result<()> {
     }
 }
 
+/// Opens `path`, never following a link, past the page cache where the filesystem allows:
+/// the file, and whether it is direct. tmpfs and some FUSE filesystems refuse `O_DIRECT`;
+/// there the file (synced when written) is dropped from the cache, so reads reach the device.
+pub fn open_uncached(path: &Path, write: bool) -> io::Result<(File, bool)> {
+    let open = |direct: bool| {
+        OpenOptions::new()
+            .read(true)
+            .write(write)
+            .custom_flags(libc::O_NOFOLLOW | if direct { libc::O_DIRECT } else { 0 })
+            .open(path)
+    };
+    let (file, direct) = match open(true) {
+        Ok(file) => (file, true),
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => (open(false)?, false),
+        Err(e) => return Err(e),
+    };
+    if !direct {
+        // SAFETY: a plain advisory call on an open descriptor.
+        unsafe {
+            libc::posix_fadvise(
+                std::os::fd::AsRawFd::as_raw_fd(&file),
+                0,
+                0,
+                libc::POSIX_FADV_DONTNEED,
+            )
+        };
+    }
+    Ok((file, direct))
+}
+
 /// Removes what a run cut off while it made its folder left in `dir`: folders of that name
 /// whose process is gone, holding nothing but a state of ours (a verify making its folder in
 /// the same place at this moment keeps its own).
@@ -291,37 +321,13 @@ impl Folder {
     /// and whether it is direct.
     pub fn open_read(&self, i: usize) -> Result<(File, bool), FilesError> {
         let path = self.file(i);
-        let open = |direct: bool| {
-            OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_NOFOLLOW | if direct { libc::O_DIRECT } else { 0 })
-                .open(&path)
-        };
-        let (file, direct) = match open(true) {
-            Ok(file) => (file, true),
-            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => (
-                open(false).map_err(|e| FilesError::Io(path.clone(), e))?,
-                false,
-            ),
-            Err(e) => return Err(FilesError::Io(path, e)),
-        };
+        let (file, direct) =
+            open_uncached(&path, false).map_err(|e| FilesError::Io(path.clone(), e))?;
         let meta = file
             .metadata()
             .map_err(|e| FilesError::Io(path.clone(), e))?;
         if !meta.file_type().is_file() || meta.file_type().is_fifo() {
             return Err(FilesError::NotOurs(path));
-        }
-        if !direct {
-            // Synced when written; now out of the cache, so the reads reach the device.
-            // SAFETY: a plain advisory call on an open descriptor.
-            unsafe {
-                libc::posix_fadvise(
-                    std::os::fd::AsRawFd::as_raw_fd(&file),
-                    0,
-                    0,
-                    libc::POSIX_FADV_DONTNEED,
-                )
-            };
         }
         Ok((file, direct))
     }
