@@ -8,16 +8,6 @@ use iomark_export::{exporter, Format};
 use iomark_result::result::ResultDoc;
 use libfuzzer_sys::fuzz_target;
 
-const KINDS: [Kind; 7] = [
-    Kind::Bars,
-    Kind::Timeline,
-    Kind::Latency,
-    Kind::Histogram,
-    Kind::Sweep,
-    Kind::Surface,
-    Kind::Card,
-];
-
 fuzz_target!(|bytes: &[u8]| {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
@@ -30,7 +20,7 @@ fuzz_target!(|bytes: &[u8]| {
     let pick = bytes.iter().fold(0u8, |sum, b| sum.wrapping_add(*b)) % 9;
     match pick {
         0..=6 => {
-            let kind = KINDS[usize::from(pick)];
+            let kind = Kind::ALL[usize::from(pick)];
             if chart::check(kind, &[&doc]).is_ok() {
                 let svg = chart::svg(kind, &[&doc]).expect("a drawable chart draws");
                 assert!(svg.starts_with("<svg"), "{}", kind.name());

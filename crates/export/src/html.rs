@@ -218,14 +218,7 @@ fn langs_section(doc: &ResultDoc) -> Option<Langs> {
 fn charts(doc: &ResultDoc) -> Result<Vec<Chart>, ExportError> {
     let docs = [doc];
     let mut charts = Vec::new();
-    for kind in [
-        Kind::Bars,
-        Kind::Timeline,
-        Kind::Latency,
-        Kind::Histogram,
-        Kind::Sweep,
-        Kind::Surface,
-    ] {
+    for kind in Kind::ALL.into_iter().filter(|k| *k != Kind::Card) {
         if chart::check(kind, &docs).is_err() {
             continue;
         }

@@ -42,6 +42,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order the HTML report draws them (the card last, which it does not).
+    pub const ALL: [Kind; 7] = [
+        Kind::Bars,
+        Kind::Timeline,
+        Kind::Latency,
+        Kind::Histogram,
+        Kind::Sweep,
+        Kind::Surface,
+        Kind::Card,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Kind::Bars => "bars",
