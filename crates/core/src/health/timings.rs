@@ -74,37 +74,73 @@ pub(super) fn compare(folder: &mut Folder, figures: &Figures, signals: &mut Vec<
         median(&state.first_synced_write_p99_ms),
     );
     if state.first_read_p99_us.len() >= 3 {
-        if let (Some(now), Some(base)) = (&reads, base_read) {
-            if now.p99 > (base * SLOWER).max(base + FLOOR_READ_US) {
-                signals.push(signal(
-                    "read_latency",
-                    "watch",
-                    format!(
-                        "small reads take {:.1} ms at the 99th percentile, {:.1} ms at the \
-                         first checks",
-                        now.p99 / 1e3,
-                        base / 1e3
-                    ),
-                ));
-            }
+        // Ten times the first checks' and past a floor: a change worth looking at.
+        let changed = |now: &Option<Spread>, base: Option<f64>, floor: f64| {
+            now.as_ref()
+                .zip(base)
+                .map(|(now, base)| (now.p99, base))
+                .filter(|(now, base)| *now > (base * SLOWER).max(base + floor))
+        };
+        if let Some((now, base)) = changed(&reads, base_read, FLOOR_READ_US) {
+            signals.push(signal(
+                "read_latency",
+                "watch",
+                format!(
+                    "small reads take {:.1} ms at the 99th percentile, {:.1} ms at the first \
+                     checks",
+                    now / 1e3,
+                    base / 1e3
+                ),
+            ));
         }
-        if let (Some(now), Some(base)) = (&writes, base_write) {
-            if now.p99 > (base * SLOWER).max(base + FLOOR_WRITE_MS) {
-                signals.push(signal(
-                    "write_latency",
-                    "watch",
-                    format!(
-                        "synced writes take {:.0} ms at the 99th percentile, {:.0} ms at the \
-                         first checks",
-                        now.p99, base
-                    ),
-                ));
-            }
+        if let Some((now, base)) = changed(&writes, base_write, FLOOR_WRITE_MS) {
+            signals.push(signal(
+                "write_latency",
+                "watch",
+                format!(
+                    "synced writes take {now:.0} ms at the 99th percentile, {base:.0} ms at the \
+                     first checks"
+                ),
+            ));
         }
     } else {
         state.first_read_p99_us.extend(reads.map(|r| r.p99));
         state
             .first_synced_write_p99_ms
             .extend(writes.map(|w| w.p99));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timings_far_from_the_first_checks_are_a_change_to_watch() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut folder = Folder::open(dir.path()).unwrap();
+        let signals = |folder: &mut Folder, read_us: f64, write_ms: f64| {
+            let figures = Figures {
+                reads_us: vec![read_us; 32],
+                writes_ms: vec![write_ms; 8],
+                ..Figures::default()
+            };
+            let mut signals = Vec::new();
+            compare(folder, &figures, &mut signals);
+            signals
+        };
+        // The first three checks are the baseline, never judged.
+        for _ in 0..3 {
+            assert!(signals(&mut folder, 100.0, 1.0).is_empty());
+        }
+        assert_eq!(folder.state.first_read_p99_us, [100.0; 3]);
+        // Ten times slower but within the floor: no change; past both: watch.
+        assert!(signals(&mut folder, 1_500.0, 50.0).is_empty());
+        let said = signals(&mut folder, 30_000.0, 150.0);
+        let names: Vec<&str> = said.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["read_latency", "write_latency"]);
+        assert!(said.iter().all(|s| s.state == "watch"));
+        assert!(said[0].evidence.contains("30.0 ms"), "{}", said[0].evidence);
+        assert_eq!(folder.state.first_read_p99_us.len(), 3);
     }
 }
