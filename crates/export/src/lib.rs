@@ -14,10 +14,12 @@
 //! letter in the key; lines solid for reads and dashed for writes; nothing else is told by colour,
 //! so the timeline and latency charts draw a panel per test row) and `glyphs.rs` (PNG text drawn
 //! glyph by glyph at each glyph's bearing, which plotters' bitmap backend misses). It knows nothing
-//! of where the bytes go.
+//! of where the bytes go. `health.rs` tells a health check where people and monitors look
+//! (Prometheus text, a webhook's JSON, the login message, a monitor's line).
 
 pub mod chart;
 mod csv;
+pub mod health;
 pub mod html;
 pub mod json;
 mod markdown;

@@ -106,6 +106,22 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(duration)
 }
 
+/// A duration as `--every` takes one back, largest units first: `6h`, `1h 30m`, `10m`, `45s`.
+pub fn format_every(duration: Duration) -> String {
+    let mut left = duration.as_secs();
+    let mut parts = Vec::new();
+    for (unit, seconds) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
+        if left >= seconds {
+            parts.push(format!("{}{unit}", left / seconds));
+            left %= seconds;
+        }
+    }
+    match parts.is_empty() {
+        true => "0s".into(),
+        false => parts.join(" "),
+    }
+}
+
 /// The longest duration any option takes: a week. It keeps every sum of durations (loops,
 /// tests, the time left) far from overflowing.
 pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);

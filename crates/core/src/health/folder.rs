@@ -49,6 +49,9 @@ pub struct State {
     pub at_unix_s: Option<u64>,
     /// The machine's boot (a count read before it is from another boot).
     pub boot_id: Option<String>,
+    /// The last check's verdict (a warning is sent when it changes back to healthy too).
+    #[serde(default)]
+    pub last_verdict: Option<String>,
 }
 
 /// The folder of one watched filesystem.

@@ -147,10 +147,11 @@ pub fn check(root: &Path, dir: &Path, budget: u64) -> Result<Section, HealthErro
     let per_day = per_day(&mut folder, root, after);
     folder.state.checks += 1;
     let checks = folder.state.checks;
+    let mut section = conclude(signals, figures, budget, written);
+    section.previous_verdict = folder.state.last_verdict.replace(section.verdict.clone());
     if !under.read_only {
         folder.save()?;
     }
-    let mut section = conclude(signals, figures, budget, written);
     section.checks = checks;
     section.written_per_day_bytes = per_day;
     section.baseline_read_p99_us = median(&folder.state.first_read_p99_us);
@@ -393,6 +394,7 @@ fn conclude(
         sentence,
         signals,
         checks: 0,
+        previous_verdict: None,
         canary_bytes: figures.canary_bytes,
         canary_bad_bytes: figures.canary_bad,
         canary_unreadable_bytes: figures.canary_unreadable,

@@ -21,6 +21,9 @@ pub struct Section {
     pub signals: Vec<Signal>,
     /// How many checks of this folder there have been, this one included.
     pub checks: u64,
+    /// The verdict of the check before this one, where there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_verdict: Option<String>,
     /// Bytes of known content written at the first check and read back at each.
     pub canary_bytes: u64,
     /// Of them, those read back other than written (flipped bits, zeros, old data).
@@ -107,6 +110,13 @@ impl Section {
                 "verdict '{}' is not one iomark gives",
                 self.verdict
             ));
+        }
+        if let Some(previous) = &self.previous_verdict {
+            if !VERDICTS.contains(&previous.as_str()) {
+                return Err(format!(
+                    "previous verdict '{previous}' is not one iomark gives"
+                ));
+            }
         }
         if figures.any(|f| !(f.is_finite() && f >= 0.0)) {
             return Err("timings must be finite and not negative".into());

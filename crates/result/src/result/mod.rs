@@ -23,7 +23,7 @@ mod rows;
 pub mod sample;
 pub mod score;
 mod thin;
-mod time;
+pub mod time;
 mod timeline;
 pub mod token;
 pub mod validate;

@@ -4,6 +4,16 @@ use std::time::{Duration, SystemTime};
 
 use super::document_error::DocumentError;
 
+/// Seconds since the Unix epoch of an RFC 3339 time, where it is one (and not before 1970).
+pub fn unix_seconds(value: &str) -> Option<f64> {
+    let at = rfc3339("time", value).ok()?;
+    Some(
+        at.duration_since(SystemTime::UNIX_EPOCH)
+            .ok()?
+            .as_secs_f64(),
+    )
+}
+
 /// An RFC 3339 time (`2026-11-22T05:00:00Z`, `…+14:00`, fractions of a second allowed) as a
 /// point in time.
 pub(super) fn rfc3339(field: &'static str, value: &str) -> Result<SystemTime, DocumentError> {
