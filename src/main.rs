@@ -54,6 +54,9 @@ fn main() {
             eprintln!("iomark: {stopped}");
             std::process::exit(iomark::interrupt::stop_status());
         }
+        if let Some(iomark::commands::Exit(code)) = error.downcast_ref() {
+            std::process::exit(*code);
+        }
         iomark::output::print_error(&format!("{error:#}"));
         std::process::exit(1);
     }

@@ -21,10 +21,23 @@ checks', filesystem errors); failing (read-only, unreadable, gone); lying (the c
 acknowledged writes it did not keep, or changed what it held). Each check is saved in the
 history like a run.
 
+Telling people (each tested for real, see docs/HEALTH.md):
+  --textfile FILE   Prometheus metrics for node_exporter's textfile collector, every check
+  --webhook URL     a JSON POST when a check is not healthy, and once when it is again
+  --motd            a message at login (/run/motd.d) while the card is not healthy
+  --monitor         Nagios-style: one line, exit 0 healthy, 1 watch, 2 failing or lying, 3 no check
+Under systemd the verdict's line reaches the journal with its priority (warning, critical).
+
+A check on a schedule: --install-timer writes a systemd timer and service (the system's as root,
+else yours; --user for yours) that run this same check --every 6h, and starts it; where there is
+no systemd it prints the cron line instead. --remove-timer stops and removes them.
+
 Examples:
   iomark health /media/card           check the card mounted there
   iomark health                       check the filesystem of the current folder
-  iomark health / --json -            the check as a result document, for scripts")]
+  iomark health / --json -            the check as a result document, for scripts
+  sudo iomark health / --motd --textfile /var/lib/prometheus/node-exporter/iomark.prom --install-timer
+  iomark health /media/card --webhook 'https://ntfy.sh/TOPIC?tpl=1&t={{.title}}&m={{.message}}'")]
 pub struct HealthArgs {
     /// A folder on the filesystem to check [default: .]
     pub path: Option<PathBuf>,
@@ -33,6 +46,90 @@ pub struct HealthArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size_arg)]
     pub budget: Option<u64>,
 
+    /// Write the check as Prometheus metrics to FILE (replaced whole at every check), for
+    /// node_exporter's textfile collector
+    #[arg(long, value_name = "FILE")]
+    pub textfile: Option<PathBuf>,
+
+    /// POST the check as JSON to URL when it is not healthy, and once when it is healthy again
+    #[arg(long, value_name = "URL", value_parser = parse_webhook)]
+    pub webhook: Option<String>,
+
+    /// Keep a message shown at login (in /run/motd.d) while the card is not healthy; it is
+    /// removed when a check finds the card healthy
+    #[arg(long)]
+    pub motd: bool,
+
+    /// The folder of login messages --motd writes in [default: /run/motd.d]
+    #[arg(long, value_name = "DIR")]
+    pub motd_dir: Option<PathBuf>,
+
+    /// For Nagios-style monitors: print one line with performance data and exit 0 healthy,
+    /// 1 watch, 2 failing or lying, 3 when no check could be made
+    #[arg(long)]
+    pub monitor: bool,
+
+    /// Run this check on a schedule: write and start a systemd timer (or print a cron line
+    /// where there is no systemd)
+    #[arg(long, conflicts_with_all = ["remove_timer", "monitor", "json"])]
+    pub install_timer: bool,
+
+    /// How often the timer checks [default: 6h]
+    #[arg(long, value_name = "DURATION", value_parser = parse_timer_every, requires = "install_timer")]
+    pub every: Option<std::time::Duration>,
+
+    /// The timer is yours (~/.config/systemd/user), not the system's; the default when not root
+    #[arg(long)]
+    pub user: bool,
+
+    /// Stop and remove the timer --install-timer made for PATH, and its login message and
+    /// metrics file
+    #[arg(long, conflicts_with_all = ["monitor", "json", "budget"])]
+    pub remove_timer: bool,
+
     #[command(flatten)]
     pub result: ResultArgs,
+}
+
+impl HealthArgs {
+    /// Where the login message goes, when one is kept.
+    pub fn motd_dir(&self) -> Option<PathBuf> {
+        match (&self.motd_dir, self.motd) {
+            (Some(dir), _) => Some(dir.clone()),
+            (None, true) => Some(PathBuf::from(DEFAULT_MOTD_DIR)),
+            (None, false) => None,
+        }
+    }
+}
+
+/// Where pam_motd reads messages a program keeps while they are true (lost at a reboot, made
+/// again by the next check).
+pub const DEFAULT_MOTD_DIR: &str = "/run/motd.d";
+
+/// A webhook's address: http or https, a host, no spaces.
+fn parse_webhook(text: &str) -> Result<String, String> {
+    let url = text.trim();
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    match rest {
+        Some(rest)
+            if !rest.is_empty() && !rest.starts_with('/') && !url.contains(char::is_whitespace) =>
+        {
+            Ok(url.to_string())
+        }
+        _ => Err(format!(
+            "'{}' is not a web address: give http://HOST/… or https://HOST/…",
+            text.escape_debug()
+        )),
+    }
+}
+
+/// How often a timer checks: from 10 minutes (a check writes about 100 KiB) to a week.
+fn parse_timer_every(text: &str) -> Result<std::time::Duration, String> {
+    let every = iomark_result::units::parse_duration(text)?;
+    if every < std::time::Duration::from_secs(600) {
+        return Err("a timer checks at most every 10 minutes (each check writes about 100 KiB): give 10m or more".into());
+    }
+    Ok(every)
 }

@@ -13,6 +13,8 @@ mod engine_backends;
 mod golden;
 mod headlines;
 mod health;
+mod health_tells;
+mod health_timer;
 mod hostile_clients;
 mod house;
 mod info;
