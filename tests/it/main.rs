@@ -13,6 +13,7 @@ mod engine_backends;
 mod golden;
 mod headlines;
 mod health;
+mod health_cards;
 mod health_tells;
 mod health_timer;
 mod hostile_clients;

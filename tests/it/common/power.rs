@@ -38,6 +38,10 @@ struct State {
     /// Writes are acknowledged and thrown away, as by a card that has turned read-only
     /// without saying so.
     drops_writes: bool,
+    /// Byte ranges whose reads fail (EIO), as a card's worn-out sectors do.
+    unreadable: Vec<std::ops::Range<usize>>,
+    /// Each flush of the cache takes this long, as a card's writes that stall for seconds.
+    flush_stall: std::time::Duration,
 }
 
 struct Volatile(Arc<Mutex<State>>);
@@ -74,12 +78,16 @@ impl Filesystem for Volatile {
         reply: ReplyData,
     ) {
         let state = self.0.lock().unwrap();
-        if state.off {
+        let start = (offset as usize).min(state.current.len());
+        let end = (start + size as usize).min(state.current.len());
+        let bad = state
+            .unreadable
+            .iter()
+            .any(|r| r.start < end && start < r.end);
+        if state.off || bad {
             reply.error(Errno::EIO);
             return;
         }
-        let start = (offset as usize).min(state.current.len());
-        let end = (start + size as usize).min(state.current.len());
         reply.data(&state.current[start..end]);
     }
 
@@ -135,6 +143,8 @@ impl Filesystem for Volatile {
         _datasync: bool,
         reply: ReplyEmpty,
     ) {
+        let stall = self.0.lock().unwrap().flush_stall;
+        std::thread::sleep(stall);
         let mut state = self.0.lock().unwrap();
         if state.off {
             reply.error(Errno::EIO);
@@ -206,6 +216,8 @@ impl Disk {
             off: false,
             flushes: 0,
             drops_writes: false,
+            unreadable: Vec::new(),
+            flush_stall: std::time::Duration::ZERO,
         }));
         let fuse = tempfile::tempdir().unwrap();
         let mount = tempfile::tempdir().unwrap();
@@ -249,6 +261,26 @@ impl Disk {
     /// it held before), as a worn-out card that turned read-only without a word does.
     pub fn drop_writes(&self) {
         self.state.lock().unwrap().drops_writes = true;
+    }
+
+    /// From now on, reading any byte of `range` (of the disk) fails with an I/O error.
+    pub fn fail_reads(&self, range: std::ops::Range<usize>) {
+        self.state.lock().unwrap().unreadable.push(range);
+    }
+
+    /// Flips a bit in each of `len` bytes from `at` of what the disk holds, durable or not,
+    /// as a card's cells that lose their charge: no write of anyone's made the change.
+    pub fn decay(&self, at: usize, len: usize) {
+        let mut state = self.state.lock().unwrap();
+        for i in at..at + len {
+            state.current[i] ^= 0x04;
+            state.durable[i] ^= 0x04;
+        }
+    }
+
+    /// From now on, every flush of the disk's cache takes `stall` (a sync waits that long).
+    pub fn stall_flushes(&self, stall: std::time::Duration) {
+        self.state.lock().unwrap().flush_stall = stall;
     }
 
     /// The loop device the disk is attached as (`/dev/loopN`).
