@@ -16,6 +16,7 @@
 //! of terminals or the store.
 
 pub mod folder;
+pub mod report;
 pub mod system;
 mod timings;
 
@@ -145,6 +146,7 @@ pub fn check(root: &Path, dir: &Path, budget: u64) -> Result<Section, HealthErro
             ));
         }
     }
+    let device_report = device_report(root, &under, &mut signals);
     let after = under.sectors_written();
     let written = before.zip(after).map(|(b, a)| a.saturating_sub(b) * 512);
     let per_day = per_day(&mut folder, root, after);
@@ -156,6 +158,7 @@ pub fn check(root: &Path, dir: &Path, budget: u64) -> Result<Section, HealthErro
         folder.save()?;
     }
     section.checks = checks;
+    section.device_report = device_report;
     section.written_per_day_bytes = per_day;
     section.baseline_read_p99_us = median(&folder.state.first_read_p99_us);
     section.baseline_synced_write_p99_ms = median(&folder.state.first_synced_write_p99_ms);
@@ -334,6 +337,34 @@ fn fresh_write(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signal>
     });
 }
 
+/// What the device reports of itself, as a signal too; where it has a report that could not
+/// be read (not root), a signal saying so.
+fn device_report(
+    root: &Path,
+    under: &Under,
+    signals: &mut Vec<Signal>,
+) -> Option<iomark_result::result::health::DeviceReport> {
+    let (disk, name) = under.disk.as_ref()?;
+    match report::read(root, disk, name)? {
+        Ok(found) => {
+            signals.push(report::signal(&found));
+            Some(found)
+        }
+        Err(why) => {
+            let how = match why.as_str() {
+                report::NEEDS_ROOT => " (as root, the timer's checks read it)",
+                _ => "",
+            };
+            signals.push(signal(
+                "device_report",
+                "unknown",
+                format!("{name}'s own report of its health was not read: {why}{how}"),
+            ));
+            None
+        }
+    }
+}
+
 /// Bytes the device wrote per day since the last check, and the count kept for the next.
 fn per_day(folder: &mut Folder, root: &Path, sectors: Option<u64>) -> Option<u64> {
     let now = SystemTime::now()
@@ -410,6 +441,7 @@ fn conclude(
         device_written_bytes: written,
         written_per_day_bytes: None,
         direct: figures.direct,
+        device_report: None,
         extra: Default::default(),
     }
 }

@@ -17,6 +17,8 @@ pub struct Under {
     pub device: Option<String>,
     /// Its `stat` file in sysfs.
     stat: Option<PathBuf>,
+    /// The whole disk's node in sysfs (a partition's parent), and its name in /dev.
+    pub disk: Option<(PathBuf, String)>,
 }
 
 impl Under {
@@ -29,7 +31,16 @@ impl Under {
         let node = (!mount.device.starts_with("0:"))
             .then(|| resolve(&root.join("sys/dev/block").join(&mount.device)))
             .flatten();
+        let disk = node.as_ref().and_then(|n| {
+            let disk = match n.join("partition").exists() {
+                true => n.parent()?.to_path_buf(),
+                false => n.clone(),
+            };
+            let name = disk.file_name()?.to_string_lossy().into_owned();
+            Some((disk, name))
+        });
         Under {
+            disk,
             read_only: mount.options.split(',').any(|o| o == "ro"),
             fstype: Some(mount.fstype.clone()),
             device: node

@@ -50,10 +50,55 @@ pub struct Section {
     /// Whether reads bypassed the page cache (O_DIRECT); otherwise the files were synced and
     /// dropped from the cache before they were read.
     pub direct: bool,
+    /// What the device reports of itself, where it reports anything (eMMC, NVMe, ATA SMART).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_report: Option<DeviceReport>,
     /// Fields this version does not know (from a newer iomark), kept as they came.
     #[serde(flatten)]
     pub extra: Extra,
 }
+
+/// What a device says of its own wear and errors (an SD card says nothing): an eMMC's life
+/// estimates, an NVMe drive's SMART / health log, an ATA drive's SMART data.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceReport {
+    /// `emmc` (its extended CSD's estimates, from sysfs), `nvme` (its health log page),
+    /// `ata` (its SMART data, through the SCSI/ATA translation).
+    pub source: String,
+    /// What it says overall, in iomark's reading: `ok`, `warning` or `failing`.
+    pub says: String,
+    /// The share of its rated life it says it has used, in percent (eMMC: the upper bound of
+    /// the worse of its two bands; NVMe: Percentage Used, which may pass 100).
+    pub life_used_percent: Option<u64>,
+    /// NVMe: the spare capacity left, in percent, and the threshold it warns below.
+    pub spare_percent: Option<u64>,
+    pub spare_threshold_percent: Option<u64>,
+    /// NVMe: its critical warning bits (0 when none).
+    pub critical_warning: Option<u64>,
+    /// NVMe: media and data integrity errors over its life.
+    pub media_errors: Option<u64>,
+    /// ATA: sectors reallocated (5), waiting to be (197), and found unreadable (198).
+    pub reallocated_sectors: Option<u64>,
+    pub pending_sectors: Option<u64>,
+    pub uncorrectable_sectors: Option<u64>,
+    /// ATA: whether an attribute is at or past its threshold (the drive predicts its failure).
+    pub threshold_exceeded: Option<bool>,
+    pub power_on_hours: Option<u64>,
+    pub unsafe_shutdowns: Option<u64>,
+    /// What it says it has written over its life, in bytes.
+    pub written_bytes: Option<u64>,
+    pub temperature_c: Option<f64>,
+    /// eMMC: its reserved blocks (`normal`, `warning`: 80% used, `urgent`: 90%).
+    pub pre_eol: Option<String>,
+    /// The bytes it answered (the NVMe log page, the ATA SMART data) in hex, kept whole so
+    /// that what this iomark does not read is not lost.
+    pub raw_hex: Option<String>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// What a device may say overall.
+pub const DEVICE_SAYS: [&str; 3] = ["ok", "warning", "failing"];
 
 /// One thing a check looked at.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -120,6 +165,14 @@ impl Section {
         }
         if figures.any(|f| !(f.is_finite() && f >= 0.0)) {
             return Err("timings must be finite and not negative".into());
+        }
+        if let Some(report) = &self.device_report {
+            if !DEVICE_SAYS.contains(&report.says.as_str()) {
+                return Err(format!("a device report says '{}'", report.says));
+            }
+            if report.temperature_c.is_some_and(|t| !t.is_finite()) {
+                return Err("a device report's temperature must be finite".into());
+            }
         }
         Ok(())
     }
