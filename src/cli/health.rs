@@ -32,6 +32,8 @@ A check on a schedule: --install-timer writes a systemd timer and service (the s
 else yours; --user for yours) that run this same check --every 6h, and starts it; where there is
 no systemd it prints the cron line instead. --remove-timer stops and removes them.
 
+Its checks over time: --history lists them, --history --chart FILE.svg draws them.
+
 Examples:
   iomark health /media/card           check the card mounted there
   iomark health                       check the filesystem of the current folder
@@ -68,6 +70,14 @@ pub struct HealthArgs {
     /// 1 watch, 2 failing or lying, 3 when no check could be made
     #[arg(long)]
     pub monitor: bool,
+
+    /// List the checks of PATH in the store, oldest first, instead of checking
+    #[arg(long, conflicts_with_all = ["install_timer", "remove_timer", "monitor", "json"])]
+    pub history: bool,
+
+    /// With --history: draw them over time to FILE (.svg or .png)
+    #[arg(long, value_name = "FILE", requires = "history")]
+    pub chart: Option<PathBuf>,
 
     /// Run this check on a schedule: write and start a systemd timer (or print a cron line
     /// where there is no systemd)

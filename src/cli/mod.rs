@@ -233,6 +233,8 @@ pub enum PlotKind {
     Surface,
     /// One run as a card to post, as CrystalDiskMark's window: a row per test, read and write
     Card,
+    /// Health checks over time: read and write latency, what the device wrote per day
+    Health,
 }
 
 #[derive(Debug, Args)]

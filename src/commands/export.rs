@@ -38,6 +38,7 @@ pub fn plot(args: PlotArgs) -> anyhow::Result<()> {
         PlotKind::Sweep => chart::Kind::Sweep,
         PlotKind::Surface => chart::Kind::Surface,
         PlotKind::Card => chart::Kind::Card,
+        PlotKind::Health => chart::Kind::Health,
     };
     let extension = args
         .output

@@ -86,3 +86,45 @@ fn figures(figure: &mut impl FnMut(&str, String), h: &iomark_result::result::hea
         );
     }
 }
+
+/// The checks of one folder, oldest first, a line each: when, which check, the verdict, the
+/// timings and the writes.
+pub fn history(checks: &[&ResultDoc], style: Style) -> String {
+    let path = checks.last().map_or("", |d| d.target.path.as_str());
+    let mut out = format!(
+        "{}\n\n  {:<16}  {:<10}  {:<8}  {:>11}  {:>12}  {:>12}  {:>11}\n",
+        style.bold(&format!("Health of {path} · {} checks", checks.len())),
+        "when (UTC)",
+        "",
+        "verdict",
+        "reads p99",
+        "writes p99",
+        "written/day",
+        "bad canary"
+    );
+    for doc in checks {
+        let Some(h) = &doc.health else { continue };
+        let when = doc
+            .finished_at
+            .get(..16)
+            .unwrap_or(&doc.finished_at)
+            .replace('T', " ");
+        let paint = |text: &str| match h.verdict.as_str() {
+            "healthy" => style.green(text),
+            "watch" => style.yellow(text),
+            _ => style.red(text),
+        };
+        let ms =
+            |v: Option<f64>, digits: usize| v.map_or("-".into(), |v| format!("{v:.digits$} ms"));
+        out.push_str(&format!(
+            "  {when:<16}  check {:<4}  {}  {:>11}  {:>12}  {:>12}  {:>11}\n",
+            h.checks,
+            paint(&format!("{:<8}", h.verdict)),
+            ms(h.read_latency_us.as_ref().map(|r| r.p99 / 1e3), 2),
+            ms(h.synced_write_ms.as_ref().map(|w| w.p99), 1),
+            h.written_per_day_bytes.map_or("-".into(), format_size),
+            format_size(h.canary_bad_bytes + h.canary_unreadable_bytes),
+        ));
+    }
+    out
+}

@@ -93,7 +93,14 @@ fn every_kind_of_chart_looks_as_it_did() {
     let latency = doc("latency");
     let sweep = doc("sweep");
     let surface = doc("surface");
-    let charts: [(&str, Kind, Vec<&ResultDoc>); 11] = [
+    // Six health checks of one folder a minute or so apart, the last after a canary changed.
+    let text = std::fs::read_to_string(golden_dir().join("health.json")).unwrap();
+    let checks: Vec<ResultDoc> = serde_json::from_str::<Vec<serde_json::Value>>(&text)
+        .unwrap()
+        .iter()
+        .map(|d| ResultDoc::from_json(&d.to_string()).unwrap())
+        .collect();
+    let charts: [(&str, Kind, Vec<&ResultDoc>); 12] = [
         ("bars", Kind::Bars, vec![&standard]),
         ("bars-compare", Kind::Bars, vec![&standard, &second]),
         ("timeline", Kind::Timeline, vec![&standard]),
@@ -107,6 +114,7 @@ fn every_kind_of_chart_looks_as_it_did() {
         ("sweep", Kind::Sweep, vec![&sweep]),
         ("surface", Kind::Surface, vec![&surface]),
         ("card", Kind::Card, vec![&second]),
+        ("health", Kind::Health, checks.iter().collect()),
     ];
     for (name, kind, docs) in charts {
         check(name, &png(kind, &docs).unwrap());

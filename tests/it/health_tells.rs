@@ -491,3 +491,74 @@ impl Drop for Kill {
         }
     }
 }
+
+/// `--history`: the checks of one folder from the store, oldest first, in a table, and drawn
+/// over time as the rest of iomark's charts are (SVG or PNG); another folder's checks are not
+/// among them.
+#[test]
+fn the_history_of_a_folder_s_checks_is_listed_and_drawn() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    for _ in 0..3 {
+        ok(iomark(home.path()).arg("health").arg(dir.path()));
+    }
+    flip_canary(dir.path());
+    ok(iomark(home.path()).arg("health").arg(dir.path()));
+    ok(iomark(home.path()).arg("health").arg(other.path()));
+    let out = ok(iomark(home.path())
+        .arg("health")
+        .arg(dir.path())
+        .arg("--history"));
+    let said = text(&out.stdout);
+    let rows: Vec<&str> = said.lines().filter(|l| l.contains(" check ")).collect();
+    assert_eq!(rows.len(), 4, "{said}");
+    assert!(
+        rows[0].contains("healthy") && rows[3].contains("lying"),
+        "{said}"
+    );
+    // Drawn: the folder, its checks, the one that was not healthy named.
+    let charts = tempfile::tempdir().unwrap();
+    let svg = charts.path().join("health.svg");
+    ok(iomark(home.path())
+        .arg("health")
+        .arg(dir.path())
+        .arg("--history")
+        .arg("--chart")
+        .arg(&svg));
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        drawn.starts_with("<svg") && drawn.contains("4 checks"),
+        "{drawn:.300}"
+    );
+    assert!(
+        drawn.contains(">\nlying\n</text>"),
+        "the lying check is named"
+    );
+    let png = charts.path().join("health.png");
+    ok(iomark(home.path())
+        .arg("health")
+        .arg(dir.path())
+        .arg("--history")
+        .arg("--chart")
+        .arg(&png));
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    // A folder never checked: said so, with how to check it.
+    let never = tempfile::tempdir().unwrap();
+    refused_saying(
+        iomark(home.path())
+            .arg("health")
+            .arg(never.path())
+            .arg("--history"),
+        "no health check of",
+    );
+    // --chart needs --history, and a picture's name.
+    refused_saying(
+        iomark(home.path())
+            .arg("health")
+            .arg(dir.path())
+            .args(["--history", "--chart"])
+            .arg(charts.path().join("x.txt")),
+        ".svg or .png",
+    );
+}

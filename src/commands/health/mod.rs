@@ -4,6 +4,7 @@
 //! units' text in `units.rs`). What they share is here: the name of a watched path's files, and
 //! which files are iomark's to replace or remove.
 
+mod history;
 mod tell;
 mod timer;
 mod units;
@@ -27,6 +28,11 @@ pub fn run(args: HealthArgs) -> anyhow::Result<()> {
     }
     if args.remove_timer {
         return timer::remove(&args);
+    }
+    if args.history {
+        let dir = directory(args.path.as_deref())?;
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        return history::show(&args, &dir);
     }
     if !args.monitor {
         return check(args);

@@ -8,6 +8,7 @@ mod card;
 mod fonts;
 mod frame;
 mod glyphs;
+mod health;
 mod histogram;
 mod latency;
 mod surface;
@@ -39,17 +40,20 @@ pub enum Kind {
     Surface,
     /// One run as a card to post: a row per test, read and write side by side.
     Card,
+    /// A card's health checks over time: read and write latency, what it wrote per day.
+    Health,
 }
 
 impl Kind {
     /// Every kind, in the order the HTML report draws them (the card last, which it does not).
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Bars,
         Kind::Timeline,
         Kind::Latency,
         Kind::Histogram,
         Kind::Sweep,
         Kind::Surface,
+        Kind::Health,
         Kind::Card,
     ];
 
@@ -62,6 +66,7 @@ impl Kind {
             Kind::Sweep => "sweep",
             Kind::Surface => "surface",
             Kind::Card => "card",
+            Kind::Health => "health",
         }
     }
 }
@@ -102,6 +107,7 @@ pub fn check(kind: Kind, docs: &[&ResultDoc]) -> Result<(), ExportError> {
             .iter()
             .any(|s| s.points.len() >= 2),
         Kind::Surface => !surface::scans(docs).is_empty(),
+        Kind::Health => !health::checks(docs).is_empty(),
         Kind::Card => match docs {
             [doc] => card::drawable(doc),
             _ => {
@@ -127,6 +133,7 @@ pub fn check(kind: Kind, docs: &[&ResultDoc]) -> Result<(), ExportError> {
             Kind::Surface => {
                 "no surface scan in these runs: `iomark run --profile surface` makes one".into()
             }
+            Kind::Health => "no health check among these: `iomark health PATH` makes one".into(),
             _ => format!("nothing to draw a {} chart from", kind.name()),
         }))
     }
@@ -175,6 +182,7 @@ fn size(kind: Kind, docs: &[&ResultDoc]) -> (u32, u32) {
         Kind::Histogram => (WIDTH, 420 + legend_height(docs)),
         Kind::Surface => (WIDTH, 560 + surface::strip_height(docs)),
         Kind::Card => (WIDTH, docs.first().map_or(400, |doc| card::height(doc))),
+        Kind::Health => (WIDTH, health::HEIGHT),
         // A panel per test row, the title above and the key below.
         Kind::Timeline => (
             WIDTH,
@@ -206,6 +214,7 @@ fn draw<DB: DrawingBackend>(
         Kind::Sweep => sweep::sweep(root, docs),
         Kind::Surface => surface::surface(root, docs),
         Kind::Card => card::card(root, docs[0]),
+        Kind::Health => health::health(root, docs),
     }
 }
 

@@ -129,6 +129,21 @@ impl<'a> History<'a> {
             .map_err(|e| self.db.fail(e))
     }
 
+    /// Every health check saved, oldest first, whole.
+    pub async fn health_checks(&self) -> Result<Vec<ResultDoc>, StoreError> {
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM results WHERE profile = 'health' ORDER BY started_at, id",
+        )
+        .fetch_all(&self.db.pool)
+        .await
+        .map_err(|e| self.db.fail(e))?;
+        let mut docs = Vec::with_capacity(ids.len());
+        for id in ids {
+            docs.push(self.document(&id).await?);
+        }
+        Ok(docs)
+    }
+
     /// The full id of the one run whose id starts with `prefix` (case-insensitive); `latest` is
     /// the newest run and `latest~N` the one N before it, as git counts commits.
     pub async fn resolve(&self, prefix: &str) -> Result<String, StoreError> {
