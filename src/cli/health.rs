@@ -25,6 +25,7 @@ Telling people (each tested for real, see docs/HEALTH.md):
   --textfile FILE   Prometheus metrics for node_exporter's textfile collector, every check
   --webhook URL     a JSON POST when a check is not healthy, and once when it is again
   --motd            a message at login (/run/motd.d) while the card is not healthy
+  --notify          a desktop notification (notify-send), as the webhook is sent
   --monitor         Nagios-style: one line, exit 0 healthy, 1 watch, 2 failing or lying, 3 no check
 Under systemd the verdict's line reaches the journal with its priority (warning, critical).
 
@@ -65,6 +66,11 @@ pub struct HealthArgs {
     /// The folder of login messages --motd writes in [default: /run/motd.d]
     #[arg(long, value_name = "DIR")]
     pub motd_dir: Option<PathBuf>,
+
+    /// Show a desktop notification (notify-send) when a check is not healthy, and once when it
+    /// is again, in the desktop session this runs in
+    #[arg(long)]
+    pub notify: bool,
 
     /// For Nagios-style monitors: print one line with performance data and exit 0 healthy,
     /// 1 watch, 2 failing or lying, 3 when no check could be made

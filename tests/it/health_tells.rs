@@ -562,3 +562,67 @@ fn the_history_of_a_folder_s_checks_is_listed_and_drawn() {
         ".svg or .png",
     );
 }
+
+/// `--notify`: a desktop notification through notify-send, received by a real notification
+/// daemon (dunst, printing what it is given) in a session of the test's own (a D-Bus session
+/// and a virtual X display). A healthy card shows nothing; a card that lies, a critical one.
+#[test]
+fn a_desktop_notification_is_shown_when_the_card_lies() {
+    for (program, package) in [
+        ("dunst", "dunst"),
+        ("xvfb-run", "xvfb"),
+        ("notify-send", "libnotify-bin"),
+        ("dbus-run-session", "dbus"),
+    ] {
+        need(program, package);
+    }
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let shown = home.path().join("shown.txt");
+    let session = |script: &str| {
+        let out = Command::new("xvfb-run")
+            .args(["-a", "dbus-run-session", "--", "sh", "-c"])
+            .arg(format!(
+                "dunst -print >'{}' 2>/dev/null & daemon=$!; sleep 1; {script}; status=$?; \
+                 sleep 1; kill $daemon; exit $status",
+                shown.display()
+            ))
+            .env("XDG_DATA_HOME", home.path())
+            .env_remove("IOMARK_DB")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read_to_string(&shown).unwrap()
+    };
+    let check = format!(
+        "'{}' health '{}' --notify",
+        env!("CARGO_BIN_EXE_iomark"),
+        dir.path().display()
+    );
+    let seen = session(&check);
+    assert!(
+        !seen.contains("iomark health"),
+        "a healthy card is no news: {seen}"
+    );
+    flip_canary(dir.path());
+    let seen = session(&check);
+    assert!(seen.contains("summary: 'iomark health: "), "{seen}");
+    assert!(seen.contains("is LYING'"), "{seen}");
+    assert!(seen.contains("urgency: CRITICAL"), "{seen}");
+    assert!(seen.contains("appname: 'iomark'"), "{seen}");
+    // No session at all: the check is made and saved, the notification said not shown.
+    let out = iomark(home.path())
+        .arg("health")
+        .arg(dir.path())
+        .arg("--notify")
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .env("XDG_RUNTIME_DIR", home.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        text(&out.stderr).contains("no desktop session now"),
+        "{}",
+        text(&out.stderr)
+    );
+}

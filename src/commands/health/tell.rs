@@ -19,6 +19,7 @@ pub struct Tell {
     textfile: Option<Destination>,
     webhook: Option<String>,
     motd: Option<Motd>,
+    notify: bool,
 }
 
 impl Tell {
@@ -40,10 +41,17 @@ impl Tell {
             .motd_dir()
             .map(|folder| Motd::settle(&folder, dir))
             .transpose()?;
+        if args.notify && !on_path("notify-send") {
+            bail!(
+                "--notify shows notifications with notify-send, which is not here: apt install \
+                 libnotify-bin"
+            );
+        }
         Ok(Tell {
             textfile,
             webhook: args.webhook.clone(),
             motd,
+            notify: args.notify,
         })
     }
 
@@ -69,6 +77,20 @@ impl Tell {
                 if let Err(e) = post(url, doc) {
                     failed.push(e);
                 }
+            }
+        }
+        if self.notify && told::worth_telling(h) {
+            // A timer's check runs whether or not anyone is logged in: without a session the
+            // notification is not shown, and the check has still been made and told elsewhere.
+            match session_bus() {
+                true => {
+                    if let Err(e) = notify(doc) {
+                        failed.push(e);
+                    }
+                }
+                false => crate::output::to_stderr(
+                    "--notify: no desktop session now (no session bus): not shown\n",
+                ),
             }
         }
         match failed.into_iter().next() {
@@ -161,6 +183,49 @@ fn post(url: &str, doc: &ResultDoc) -> anyhow::Result<()> {
         }
         std::thread::sleep(Duration::from_secs(3));
     }
+}
+
+/// Whether a program is on the PATH.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+/// Whether a desktop session's bus is here to show a notification on.
+fn session_bus() -> bool {
+    let runtime_bus =
+        std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|dir| Path::new(&dir).join("bus").exists());
+    std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || runtime_bus
+}
+
+/// The check as a desktop notification: critical when failing or lying, normal to watch, low
+/// for the all-clear.
+fn notify(doc: &ResultDoc) -> anyhow::Result<()> {
+    let Some(h) = &doc.health else {
+        return Ok(());
+    };
+    let (urgency, icon) = match told::level(&h.verdict) {
+        0 => ("low", "dialog-information"),
+        1 => ("normal", "dialog-warning"),
+        _ => ("critical", "dialog-error"),
+    };
+    let shown = std::process::Command::new("notify-send")
+        .args(["--app-name=iomark", "-u", urgency, "-i", icon, "--"])
+        .arg(format!(
+            "iomark health: {} is {}",
+            doc.target.path,
+            h.verdict.to_uppercase()
+        ))
+        .arg(&h.sentence)
+        .output()
+        .context("--notify: cannot run notify-send")?;
+    if !shown.status.success() {
+        bail!(
+            "--notify: notify-send failed: {}",
+            String::from_utf8_lossy(&shown.stderr).trim()
+        );
+    }
+    Ok(())
 }
 
 /// This machine's name, as the webhook says where the card is.

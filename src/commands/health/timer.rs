@@ -83,6 +83,12 @@ pub fn install(args: &HealthArgs) -> anyhow::Result<()> {
         return print_cron(&plan, every);
     }
     let place = Place::of(args)?;
+    if args.notify && !place.user {
+        bail!(
+            "--notify: the system's timer runs in no one's desktop session: install it as yours \
+             (--user, without sudo), or use --motd or a webhook"
+        );
+    }
     let stem = stem(&dir);
     let service = place.dir.join(format!("{stem}.service"));
     let timer = place.dir.join(format!("{stem}.timer"));

@@ -82,6 +82,9 @@ impl Plan {
         if let Some(url) = &args.webhook {
             arg("--webhook", url.clone());
         }
+        if args.notify {
+            arg("--notify", String::new());
+        }
         command.retain(|w| !w.is_empty());
         for word in &command {
             if word.contains(['\n', '\r', '\0']) {
