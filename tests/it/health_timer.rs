@@ -219,10 +219,11 @@ fn the_system_s_timer_is_valid_and_as_hardened_as_the_site_s_unit() {
     let (home, units, dir, metrics) = (made(), made(), made(), made());
     let textfile = metrics.path().join("card.prom");
     let in_tmp = tempfile::tempdir().unwrap();
-    let variants: [(&Path, &[&str]); 4] = [
+    let variants: [(&Path, &[&str]); 5] = [
         (dir.path(), &[]),
         (dir.path(), &["--motd"]),
         (dir.path(), &["--webhook", "http://127.0.0.1:9/hook"]),
+        (dir.path(), &["--db", "postgres://iomark@127.0.0.1/iomark"]),
         (in_tmp.path(), &[]),
     ];
     for (dir, more) in variants {
@@ -256,17 +257,21 @@ fn the_system_s_timer_is_valid_and_as_hardened_as_the_site_s_unit() {
         assert!(audit.status.success(), "{more:?}: {said}");
         let unit = std::fs::read_to_string(&service).unwrap();
         // It may write its folder, the store's and the metrics file's, and nothing else.
-        for folder in [dir, home.path(), metrics.path()] {
+        let postgres = more.contains(&"--db");
+        let store = (!postgres).then(|| home.path());
+        for folder in [Some(dir), store, Some(metrics.path())]
+            .into_iter()
+            .flatten()
+        {
             let folder = folder.canonicalize().unwrap();
             assert!(
                 unit.contains(&format!("ReadWritePaths=\"{}", folder.display())),
                 "{unit}"
             );
         }
-        assert_eq!(
-            unit.contains("PrivateNetwork=yes"),
-            !more.contains(&"--webhook")
-        );
+        // The network only for a webhook or a PostgreSQL store.
+        let network = more.contains(&"--webhook") || postgres;
+        assert_eq!(unit.contains("PrivateNetwork=yes"), !network, "{unit}");
         // A folder under /tmp: a private one would hide it.
         assert_eq!(
             unit.contains("PrivateTmp=yes"),

@@ -39,6 +39,8 @@ impl Plan {
             dir.to_string_lossy().into_owned(),
         ];
         let mut keeps = Vec::new();
+        // A PostgreSQL store is reached over the network (or its socket).
+        let mut postgres = false;
         let mut writes = vec![dir.to_path_buf()];
         let mut arg = |flag: &str, value: String| {
             command.push(flag.into());
@@ -55,7 +57,10 @@ impl Plan {
                     writes.extend(path.parent().map(Path::to_path_buf));
                     arg("--db", path.to_string_lossy().into_owned());
                 }
-                Location::Postgres(url) => arg("--db", url),
+                Location::Postgres(url) => {
+                    postgres = true;
+                    arg("--db", url);
+                }
             }
         }
         if let Some(label) = &args.result.label {
@@ -95,7 +100,7 @@ impl Plan {
             command,
             keeps,
             writes,
-            network: args.webhook.is_some(),
+            network: args.webhook.is_some() || postgres,
             run_motd,
         })
     }
