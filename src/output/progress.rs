@@ -189,6 +189,12 @@ impl Observer for Progress {
     fn finished_saying(&self, summary: &str) {
         self.finish(None, Some(summary));
     }
+
+    fn left(&self, after: Option<Duration>) {
+        if let Some(ticker) = self.current.lock().unwrap().as_mut() {
+            ticker.after = after;
+        }
+    }
 }
 
 impl Progress {

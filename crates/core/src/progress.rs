@@ -46,6 +46,9 @@ pub trait Observer {
     }
     /// Something the user should know that is not a property of the figures.
     fn note(&self, _text: &str) {}
+    /// The time the phases after this one should take, known better now than when it began
+    /// (the fill's rate once the fill is done; a test's own time once it has run).
+    fn left(&self, _after: Option<Duration>) {}
 }
 
 /// Counters a job updates while it runs, so that a caller (the progress display) can watch

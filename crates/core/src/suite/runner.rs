@@ -88,7 +88,7 @@ pub fn run(
                 name: spec.name(),
                 index,
                 count: plan.tests.len(),
-                expected: plan.test_time().mul_f64(rates.stretch()),
+                expected: (plan.test_time() + plan.drain(spec, rates)).mul_f64(rates.stretch()),
                 bytes: spec.whole_file.then(|| spec.span_in(file.size())),
                 after: plan.time_from(index + 1, rates),
             },
@@ -111,8 +111,12 @@ pub fn run(
         if spec.whole_file {
             rates.record(spec.op, result.mb_per_s * 1e6);
         } else if spec.ios.is_none() {
-            rates.record_timed(plan.test_time(), began.elapsed());
+            // Its own rate first: what it was planned to take counts its drains at that rate.
+            rates.record_test(spec.op, spec.pattern, result.mb_per_s * 1e6);
+            let planned = plan.test_time() + plan.drain(spec, rates);
+            rates.record_timed(planned, began.elapsed());
         }
+        observer.left(plan.time_from(index + 1, rates));
         observer.finished(Some(&result));
         tests.push(result);
     }
@@ -173,6 +177,7 @@ fn fill(
         .map_err(|source| SuiteError::Fill { path, source })?;
     let rate = written as f64 / started.elapsed().as_secs_f64().max(1e-3);
     rates.record(Op::Write, rate);
+    observer.left(plan.time_from(0, *rates));
     observer.finished(None);
     if written < plan.file_size {
         observer.note(&format!(
