@@ -10,7 +10,8 @@
 //! profile (`standard`: CrystalDiskMark's tables, standard, quick and nvme; `latency`, `sweep`,
 //! `sustained`, `sdcard`, `pi`, `surface`) gives its tests, defaults, typed score and verdicts
 //! (`surface.rs` is the one profile that reads by itself, one timed read per position, over the
-//! test file or a raw device: `runner::run_device`); `plan.rs` checks options into a `Plan`;
+//! test file or a raw device: `runner::run_device`); `plan.rs` checks options into a `Plan`
+//! and estimates the time left from `rates.rs` (the rates measured so far, drains included);
 //! `select.rs` keeps the tests `--test` names (a table also runs any CrystalDiskMark name,
 //! `RND4K_Q32T16_read`, parsed in `spec.rs`) and puts `--threads` on a table's tests; `runner.rs`
 //! carries it out; `aggregate.rs` turns measurements into figures (and picks the timeline's step:
@@ -25,6 +26,7 @@ pub mod latency;
 pub mod pi;
 pub mod plan;
 pub mod profile;
+pub mod rates;
 pub mod runner;
 pub mod sdcard;
 pub mod select;
@@ -35,7 +37,8 @@ pub mod sustained;
 pub mod sweep;
 pub mod verdicts;
 
-pub use plan::{Options, Plan, PlanError, Rates};
+pub use plan::{Options, Plan, PlanError};
 pub use profile::Profile;
+pub use rates::Rates;
 pub use runner::{run, Outcome, SuiteError};
 pub use spec::{Defaults, FileSize, TestSpec};

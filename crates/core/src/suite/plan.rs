@@ -4,10 +4,11 @@
 use std::time::Duration;
 
 use super::profile::Profile;
+use super::rates::Rates;
 use super::select::{on_threads, select, SelectError};
 use super::{surface, TestSpec};
 use crate::engine::target::FillBudget;
-use crate::engine::{Data, Op, Pattern};
+use crate::engine::Data;
 use iomark_result::result::Settings;
 use iomark_result::units::format_size;
 
@@ -303,93 +304,10 @@ impl Plan {
     }
 }
 
-/// How much slower than sequential I/O random I/O is taken to be before a random test ran.
-const RANDOM_PRIOR: f64 = 4.0;
-
-/// Rates measured so far in a run (bytes per second), and how long its timed tests took
-/// against their plan, to estimate what is left.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Rates {
-    pub read: Option<f64>,
-    pub write: Option<f64>,
-    /// The random tests' rates so far, read and write: their drains go at these.
-    pub random: (Option<f64>, Option<f64>),
-    /// The timed tests so far: seconds planned (warm-up, loops and drains) and seconds taken,
-    /// for what else a test costs (setting up, a sync at the end).
-    pub timed: (f64, f64),
-}
-
-impl Rates {
-    /// The rate of that direction, else the other's (better than nothing), else none.
-    pub fn for_op(self, op: Op) -> Option<f64> {
-        let (own, other) = match op {
-            Op::Read => (self.read, self.write),
-            _ => (self.write, self.read),
-        };
-        own.or(other).filter(|r| *r > 0.0)
-    }
-
-    /// The rate a test's drains go at: its own kind's where one ran (random tests), else its
-    /// direction's or the other's.
-    pub fn for_test(self, op: Op, pattern: Pattern) -> Option<f64> {
-        // A random test of the other direction, scaled as the sequential ones differ: random
-        // writes on a card are as much slower than its random reads as its writes are.
-        let scaled = |other: Option<f64>, own_seq: Option<f64>, other_seq: Option<f64>| {
-            Some(other? * own_seq? / other_seq?)
-        };
-        let random = match op {
-            Op::Read => self
-                .random
-                .0
-                .or_else(|| scaled(self.random.1, self.read, self.write)),
-            _ => self
-                .random
-                .1
-                .or_else(|| scaled(self.random.0, self.write, self.read)),
-        };
-        match pattern {
-            // None yet: a quarter of the sequential rate. A card's 4 KiB writes are slower
-            // still, an NVMe drive's nearly as fast, where drains take milliseconds anyway.
-            Pattern::Random => random.or(self.for_op(op).map(|r| r / RANDOM_PRIOR)),
-            Pattern::Sequential => self.for_op(op),
-        }
-        .filter(|r| *r > 0.0)
-    }
-
-    /// A timed test's rate, and how long it was planned to take (drains included) and took.
-    pub fn record_test(&mut self, op: Op, pattern: Pattern, bytes_per_s: f64) {
-        match (pattern, op) {
-            (Pattern::Random, Op::Read) => self.random.0 = Some(bytes_per_s),
-            (Pattern::Random, _) => self.random.1 = Some(bytes_per_s),
-            (Pattern::Sequential, _) => self.record(op, bytes_per_s),
-        }
-    }
-
-    /// A timed test planned to take `planned` that took `taken`.
-    pub fn record_timed(&mut self, planned: Duration, taken: Duration) {
-        self.timed.0 += planned.as_secs_f64();
-        self.timed.1 += taken.as_secs_f64();
-    }
-
-    /// How much longer than planned the timed tests took so far (1 before any did).
-    pub fn stretch(self) -> f64 {
-        match self.timed.0 > 0.0 {
-            true => (self.timed.1 / self.timed.0).clamp(1.0, 10.0),
-            false => 1.0,
-        }
-    }
-
-    pub fn record(&mut self, op: Op, bytes_per_s: f64) {
-        match op {
-            Op::Read => self.read = Some(bytes_per_s),
-            _ => self.write = Some(bytes_per_s),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Op, Pattern};
 
     fn at(write: f64) -> Rates {
         Rates {
@@ -403,25 +321,16 @@ mod tests {
     /// far took beyond their plan stretches those after them by as much.
     #[test]
     fn the_time_left_counts_each_test_s_drains() {
-        let plan = plan_of(
-            Profile::Standard,
-            &["SEQ1M_Q8T1_read", "RND4K_Q32T16_write"],
-        );
+        let tests = ["SEQ1M_Q8T1_read", "RND4K_Q32T16_write"];
+        let plan = plan_of(Profile::Standard, &tests);
         let (seq, rnd) = (&plan.tests[0], &plan.tests[1]);
         let drains = f64::from(plan.loops) + 1.0;
-        // Before any test: at the fill's 10 MB/s, 8 MiB in flight a loop.
+        let close = |a: Duration, b: f64| assert!((a.as_secs_f64() - b).abs() < 1e-6, "{a:?}");
+        // Before any test: at the fill's 10 MB/s, 8 MiB in flight a loop; the random test's
+        // at a quarter of that, until a random test has run.
         let rates = at(10e6);
-        let seq_drain = plan.drain(seq, rates).as_secs_f64();
-        assert!(
-            (seq_drain - (8 << 20) as f64 / 10e6 * drains).abs() < 1e-6,
-            "{seq_drain}"
-        );
-        // The random test's at a quarter of that, until a random test has run.
-        let rnd_drain = plan.drain(rnd, rates).as_secs_f64();
-        assert!(
-            (rnd_drain - (2 << 20) as f64 / 2.5e6 * drains).abs() < 1e-6,
-            "{rnd_drain}"
-        );
+        close(plan.drain(seq, rates), (8 << 20) as f64 / 10e6 * drains);
+        close(plan.drain(rnd, rates), (2 << 20) as f64 / 2.5e6 * drains);
         let before = plan.time_from(0, rates).unwrap();
         assert_eq!(
             before,
@@ -430,27 +339,13 @@ mod tests {
         // A random write measured at 2 MB/s: the random test's drains go at that rate.
         let mut rates = at(10e6);
         rates.record_test(Op::Write, Pattern::Random, 2e6);
-        let slow = plan.drain(rnd, rates).as_secs_f64();
-        assert!(
-            (slow - (2 << 20) as f64 / 2e6 * drains).abs() < 1e-6,
-            "{slow}"
-        );
-        // Only random reads measured, at 6 MB/s, where sequential reads go at twice the writes:
-        // random writes are taken to go at half, 3 MB/s.
-        let mut reads_only = at(10e6);
-        reads_only.record_test(Op::Read, Pattern::Sequential, 20e6);
-        reads_only.record_test(Op::Read, Pattern::Random, 6e6);
-        assert_eq!(reads_only.for_test(Op::Write, Pattern::Random), Some(3e6));
+        close(plan.drain(rnd, rates), (2 << 20) as f64 / 2e6 * drains);
         // Tests that took 20% longer than their loops and drains stretch the rest by as much.
         let plain = plan.time_from(1, rates).unwrap();
         rates.record_timed(plan.test_time(), plan.test_time().mul_f64(1.2));
         let stretched = plan.time_from(1, rates).unwrap();
         let ratio = stretched.as_secs_f64() / plain.as_secs_f64();
         assert!((ratio - 1.2).abs() < 1e-6, "{ratio}");
-        // Quicker than planned is never promised.
-        let mut quick = at(10e6);
-        quick.record_timed(plan.test_time(), plan.test_time() / 2);
-        assert_eq!(quick.stretch(), 1.0);
     }
 
     fn plan_of(profile: Profile, tests: &[&str]) -> Plan {

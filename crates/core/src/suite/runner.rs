@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::plan::{Plan, Rates, AUTO_MIN_LOOPS, AUTO_WIDTH};
+use super::plan::{Plan, AUTO_MIN_LOOPS, AUTO_WIDTH};
+use super::rates::Rates;
 use super::{aggregate, surface, verdicts, TestSpec};
 use crate::engine::rawdev::RawDevice;
 use crate::engine::target::TargetError;
