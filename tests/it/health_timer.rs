@@ -269,6 +269,11 @@ fn the_system_s_timer_is_valid_and_as_hardened_as_the_site_s_unit() {
                 "{unit}"
             );
         }
+        // A webhook's address or a store's URL may hold a secret: root's alone to read.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&service).unwrap().permissions().mode() & 0o777;
+        let secret = more.contains(&"--webhook") || postgres;
+        assert_eq!(mode, if secret { 0o600 } else { 0o644 }, "{more:?}");
         // The network only for a webhook or a PostgreSQL store.
         let network = more.contains(&"--webhook") || postgres;
         assert_eq!(unit.contains("PrivateNetwork=yes"), !network, "{unit}");

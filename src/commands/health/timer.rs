@@ -101,7 +101,7 @@ pub fn install(args: &HealthArgs) -> anyhow::Result<()> {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot make {}", folder.display()))?;
     }
-    let mode = if args.webhook.is_some() { 0o600 } else { 0o644 };
+    let mode = if plan.secret { 0o600 } else { 0o644 };
     write_unit(&service, &plan.service(place.user, &dir), mode)?;
     write_unit(&timer, &plan.timer(&dir, every), 0o644)?;
     let name = format!("{stem}.timer");

@@ -23,8 +23,11 @@ pub struct Plan {
     keeps: Vec<PathBuf>,
     /// Folders the sandbox lets it write in.
     pub writes: Vec<PathBuf>,
-    /// Whether it needs the network (a webhook).
+    /// Whether it needs the network (a webhook, a PostgreSQL store).
     network: bool,
+    /// Whether its command holds a secret (a webhook's address, a store's URL): the service
+    /// is then its owner's alone to read.
+    pub secret: bool,
     /// The login message is in /run/motd.d, which systemd makes at boot for it.
     run_motd: bool,
 }
@@ -101,6 +104,7 @@ impl Plan {
             keeps,
             writes,
             network: args.webhook.is_some() || postgres,
+            secret: args.webhook.is_some() || postgres,
             run_motd,
         })
     }
