@@ -40,19 +40,7 @@ pub fn plot(args: PlotArgs) -> anyhow::Result<()> {
         PlotKind::Card => chart::Kind::Card,
         PlotKind::Health => chart::Kind::Health,
     };
-    let extension = args
-        .output
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let png = match extension.as_deref() {
-        Some("svg") => false,
-        Some("png") => true,
-        _ => bail!(
-            "--output {}: the chart's file name must end in .svg or .png",
-            args.output.display()
-        ),
-    };
+    let png = is_png("--output", &args.output)?;
     let destination = Destination::check("--output", &args.output)?;
     let docs = load_all(&args.store, &args.ids)?;
     let refs: Vec<_> = docs.iter().collect();
@@ -62,6 +50,22 @@ pub fn plot(args: PlotArgs) -> anyhow::Result<()> {
         chart::svg(kind, &refs)?.into_bytes()
     };
     write_and_say(destination, &bytes)
+}
+
+/// Whether a chart's file is a PNG (else an SVG), from its name; any other name is refused.
+pub fn is_png(flag: &str, file: &std::path::Path) -> anyhow::Result<bool> {
+    let extension = file
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("svg") => Ok(false),
+        Some("png") => Ok(true),
+        _ => bail!(
+            "{flag} {}: the chart's file name must end in .svg or .png",
+            file.display()
+        ),
+    }
 }
 
 /// Writes the export or chart, then says where it went (on stdout, unless that is where it

@@ -11,7 +11,7 @@ use crate::common::power::Disk;
 use crate::common::{iomark, ok, refused_saying};
 
 /// One check of `dir` with the store in `home`: its result document.
-fn check(home: &Path, dir: &Path, more: &[&str]) -> Value {
+pub(crate) fn check(home: &Path, dir: &Path, more: &[&str]) -> Value {
     let out = ok(iomark(home)
         .arg("health")
         .arg(dir)
@@ -20,7 +20,7 @@ fn check(home: &Path, dir: &Path, more: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn signal<'a>(doc: &'a Value, name: &str) -> Option<&'a Value> {
+pub(crate) fn signal<'a>(doc: &'a Value, name: &str) -> Option<&'a Value> {
     doc["health"]["signals"]
         .as_array()
         .unwrap()

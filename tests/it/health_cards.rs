@@ -9,24 +9,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use crate::common::power::Disk;
 use crate::common::{iomark, need, ok};
-
-/// One check of `dir`: its result document.
-fn check(home: &Path, dir: &Path) -> Value {
-    let out = ok(iomark(home).arg("health").arg(dir).args(["--json", "-"]));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn signal<'a>(doc: &'a Value, name: &str) -> Option<&'a Value> {
-    doc["health"]["signals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-}
+use crate::health::{check, signal};
 
 /// Where a file's first block is on its disk, in bytes (`filefrag`'s physical extents).
 fn first_block_on_disk(file: &Path) -> usize {
@@ -45,7 +30,7 @@ fn first_block_on_disk(file: &Path) -> usize {
 /// A healthy first check of a new disk, the store in `home`.
 fn healthy_disk(home: &Path) -> Option<Disk> {
     let disk = Disk::formatted(64 << 20)?;
-    let first = check(home, &disk.mount);
+    let first = check(home, &disk.mount, &[]);
     assert_eq!(
         first["health"]["verdict"], "healthy",
         "{:#}",
@@ -62,7 +47,7 @@ fn a_card_whose_cells_change_what_they_hold_is_lying_at_the_next_check() {
     };
     let at = first_block_on_disk(&disk.mount.join("iomark-health/canary-1"));
     disk.decay(at + 1000, 3);
-    let doc = check(home.path(), &disk.mount);
+    let doc = check(home.path(), &disk.mount, &[]);
     let h = &doc["health"];
     assert_eq!(h["verdict"], "lying", "{h:#}");
     // Three bytes in one sector, and no more.
@@ -78,7 +63,7 @@ fn a_card_whose_sectors_no_longer_read_is_failing_at_the_next_check() {
     };
     let at = first_block_on_disk(&disk.mount.join("iomark-health/canary-2"));
     disk.fail_reads(at..at + 4096);
-    let doc = check(home.path(), &disk.mount);
+    let doc = check(home.path(), &disk.mount, &[]);
     let h = &doc["health"];
     assert_eq!(h["verdict"], "failing", "{h:#}");
     assert_eq!(h["canary_unreadable_bytes"], 256 << 10, "one canary: {h:#}");
@@ -101,7 +86,7 @@ fn a_card_whose_writes_stall_for_seconds_is_to_watch_at_the_next_check() {
         return;
     };
     disk.stall_flushes(Duration::from_millis(1200));
-    let doc = check(home.path(), &disk.mount);
+    let doc = check(home.path(), &disk.mount, &[]);
     let h = &doc["health"];
     assert_eq!(h["verdict"], "watch", "{h:#}");
     assert_eq!(signal(&doc, "write_stalls").unwrap()["state"], "watch");

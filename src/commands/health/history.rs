@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::bail;
 
 use super::super::destination::Destination;
+use super::super::export::is_png;
 use super::super::{say, shell_quote, with_store, write_stdout};
 use crate::cli::HealthArgs;
 use crate::output::{health as report, Style};
@@ -16,18 +17,7 @@ pub fn show(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
     let chart = match args.chart.as_deref() {
         None => None,
         Some(file) => {
-            let extension = file
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase);
-            let png = match extension.as_deref() {
-                Some("png") => true,
-                Some("svg") => false,
-                _ => bail!(
-                    "--chart {}: the chart's file name must end in .svg or .png",
-                    file.display()
-                ),
-            };
+            let png = is_png("--chart", file)?;
             Some((Destination::check("--chart", file)?, png))
         }
     };

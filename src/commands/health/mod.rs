@@ -93,6 +93,12 @@ fn check(args: HealthArgs) -> anyhow::Result<()> {
     }
 }
 
+/// Whether a program is on the PATH.
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
 /// `iomark-health-` and the path as systemd escapes one (`systemd-escape --path`):
 /// `/media/card` → `iomark-health-media-card`, `/` → `iomark-health--`. The name of the units
 /// and of the login message of one watched filesystem.

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 
 use super::super::destination::Destination;
-use super::{ours, remove_ours, stem};
+use super::{on_path, ours, remove_ours, stem};
 use crate::cli::HealthArgs;
 use iomark_export::health as told;
 use iomark_result::result::ResultDoc;
@@ -183,12 +183,6 @@ fn post(url: &str, doc: &ResultDoc) -> anyhow::Result<()> {
         }
         std::thread::sleep(Duration::from_secs(3));
     }
-}
-
-/// Whether a program is on the PATH.
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
 /// Whether a desktop session's bus is here to show a notification on.

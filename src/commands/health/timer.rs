@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 use super::super::destination::directory;
 use super::super::say;
 use super::units::{Plan, KEEPS};
-use super::{ours, remove_ours, stem};
+use super::{on_path, ours, remove_ours, stem};
 use crate::cli::HealthArgs;
 
 /// How often a timer checks unless told.
@@ -69,9 +69,7 @@ fn systemd_running() -> bool {
 
 /// Whether `systemctl` is on the PATH: units can be written and enabled.
 fn systemctl_here() -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| dir.join("systemctl").is_file())
-    })
+    on_path("systemctl")
 }
 
 pub fn install(args: &HealthArgs) -> anyhow::Result<()> {

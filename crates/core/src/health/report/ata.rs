@@ -320,10 +320,7 @@ mod tests {
     #[test]
     fn captured_smart_data_reads_as_the_drive_meant_it() {
         let hex = include_str!("../../../../../tests/fixtures/smart/qemu-sata.hex").trim();
-        let bytes: Vec<u8> = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-            .collect();
+        let bytes = super::super::unhex(hex);
         let data: [u8; SECTOR] = bytes.try_into().unwrap();
         let r = decode(&data, None, Some(false));
         assert_eq!(r.says, "ok");

@@ -103,3 +103,13 @@ pub(crate) fn le(bytes: &[u8]) -> u64 {
         .fold(0u128, |v, b| (v << 8) | u128::from(*b));
     u64::try_from(value).unwrap_or(u64::MAX)
 }
+
+/// The bytes a captured answer's hex holds (tests/fixtures/smart/).
+#[cfg(test)]
+pub(crate) fn unhex(text: &str) -> Vec<u8> {
+    let text = text.trim();
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
+        .collect()
+}

@@ -149,10 +149,7 @@ mod tests {
     #[test]
     fn a_captured_log_page_reads_as_the_controller_meant_it() {
         let hex = include_str!("../../../../../tests/fixtures/smart/qemu-nvme.hex").trim();
-        let bytes: Vec<u8> = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-            .collect();
+        let bytes = super::super::unhex(hex);
         let log: [u8; LOG_BYTES] = bytes.try_into().unwrap();
         let r = decode(&log);
         assert_eq!(r.says, "ok");
