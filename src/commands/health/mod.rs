@@ -23,22 +23,25 @@ use iomark_export::health::WRITTEN_BY;
 use iomark_result::result::Settings;
 
 pub fn run(args: HealthArgs) -> anyhow::Result<()> {
+    let watched = || -> anyhow::Result<std::path::PathBuf> {
+        let dir = directory(args.path.as_deref())?;
+        Ok(std::fs::canonicalize(&dir).unwrap_or(dir))
+    };
     if args.install_timer {
-        return timer::install(&args);
+        return timer::install(&args, &watched()?);
     }
     if args.remove_timer {
-        return timer::remove(&args);
+        return timer::remove(&args, &watched()?);
     }
     if args.history {
-        let dir = directory(args.path.as_deref())?;
-        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-        return history::show(&args, &dir);
-    }
-    if !args.monitor {
-        return check(args);
+        return history::show(&args, &watched()?);
     }
     // A monitor reads 3 as "unknown": no check could be made, or it was not saved.
-    match check(args) {
+    let checked = watched().and_then(|dir| check(&args, &dir));
+    if !args.monitor {
+        return checked;
+    }
+    match checked {
         Err(error) if error.downcast_ref::<Exit>().is_none() => {
             let line = format!("{error:#}").replace('\n', " ");
             super::say!("HEALTH UNKNOWN - {line}")?;
@@ -50,21 +53,15 @@ pub fn run(args: HealthArgs) -> anyhow::Result<()> {
 
 /// One check: every destination checked first, then the check, the report and the store, then
 /// the warnings. A monitor's status, where asked, is the command's answer.
-fn check(args: HealthArgs) -> anyhow::Result<()> {
-    if args.monitor && args.result.json.as_deref() == Some(std::path::Path::new("-")) {
-        anyhow::bail!("--monitor prints its line on standard output: give --json a file");
+fn check(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
+    if args.monitor && args.result.json.as_deref() == Some(Path::new("-")) {
+        bail!("--monitor prints its line on standard output: give --json a file");
     }
     let outputs = Outputs::settle(&args.result, ProgressArg::Auto, args.monitor)?;
-    let dir = directory(args.path.as_deref())?;
-    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-    let tell = tell::Tell::settle(&args, &dir)?;
+    let tell = tell::Tell::settle(args, dir)?;
     let begun = Begun::now();
-    let section = health::check(
-        std::path::Path::new("/"),
-        &dir,
-        args.budget.unwrap_or(DEFAULT_BUDGET),
-    )?;
-    let target = iomark_core::probe::local_target(&dir);
+    let section = health::check(Path::new("/"), dir, args.budget.unwrap_or(DEFAULT_BUDGET))?;
+    let target = iomark_core::probe::local_target(dir);
     let mut doc = outputs.document(begun, target, Settings::health(&section));
     doc.health = Some(section);
     let journal = tell::stdout_is_journal();

@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use super::super::destination::directory;
 use super::super::say;
 use super::units::{Plan, KEEPS};
 use super::{on_path, ours, remove_ours, stem};
@@ -72,11 +71,10 @@ fn systemctl_here() -> bool {
     on_path("systemctl")
 }
 
-pub fn install(args: &HealthArgs) -> anyhow::Result<()> {
-    let dir = directory(args.path.as_deref())?;
-    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+/// Installs the timer of the watched folder `dir` (resolved).
+pub fn install(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
     let every = args.every.unwrap_or(DEFAULT_EVERY);
-    let plan = Plan::of(args, &dir)?;
+    let plan = Plan::of(args, dir)?;
     if !systemctl_here() {
         return print_cron(&plan, every);
     }
@@ -87,7 +85,7 @@ pub fn install(args: &HealthArgs) -> anyhow::Result<()> {
              (--user, without sudo), or use --motd or a webhook"
         );
     }
-    let stem = stem(&dir);
+    let stem = stem(dir);
     let service = place.dir.join(format!("{stem}.service"));
     let timer = place.dir.join(format!("{stem}.timer"));
     ours(&service, "--install-timer")?;
@@ -100,8 +98,8 @@ pub fn install(args: &HealthArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot make {}", folder.display()))?;
     }
     let mode = if plan.secret { 0o600 } else { 0o644 };
-    write_unit(&service, &plan.service(place.user, &dir), mode)?;
-    write_unit(&timer, &plan.timer(&dir, every), 0o644)?;
+    write_unit(&service, &plan.service(place.user, dir), mode)?;
+    write_unit(&timer, &plan.timer(dir, every), 0o644)?;
     let name = format!("{stem}.timer");
     let running = systemd_running();
     let scope = if place.user { " --user" } else { "" };
@@ -137,11 +135,10 @@ pub fn install(args: &HealthArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn remove(args: &HealthArgs) -> anyhow::Result<()> {
-    let dir = directory(args.path.as_deref())?;
-    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+/// Removes the timer of the watched folder `dir` (resolved), and what its checks kept.
+pub fn remove(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
     let place = Place::of(args)?;
-    let stem = stem(&dir);
+    let stem = stem(dir);
     let service = place.dir.join(format!("{stem}.service"));
     let timer = place.dir.join(format!("{stem}.timer"));
     let found = ours(&timer, "--remove-timer")? | ours(&service, "--remove-timer")?;
