@@ -2,35 +2,15 @@
 # /mnt the card's ext4, /full a small one, /dev/mmcblk0 the card). One line per check: "ok -",
 # "not ok -" with what it printed, and at the end "virtual-pi: every check passed" or not.
 # Behaviour and identity only: emulated figures say nothing of a Pi's speed.
-failed=0
 machine=$(cat /machine)
 case $machine in
 pi3) board="Raspberry Pi 3 Model B" ;;
 pi2) board="Raspberry Pi 2 Model B" ;;
 esac
 
-ok() { echo "ok - $*"; }
-bad() {
-    echo "not ok - $1"
-    shift
-    [ $# -eq 0 ] || printf '%s\n' "$@" | tail -n 25 | sed 's/^/    /'
-    failed=1
-}
-# check NAME COMMAND...: the command succeeds.
-check() {
-    name=$1
-    shift
-    if out=$("$@" 2>&1); then ok "$name"; else bad "$name (status $?)" "$out"; fi
-}
-# has NAME FILE PATTERN: FILE holds PATTERN (a basic regular expression).
-has() {
-    if grep -q "$3" "$2"; then ok "$1"; else bad "$1: no '$3' in $2" "$(cat "$2")"; fi
-}
-# left PATH: iomark left nothing behind in the card's filesystem at PATH.
-left() {
-    rest=$(find "$2" -mindepth 1 -maxdepth 1 ! -name lost+found)
-    if [ -z "$rest" ]; then ok "$1"; else bad "$1: left behind" "$rest"; fi
-}
+# ok, bad, check, has, left, and the count of failures they keep.
+# shellcheck source=tests/virtual-pi.d/lib.sh
+. /lib.sh
 
 read -r builds </builds
 for build in $builds; do

@@ -3,17 +3,9 @@
 # of its health read through the real kernel drivers (nvme, ahci with libata's SCSI/ATA
 # translation), by the 64-bit and the 32-bit build. The log page and the SMART data are
 # printed ("# raw …") to be kept as captured answers (tests/fixtures/smart/).
-failed=0
-ok() { echo "ok - $*"; }
-bad() {
-    echo "not ok - $1"
-    shift
-    [ $# -eq 0 ] || printf '%s\n' "$@" | tail -n 25 | sed 's/^/    /'
-    failed=1
-}
-has() {
-    if grep -q "$3" "$2"; then ok "$1"; else bad "$1: no '$3' in $2" "$(cat "$2")"; fi
-}
+# ok, bad, has, and the count of failures they keep.
+# shellcheck source=tests/virtual-pi.d/lib.sh
+. /lib.sh
 
 read -r builds </builds
 for build in $builds; do
