@@ -16,6 +16,7 @@
 //! renamed into place); `mod.rs` holds `Stopped`, the error a command returns when the user stopped
 //! it. It knows nothing of how I/O is done.
 
+mod client;
 pub mod compare;
 pub mod destination;
 pub mod export;

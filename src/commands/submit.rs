@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use serde_json::Value;
 
+use super::client::{one_line, reason, request, server_url};
 use super::{ask, say, with_store};
 use crate::cli::SubmitArgs;
 use crate::output::printable;
@@ -16,7 +17,7 @@ use iomark_store::Receipt;
 use iomark_store::StoreError;
 
 pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
-    let server = server_url(&args.server)?;
+    let server = server_url("--server", &args.server)?;
     if args.delete {
         return delete(args, &server);
     }
@@ -222,18 +223,6 @@ fn ask_sold_as(doc: &ResultDoc) -> anyhow::Result<Option<String>> {
     }
 }
 
-/// The site's address, without a trailing slash; http(s) only.
-fn server_url(text: &str) -> anyhow::Result<String> {
-    let url = text.trim().trim_end_matches('/');
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"));
-    match rest {
-        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(url.into()),
-        _ => bail!("--server: '{text}' is not a site's address: give http://HOST or https://HOST"),
-    }
-}
-
 /// The submission sent, and sent again (up to [`TRIES`] times, with the same token) while no
 /// answer comes or a proxy answers that the site did not: the status and text of the answer.
 fn post_until_answered(server: &str, body: &str, sent: Sent) -> anyhow::Result<(u16, String)> {
@@ -269,58 +258,6 @@ const TRIES: u64 = 3;
 struct Sent<'s> {
     token: &'s str,
     installation: &'s str,
-}
-
-/// Sends a request, with a body and the installation key for a POST.
-fn request(
-    method: &str,
-    url: &str,
-    token: Option<&str>,
-    body: Option<(&str, &str)>,
-) -> anyhow::Result<(u16, String)> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(60)))
-        .user_agent(format!("iomark/{}", env!("CARGO_PKG_VERSION")))
-        .build()
-        .into();
-    let bearer = token.map(|t| format!("Bearer {t}"));
-    let mut response = match (method, body) {
-        ("POST", Some((body, installation))) => {
-            let mut request = agent
-                .post(url)
-                .header("content-type", "application/json")
-                .header("x-iomark-installation", installation);
-            if let Some(bearer) = &bearer {
-                request = request.header("authorization", bearer);
-            }
-            request.send(body)
-        }
-        _ => {
-            let mut request = agent.delete(url);
-            if let Some(bearer) = &bearer {
-                request = request.header("authorization", bearer);
-            }
-            request.call()
-        }
-    }
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let status = response.status().as_u16();
-    let text = response.body_mut().read_to_string().unwrap_or_default();
-    Ok((status, text))
-}
-
-fn reason(answer: &Value, text: &str) -> String {
-    answer
-        .get("error")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .unwrap_or_else(|| one_line(text))
-}
-
-fn one_line(text: &str) -> String {
-    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    line.chars().take(200).collect()
 }
 
 /// What identifies the machine or the person in what is sent, in a few lines.

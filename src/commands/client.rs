@@ -1,0 +1,71 @@
+//! What talks to a results site: its address checked, and a request sent (`submit.rs` sends
+//! runs, `health/share.rs` a card's checks).
+
+use std::time::Duration;
+
+use anyhow::bail;
+use serde_json::Value;
+
+/// The site's address given to `flag`, without a trailing slash; http(s) only.
+pub fn server_url(flag: &str, text: &str) -> anyhow::Result<String> {
+    let url = text.trim().trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(url.into()),
+        _ => bail!("{flag}: '{text}' is not a site's address: give http://HOST or https://HOST"),
+    }
+}
+
+/// Sends a request, with a body and the installation key for a POST.
+pub fn request(
+    method: &str,
+    url: &str,
+    token: Option<&str>,
+    body: Option<(&str, &str)>,
+) -> anyhow::Result<(u16, String)> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .user_agent(format!("iomark/{}", env!("CARGO_PKG_VERSION")))
+        .build()
+        .into();
+    let bearer = token.map(|t| format!("Bearer {t}"));
+    let mut response = match (method, body) {
+        ("POST", Some((body, installation))) => {
+            let mut request = agent
+                .post(url)
+                .header("content-type", "application/json")
+                .header("x-iomark-installation", installation);
+            if let Some(bearer) = &bearer {
+                request = request.header("authorization", bearer);
+            }
+            request.send(body)
+        }
+        _ => {
+            let mut request = agent.delete(url);
+            if let Some(bearer) = &bearer {
+                request = request.header("authorization", bearer);
+            }
+            request.call()
+        }
+    }
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().unwrap_or_default();
+    Ok((status, text))
+}
+
+pub fn reason(answer: &Value, text: &str) -> String {
+    answer
+        .get("error")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| one_line(text))
+}
+
+pub fn one_line(text: &str) -> String {
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    line.chars().take(200).collect()
+}
