@@ -14,6 +14,7 @@
 //!        ├─ submissions() Submissions  committer.rs (a site's saves and deletions)
 //!        ├─ site()        Site         site/ (leaderboard, device pages, standing, review)
 //!        ├─ moderation()  Moderation   moderation.rs (hide, restore, merge, audit)
+//!        ├─ cards()       Cards        cards.rs (shared health checks, a row per card)
 //!        └─ derivation()  Derive       derive.rs (facts and aggregates kept current)
 //!
 //! Submissions → History → Derive → Stale → Refresh → Db      Moderation → Derive
@@ -35,6 +36,7 @@
 //! what the figures mean.
 
 mod aggregate;
+mod cards;
 mod columns;
 mod committer;
 mod derive;
@@ -58,6 +60,7 @@ use sqlx::AnyPool;
 use sqlx::{Any, Connection, Row, Transaction};
 
 pub use aggregate::{aggregate, spread};
+pub use cards::{CardCheck, CardRow, Cards, Shared};
 pub use committer::Submissions;
 pub use derive::{Derive, RULES};
 pub use error::{Problem, StoreError};
@@ -166,6 +169,11 @@ impl Store {
     /// What moderators do: hide, restore, merge, and the audit of it.
     pub fn moderation(&self) -> Moderation<'_> {
         Moderation::new(&self.db, self.derivation())
+    }
+
+    /// The cards whose owners share their health checks, and what a device page says of them.
+    pub fn cards(&self) -> Cards<'_> {
+        Cards::new(&self.db, self.reader(), &self.secret)
     }
 
     /// The facts and aggregates derived from each document, kept current.
