@@ -332,7 +332,7 @@ pub async fn health(State(state): State<Shared>) -> Answer<Health> {
 pub const INSTALLATION: &str = "x-iomark-installation";
 
 /// The installation key a submission came with, spelt as a token is, if it came with one.
-fn installation(headers: &HeaderMap) -> Result<Option<&str>, Failure> {
+pub(crate) fn installation(headers: &HeaderMap) -> Result<Option<&str>, Failure> {
     let Some(value) = headers.get(INSTALLATION) else {
         return Ok(None);
     };
@@ -348,7 +348,7 @@ fn installation(headers: &HeaderMap) -> Result<Option<&str>, Failure> {
     }
 }
 
-fn own_token(token: &str) -> Result<&str, Failure> {
+pub(crate) fn own_token(token: &str) -> Result<&str, Failure> {
     if iomark_result::result::token::is_token(token) {
         Ok(token)
     } else {

@@ -75,6 +75,7 @@ mod metrics;
 mod openapi;
 mod pages;
 mod views;
+mod watched;
 mod writers;
 
 use std::net::SocketAddr;
@@ -147,6 +148,7 @@ pub fn router(state: Shared) -> Router {
         .routes(routes!(api::result, api::delete))
         .routes(routes!(api::compare))
         .routes(routes!(api::health))
+        .routes(routes!(watched::share, watched::withdraw))
         .routes(routes!(dump::index))
         .routes(routes!(dump::file))
         .routes(routes!(admin::hide))

@@ -105,6 +105,7 @@ pub fn route(path: &str) -> &'static str {
         ["api", "v1", "results", _] => "/api/v1/results/{id}",
         ["api", "v1", "compare"] => "/api/v1/compare",
         ["api", "v1", "health"] => "/api/v1/health",
+        ["api", "v1", "card-health"] => "/api/v1/card-health",
         ["api", "v1", "openapi.json"] => "/api/v1/openapi.json",
         ["api", "v1", "dump"] => "/api/v1/dump",
         ["api", "v1", "dump", _] => "/api/v1/dump/{file}",

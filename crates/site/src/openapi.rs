@@ -26,6 +26,8 @@ use super::error::Refusal;
     components(schemas(Refusal)),
     tags(
         (name = "results", description = "Results, devices and how they rank"),
+        (name = "cards", description = "Cards whose owners share their health checks: \
+            added to and withdrawn under the card's own key"),
         (name = "moderation", description = "Hiding, restoring and merging, for the site's \
             moderators (with --admin-token-file; 404 without it)"),
     )
@@ -39,7 +41,11 @@ impl Modify for Common {
     fn modify(&self, doc: &mut OpenApi) {
         let components = doc.components.get_or_insert_with(Default::default);
         for (name, what) in [
-            ("token", "The token a submission was answered with"),
+            (
+                "token",
+                "The token a submission was answered with; for a card's health, the card's \
+                 own key",
+            ),
             (
                 "moderator",
                 "The site's moderators' secret (--admin-token-file)",

@@ -42,11 +42,11 @@ impl ResultDoc {
             );
         }
         if self.health.is_some() {
-            // A card's checks are its owner's until a site can say what they mean over time
-            // (issue 48): a lone check would be counted as a result of the card with nothing
-            // to rank.
+            // A lone check would be counted as a result of the card with nothing to rank: a
+            // card's checks are shared as its life, under its key (`POST /api/v1/card-health`,
+            // which `iomark health --share` sends to).
             return Err(
-                "a health check stays in your own history: sites do not take health checks yet"
+                "a health check is not a run: a site takes a card's checks at                  /api/v1/card-health (`iomark health PATH --share URL` sends them there)"
                     .into(),
             );
         }

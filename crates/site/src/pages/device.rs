@@ -71,6 +71,9 @@ pub struct DevicePage {
     /// The SD classes the results meet, most often met first, with how many: a card's verdict.
     pub verdicts: Vec<(String, usize)>,
     pub references: Vec<ReferenceLine>,
+    /// What the cards of it their owners watch say: a sentence, and what their newest checks
+    /// find.
+    pub cards: Option<(String, String)>,
     pub api: String,
 }
 
@@ -94,6 +97,7 @@ pub async fn device(
     let page = DevicePage {
         headlines: view.results.iter().any(|e| e.headline.is_some()),
         verdicts: view.classes_met.clone(),
+        cards: view.cards.as_ref().map(cards_words),
         title: view.shown_name().to_string(),
         facts: facts(&view),
         tabs: view
@@ -181,11 +185,14 @@ pub async fn device(
                 source: r.source.into(),
             })
             .collect(),
-        api: format!(
-            "/api/v1/devices/{}?profile={}",
-            encode(&view.key),
-            encode(&view.class)
-        ),
+        api: match view.class.is_empty() {
+            true => format!("/api/v1/devices/{}", encode(&view.key)),
+            false => format!(
+                "/api/v1/devices/{}?profile={}",
+                encode(&view.key),
+                encode(&view.class)
+            ),
+        },
     };
     render(&page)
 }
@@ -217,8 +224,25 @@ fn marks_and_standing(view: &views::DeviceView, primary: &Metric) -> (Vec<Mark>,
 }
 
 /// What the device is, in a line: its kind, the name it calls itself, transport and price.
+/// The cards' record in a sentence, and what their newest checks find.
+fn cards_words(cards: &views::cards::CardsView) -> (String, String) {
+    let now: Vec<String> = cards
+        .now
+        .iter()
+        .map(|(verdict, n)| match verdict.as_str() {
+            "watch" => format!("{n} to watch"),
+            "lying" => format!("{n} lying about what they store"),
+            other => format!("{n} {other}"),
+        })
+        .collect();
+    (cards.sentence.clone(), now.join(", "))
+}
+
 fn facts(view: &views::DeviceView) -> String {
-    let mut facts = vec![view.kind.clone()];
+    let mut facts: Vec<String> = (!view.kind.is_empty())
+        .then(|| view.kind.clone())
+        .into_iter()
+        .collect();
     // What it calls itself, where its owners' name for it is the title.
     if view.sold_as.is_some() {
         facts.insert(0, format!("named {} by the device itself", view.name));

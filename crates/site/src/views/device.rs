@@ -45,9 +45,9 @@ pub async fn device_view(
         tokio::try_join!(site.device_classes(key, synthetic), site.device_rows(key))?;
     let Some(class) = shown_class(class_of(query.profile.as_deref()), &classes) else {
         // A device merged into another, or renamed by new rules: its address leads there.
-        return Err(match site.moved(key).await? {
+        if let Some(target) = site.moved(key).await? {
             // Relative, so the page and the API each lead to their own address for it.
-            Some(target) => Failure::moved(match &query.profile {
+            return Err(Failure::moved(match &query.profile {
                 Some(profile) => format!(
                     "{}?{}",
                     encode(&target),
@@ -56,9 +56,9 @@ pub async fn device_view(
                         .finish()
                 ),
                 None => encode(&target),
-            }),
-            None => Failure::not_found(format!("no results for a device '{key}'")),
-        });
+            }));
+        }
+        return cards_only(state, key).await;
     };
     // The figures of its ranked results, as its aggregate has them; those of its results
     // when none is ranked (nothing is drawn then).
@@ -103,6 +103,22 @@ pub async fn device_view(
         };
         view.mine = Some(mine(&view, id, older.as_ref()));
     }
+    view.cards = super::cards::of(&state.store.cards().of_device(key).await?);
+    Ok(view)
+}
+
+/// A device with no result but cards of it watched (`iomark health --share`): its page tells
+/// those alone.
+async fn cards_only(state: &Shared, key: &str) -> Result<DeviceView, Failure> {
+    let rows = state.store.cards().of_device(key).await?;
+    let (Some(cards), Some(first)) = (super::cards::of(&rows), rows.first()) else {
+        return Err(Failure::not_found(format!(
+            "no results for a device '{key}'"
+        )));
+    };
+    let mut view = device(key, "", vec![], &[], vec![], vec![], vec![]);
+    view.name = first.device_name.clone();
+    view.cards = Some(cards);
     Ok(view)
 }
 
@@ -222,6 +238,10 @@ pub struct DeviceView {
     /// The ranked result nearest the median of the first figure shown: whose card stands for
     /// the device.
     pub typical: Option<String>,
+    /// The cards of it whose owners share their health checks (`iomark health --share`):
+    /// absent where none is watched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<super::cards::CardsView>,
     /// In a comparison of devices, each figure against the first device's (absent for it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub versus: Option<BTreeMap<String, Versus>>,
@@ -374,6 +394,7 @@ pub fn device(
         mine: None,
         versus: None,
         typical: None,
+        cards: None,
         present,
         points,
     };

@@ -4,6 +4,7 @@
 //! result a page, an answer or a card is drawn from. `api.rs` and `pages/` both read these; they
 //! read neither.
 
+pub mod cards;
 mod compare;
 mod device;
 mod leaderboard;
