@@ -29,6 +29,11 @@ Telling people (each tested for real, see docs/HEALTH.md):
   --monitor         Nagios-style: one line, exit 0 healthy, 1 watch, 2 failing or lying, 3 no check
 Under systemd the verdict's line reaches the journal with its priority (warning, critical).
 
+Sharing (opt-in): --share URL sends the card's checks to a results site, whose page for the
+card's model then says how many such cards are watched, for how long, and how many failed after
+how many months and terabytes written. No path or host name is sent, the serial only as a salted
+hash; the card is known there by a key kept in its folder, and --unshare URL withdraws it.
+
 A check on a schedule: --install-timer writes a systemd timer and service (the system's as root,
 else yours; --user for yours) that run this same check --every 6h, and starts it; where there is
 no systemd it prints the cron line instead. --remove-timer stops and removes them.
@@ -40,6 +45,7 @@ Examples:
   iomark health                       check the filesystem of the current folder
   iomark health / --json -            the check as a result document, for scripts
   sudo iomark health / --motd --textfile /var/lib/prometheus/node-exporter/iomark.prom --install-timer
+  iomark health /media/card --share https://example.org --install-timer
   iomark health /media/card --webhook 'https://ntfy.sh/TOPIC?tpl=1&t={{.title}}&m={{.message}}'")]
 pub struct HealthArgs {
     /// A folder on the filesystem to check [default: .]
@@ -71,6 +77,17 @@ pub struct HealthArgs {
     /// is again, in the desktop session this runs in
     #[arg(long)]
     pub notify: bool,
+
+    /// Share this card's checks with the results site at URL (opt-in): its device's page
+    /// then counts the card among those of its model watched, and says if it fails. Every
+    /// check the site has not yet is sent, under a key of the card's kept in its folder
+    #[arg(long, value_name = "URL")]
+    pub share: Option<String>,
+
+    /// Withdraw this card from the site at URL: every check shared there is removed
+    #[arg(long, value_name = "URL",
+        conflicts_with_all = ["share", "install_timer", "remove_timer", "monitor", "json", "history"])]
+    pub unshare: Option<String>,
 
     /// For Nagios-style monitors: print one line with performance data and exit 0 healthy,
     /// 1 watch, 2 failing or lying, 3 when no check could be made

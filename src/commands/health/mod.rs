@@ -5,6 +5,7 @@
 //! which files are iomark's to replace or remove.
 
 mod history;
+mod share;
 mod tell;
 mod timer;
 mod units;
@@ -36,6 +37,9 @@ pub fn run(args: HealthArgs) -> anyhow::Result<()> {
     if args.history {
         return history::show(&args, &watched()?);
     }
+    if let Some(url) = &args.unshare {
+        return share::withdraw(url, &watched()?);
+    }
     // A monitor reads 3 as "unknown": no check could be made, or it was not saved.
     let checked = watched().and_then(|dir| check(&args, &dir));
     if !args.monitor {
@@ -59,6 +63,7 @@ fn check(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
     }
     let outputs = Outputs::settle(&args.result, ProgressArg::Auto, args.monitor)?;
     let tell = tell::Tell::settle(args, dir)?;
+    let share = share::Share::settle(args, dir)?;
     let begun = Begun::now();
     let section = health::check(Path::new("/"), dir, args.budget.unwrap_or(DEFAULT_BUDGET))?;
     let target = iomark_core::probe::local_target(dir);
@@ -77,6 +82,14 @@ fn check(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
         }
     })?;
     let told = tell.tell(&doc);
+    // Shared after it is saved and told: a site away loses nothing (the next share sends it).
+    let told = match share.map(|s| s.send(args, dir, &doc)) {
+        Some(Err(shared)) => match told {
+            Ok(()) => Err(shared),
+            Err(told) => Err(told.context(format!("{shared:#}"))),
+        },
+        _ => told,
+    };
     let Some(h) = doc.health.as_ref().filter(|_| args.monitor) else {
         return told;
     };

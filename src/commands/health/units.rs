@@ -93,6 +93,9 @@ impl Plan {
         if args.notify {
             arg("--notify", String::new());
         }
+        if let Some(url) = &args.share {
+            arg("--share", url.clone());
+        }
         command.retain(|w| !w.is_empty());
         for word in &command {
             if word.contains(['\n', '\r', '\0']) {
@@ -103,7 +106,7 @@ impl Plan {
             command,
             keeps,
             writes,
-            network: args.webhook.is_some() || postgres,
+            network: args.webhook.is_some() || args.share.is_some() || postgres,
             secret: args.webhook.is_some() || postgres,
             run_motd,
         })
