@@ -219,10 +219,11 @@ fn the_system_s_timer_is_valid_and_as_hardened_as_the_site_s_unit() {
     let (home, units, dir, metrics) = (made(), made(), made(), made());
     let textfile = metrics.path().join("card.prom");
     let in_tmp = tempfile::tempdir().unwrap();
-    let variants: [(&Path, &[&str]); 5] = [
+    let variants: [(&Path, &[&str]); 6] = [
         (dir.path(), &[]),
         (dir.path(), &["--motd"]),
         (dir.path(), &["--webhook", "http://127.0.0.1:9/hook"]),
+        (dir.path(), &["--share", "http://127.0.0.1:9"]),
         (dir.path(), &["--db", "postgres://iomark@127.0.0.1/iomark"]),
         (in_tmp.path(), &[]),
     ];
@@ -274,9 +275,15 @@ fn the_system_s_timer_is_valid_and_as_hardened_as_the_site_s_unit() {
         let mode = std::fs::metadata(&service).unwrap().permissions().mode() & 0o777;
         let secret = more.contains(&"--webhook") || postgres;
         assert_eq!(mode, if secret { 0o600 } else { 0o644 }, "{more:?}");
-        // The network only for a webhook or a PostgreSQL store.
-        let network = more.contains(&"--webhook") || postgres;
+        // The network only for a webhook, a site the card is shared with, or a PostgreSQL
+        // store; each check shares as the one that made the timer.
+        let network = more.contains(&"--webhook") || more.contains(&"--share") || postgres;
         assert_eq!(unit.contains("PrivateNetwork=yes"), !network, "{unit}");
+        assert_eq!(
+            unit.contains("--share"),
+            more.contains(&"--share"),
+            "{unit}"
+        );
         // A folder under /tmp: a private one would hide it.
         assert_eq!(
             unit.contains("PrivateTmp=yes"),

@@ -14,6 +14,7 @@ mod golden;
 mod headlines;
 mod health;
 mod health_cards;
+mod health_share;
 mod health_tells;
 mod health_timer;
 mod hostile_clients;
