@@ -42,6 +42,38 @@ for build in $builds; do
     "$io" info --json /sata >/tmp/i.json 2>&1
     has "$build: info names the SATA transport" /tmp/i.json '"transport": "sata"'
 done
+# A card's health shared with a results site (the host's, at 10.0.2.2): each build adds its
+# check to the same card (the key kept in the folder), the device's page counts it, and
+# --unshare withdraws it.
+site=http://10.0.2.2:$(cat /site)
+n=0
+for build in $builds; do
+    io=/opt/$build/iomark
+    n=$((n + 1))
+    if "$io" health /nvme --share "$site" >/tmp/s.out 2>&1; then
+        ok "$build: the NVMe drive's health shared"
+    else
+        bad "$build: the NVMe drive's health shared" "$(cat /tmp/s.out)"
+    fi
+    has "$build: one new check sent" /tmp/s.out "Shared with $site: 1 new check"
+done
+has "the card's key is kept in its folder" /nvme/iomark-health/share.json '"key": "[0-9a-f]\{32,\}"'
+key=$(sed -n 's|.*the card.s model: http://[^/]*/devices/\([^ ]*\).*|\1|p' /tmp/s.out)
+wget -qO /tmp/d.json "$site/api/v1/devices/$key" 2>/tmp/w.out || bad "the model's page answers ($key)" "$(cat /tmp/w.out)"
+has "its page counts one card" /tmp/d.json '"cards":{"cards":1,"submitters":1'
+has "its newest check finds it healthy" /tmp/d.json '"now":\[\["healthy",1\]\]'
+echo "# card-health $(cat /tmp/d.json)"
+if "$io" health /nvme --unshare "$site" >/tmp/u.out 2>&1; then
+    ok "the card withdrawn"
+else
+    bad "the card withdrawn" "$(cat /tmp/u.out)"
+fi
+has "with every check of it ($n)" /tmp/u.out "its $n check(s) of this card are gone"
+if wget -qO /tmp/d.json "$site/api/v1/devices/$key" 2>/dev/null; then
+    bad "the model's page is gone with its only card" "$(cat /tmp/d.json)"
+else
+    ok "the model's page is gone with its only card"
+fi
 if [ "$failed" -eq 0 ]; then
     echo "virtual-pi: every check passed"
 else
