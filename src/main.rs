@@ -17,8 +17,9 @@ fn main() {
         cli::ColorArg::Always => Some(true),
         cli::ColorArg::Never => Some(false),
     });
-    // The server stops gracefully on its own signals: requests in flight finish.
-    let own_signals = matches!(cli.command, Command::Serve(_));
+    // The servers stop gracefully on their own signals: requests in flight finish (the app
+    // stops its runs as Ctrl-C would).
+    let own_signals = matches!(cli.command, Command::Serve(_) | Command::Ui(_));
     if let Err(error) = (!own_signals)
         .then(iomark::interrupt::install)
         .unwrap_or(Ok(()))
@@ -40,6 +41,7 @@ fn main() {
         Command::Import(args) => iomark::commands::history::import(args),
         Command::Delete(args) => iomark::commands::history::delete(args),
         Command::Serve(args) => iomark::commands::serve::run(&args),
+        Command::Ui(args) => iomark::commands::ui::run(&args),
         Command::Store(args) => match args.command {
             cli::StoreCommand::Backup(args) => iomark::commands::store::backup(&args),
         },

@@ -31,6 +31,7 @@ pub mod session;
 pub mod shell;
 pub mod store;
 pub mod submit;
+pub mod ui;
 pub mod verify;
 
 use std::io::Write;

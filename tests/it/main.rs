@@ -38,4 +38,5 @@ mod slow_media;
 mod store;
 mod submitters;
 mod surface;
+mod ui;
 mod verify;

@@ -74,6 +74,7 @@ mod listener;
 mod metrics;
 mod openapi;
 mod pages;
+pub mod ui;
 mod views;
 mod watched;
 mod writers;

@@ -1,0 +1,149 @@
+//! What every request to the app passes: a local app runs measurements and reads the history,
+//! so a page of another site in the same browser must not be able to drive it.
+//!
+//! - **Host**: the address served, or `localhost` with its port; a name that resolves here
+//!   from elsewhere (DNS rebinding) is refused.
+//! - **The secret**: made at start and carried by the address the app opens (`?key=…`); the
+//!   first request with it is answered with a cookie of this app's own (HttpOnly, SameSite
+//!   Strict: a page of another site never sends it) and sent on without it, so the secret leaves
+//!   the address bar. Every request needs the cookie or the key.
+//! - **Actions** (every POST): an Origin of this app, or where a browser sends none, a
+//!   `Sec-Fetch-Site` of same-origin; a form posted from another site has neither.
+//! - Answers carry a Content-Security-Policy allowing only this app's own script and styles.
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::Shared;
+
+/// The app's pages: its own script and styles, images of its own, forms to itself.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+     connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// The cookie's name: one per port, so that two apps on one machine keep their own.
+pub fn cookie_name(port: u16) -> String {
+    format!("iomark_ui_{port}")
+}
+
+pub(super) async fn guard(State(app): State<Shared>, request: Request, next: Next) -> Response {
+    let port = app.address.port();
+    let headers = request.headers();
+    if !host_is_ours(headers, &app) {
+        return refused(
+            StatusCode::MISDIRECTED_REQUEST,
+            "this app answers only at its own address (127.0.0.1 or localhost): open the \
+             address `iomark ui` printed",
+        );
+    }
+    let secret = app.config.secret.as_bytes();
+    let cookie = cookie_name(port);
+    let by_cookie = cookies(headers).any(|(name, value)| {
+        name == cookie && iomark_store::constant_time_eq(value.as_bytes(), secret)
+    });
+    let by_key = request.uri().query().is_some_and(|q| {
+        form_urlencoded::parse(q.as_bytes())
+            .any(|(k, v)| k == "key" && iomark_store::constant_time_eq(v.as_bytes(), secret))
+    });
+    if !by_cookie && !by_key {
+        return refused(
+            StatusCode::FORBIDDEN,
+            "this app opens from the address `iomark ui` printed, which carries its key: open \
+             that address (or start `iomark ui` again)",
+        );
+    }
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        if !same_origin(headers, &app) {
+            return refused(
+                StatusCode::FORBIDDEN,
+                "an action is taken only from this app's own pages",
+            );
+        }
+    } else if by_key && !by_cookie {
+        // The key leaves the address bar for a cookie of this app's own.
+        let path = request.uri().path().to_string();
+        let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, path)]).into_response();
+        if let Ok(value) = HeaderValue::from_str(&format!(
+            "{cookie}={}; Path=/; HttpOnly; SameSite=Strict",
+            app.config.secret
+        )) {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+        return secured(response);
+    }
+    secured(next.run(request).await)
+}
+
+/// Whether the Host is the address served or localhost with its port.
+fn host_is_ours(headers: &HeaderMap, app: &Shared) -> bool {
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let port = app.address.port();
+    let served = app.address.to_string();
+    host == served || host == format!("localhost:{port}")
+}
+
+/// Whether a request comes from this app's own pages: its Origin is the app's, or (a browser
+/// that sends no Origin) the browser says it is same-origin.
+fn same_origin(headers: &HeaderMap, app: &Shared) -> bool {
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
+    let port = app.address.port();
+    match text(header::ORIGIN.as_str()) {
+        // A browser told to send no referrer says "null"; it says where the request came from
+        // in Sec-Fetch-Site then.
+        Some("null") | None => text("sec-fetch-site") == Some("same-origin"),
+        Some(origin) => {
+            origin == format!("http://{}", app.address)
+                || origin == format!("http://localhost:{port}")
+        }
+    }
+}
+
+/// The cookies of a request, as name and value.
+fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (&str, &str)> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+}
+
+fn refused(status: StatusCode, why: &'static str) -> Response {
+    secured(
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            why,
+        )
+            .into_response(),
+    )
+}
+
+fn secured(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    // A page that says its own (the report, with its inline styles) keeps it.
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        );
+    }
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}

@@ -1,0 +1,98 @@
+//! `iomark ui`: iomark for people who never open a terminal, as a local app in the browser.
+//! It is a front end over the command line: a run is `iomark run … --progress json` as a child
+//! process, whose progress lines reach the page as they come (server-sent events), whose Stop
+//! is Ctrl-C (SIGINT: the run removes its test file as at a terminal), and whose result is read
+//! back from the store it saved it in; nothing is measured or recomputed here.
+//!
+//! - `guard.rs`: every request's checks: the one-time secret (from the address opened, then a
+//!   cookie of its own), a Host of this machine (DNS rebinding), a same-origin Origin on
+//!   every action, and the security headers;
+//! - `runs.rs`: the runs started, their children and their progress;
+//! - `mounts.rs`: what can be measured: the mounted filesystems, each with what `iomark info`
+//!   knows of it;
+//! - `pages.rs`: the screens, from the templates in `templates/ui/`; `ui.js`: the one small
+//!   script (the live table and rate; every page works without it).
+
+mod guard;
+mod mounts;
+mod pages;
+mod runs;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::routing::{get, post};
+use axum::Router;
+
+pub use guard::cookie_name;
+
+/// What the app is started with (`commands::ui`).
+pub struct Config {
+    /// The iomark binary the runs are made with: this one.
+    pub exe: PathBuf,
+    /// `--db` as given, passed to every child, so the app shows the store they save in.
+    pub db: Option<String>,
+    /// The secret the address opened carries.
+    pub secret: String,
+    /// Where the runs' documents are written before they are read back (removed at the end).
+    pub work: PathBuf,
+}
+
+pub(crate) struct App {
+    pub config: Config,
+    /// The store the runs save in: the history and the results shown.
+    pub store: iomark_store::Store,
+    /// The address served: the only Host taken, with `localhost` for its port.
+    pub address: SocketAddr,
+    pub runs: runs::Runs,
+    pub mounts: mounts::Mounts,
+}
+
+type Shared = Arc<App>;
+
+/// Serves the app on `listener` until SIGINT or SIGTERM; `ready` is told the address first.
+/// The runs still going are stopped as Ctrl-C stops them, and waited for.
+pub async fn serve(
+    store: iomark_store::Store,
+    listener: std::net::TcpListener,
+    config: Config,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    listener.set_nonblocking(true)?;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let address = listener.local_addr()?;
+    let app = Arc::new(App {
+        config,
+        store,
+        address,
+        runs: Default::default(),
+        mounts: Default::default(),
+    });
+    ready(address);
+    axum::serve(listener, router(app.clone()))
+        .with_graceful_shutdown(super::stopped())
+        .await?;
+    app.runs.stop_all().await;
+    Ok(())
+}
+
+fn router(app: Shared) -> Router {
+    Router::new()
+        .route("/", get(pages::home))
+        .route("/runs", post(runs::start))
+        .route("/runs/{n}", get(pages::run))
+        .route("/runs/{n}/events", get(runs::events))
+        .route("/runs/{n}/stop", post(runs::stop))
+        .route("/results/{id}", get(pages::result))
+        .route("/results/{id}/card.png", get(pages::card))
+        .route("/history", get(pages::history))
+        .route("/static/site.css", get(pages::stylesheet))
+        .route("/static/ui.js", get(pages::script))
+        .fallback(pages::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            guard::guard,
+        ))
+        .with_state(app)
+}

@@ -1,0 +1,258 @@
+//! The app's screens, from the templates in `templates/ui/`: what to measure (`/`), a run as it
+//! goes (`/runs/N`), a result (`/results/ID`: the HTML report `iomark export` writes, with the
+//! app's links above it) and its card, and the saved runs (`/history`). Every page works
+//! without the script: a run's page refreshes itself where scripts do not run.
+
+use askama::Template;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+
+use super::mounts::Place;
+use super::runs::{End, PROFILES};
+use super::Shared;
+use iomark_export::chart::{self, Kind};
+use iomark_result::result::Summary;
+
+#[derive(Template)]
+#[template(path = "ui/home.html")]
+struct Home {
+    title: String,
+    places: Vec<Place>,
+    profiles: &'static [&'static str],
+    recent: Vec<Saved>,
+}
+
+pub async fn home(State(app): State<Shared>) -> Response {
+    let places = app.mounts.list(&app).await;
+    let recent = app.store.history().list(Some(5)).await.unwrap_or_default();
+    let recent = recent.iter().map(Saved::of).collect();
+    page(&Home {
+        title: "Measure a disk".into(),
+        places,
+        profiles: &PROFILES,
+        recent,
+    })
+}
+
+/// One row of a run's table: a test, its read and write figures as they come.
+struct Row {
+    test: String,
+    read: String,
+    write: String,
+}
+
+#[derive(Template)]
+#[template(path = "ui/run.html")]
+struct RunPage {
+    title: String,
+    n: u64,
+    path: String,
+    profile: String,
+    rows: Vec<Row>,
+    /// What it is doing now, or how it ended.
+    now: String,
+    going: bool,
+    result: Option<String>,
+    failed: Option<String>,
+}
+
+pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Response {
+    let Some(run) = app.runs.get(n) else {
+        return not_found().await;
+    };
+    let state = run.state();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut now = "starting".to_string();
+    for line in &state.lines {
+        let phase = line["phase"].as_str().unwrap_or_default();
+        match line["event"].as_str() {
+            Some("start") => now = phase.to_string(),
+            Some("done") => {
+                let (Some(test), Some(mb)) = (line["test"].as_str(), line["mb_per_s"].as_f64())
+                else {
+                    continue;
+                };
+                let (name, op) = test.rsplit_once('_').unwrap_or((test, ""));
+                let name = name.replace('_', " ");
+                let index = match rows.iter().position(|r| r.test == name) {
+                    Some(i) => i,
+                    None => {
+                        rows.push(Row {
+                            test: name,
+                            read: "–".into(),
+                            write: "–".into(),
+                        });
+                        rows.len() - 1
+                    }
+                };
+                let figure = format!("{mb:.2}");
+                match op {
+                    "write" => rows[index].write = figure,
+                    _ => rows[index].read = figure,
+                }
+            }
+            _ => {}
+        }
+    }
+    let (going, result, failed) = match &state.end {
+        None => (true, None, None),
+        Some(End::Done(id)) => (false, Some(id.clone()), None),
+        Some(End::Stopped) => (false, None, None),
+        Some(End::Failed(why)) => (false, None, Some(why.clone())),
+    };
+    if let Some(end) = &state.end {
+        now = match end {
+            End::Done(_) => "done: saved in your history".into(),
+            End::Stopped => "stopped: its test file is removed".into(),
+            End::Failed(_) => "failed".into(),
+        };
+    }
+    page(&RunPage {
+        title: format!("Run {n}"),
+        n,
+        path: run.path.clone(),
+        profile: run.profile.clone(),
+        rows,
+        now,
+        going,
+        result,
+        failed,
+    })
+}
+
+/// `/results/ID`: the report `iomark export --format html` writes, the app's links above it.
+pub async fn result(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    let Ok(doc) = app.store.history().get(&id).await else {
+        return not_found().await;
+    };
+    let Ok(report) = iomark_export::exporter(iomark_export::Format::Html).export(&doc) else {
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the report could not be drawn",
+        )
+            .into_response();
+    };
+    let links = format!(
+        "<body><p><a href=\"/\">Measure again</a> · <a href=\"/history\">History</a> · \
+         <a href=\"/results/{id}/card.png\" download>The card to share (PNG)</a></p>",
+        id = encode(&doc.id)
+    );
+    let mut response =
+        Html(String::from_utf8_lossy(&report).replacen("<body>", &links, 1)).into_response();
+    // The report's own styles are inline: its policy, with this app's links.
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; \
+             frame-ancestors 'none'",
+        ),
+    );
+    response
+}
+
+/// `/results/ID/card.png`: the card `iomark plot --kind card` draws.
+pub async fn card(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
+    let Ok(doc) = app.store.history().get(&id).await else {
+        return not_found().await;
+    };
+    match chart::png(Kind::Card, &[&doc]) {
+        Ok(png) => ([(header::CONTENT_TYPE, "image/png")], png).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the card could not be drawn: {e}"),
+        )
+            .into_response(),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "ui/history.html")]
+struct History {
+    title: String,
+    runs: Vec<Saved>,
+}
+
+/// A saved run in a line.
+struct Saved {
+    id: String,
+    date: String,
+    device: String,
+    profile: String,
+    what: String,
+}
+
+impl Saved {
+    fn of(s: &Summary) -> Saved {
+        let what = match (&s.headline, s.seq_read_mb_per_s, s.seq_write_mb_per_s) {
+            (Some(h), _, _) => h.clone(),
+            (None, Some(r), Some(w)) => format!("SEQ1M read {r:.1} MB/s, write {w:.1} MB/s"),
+            _ => String::new(),
+        };
+        Saved {
+            id: s.id.clone(),
+            date: s
+                .started_at
+                .chars()
+                .take(16)
+                .collect::<String>()
+                .replace('T', " "),
+            device: s.device.clone().unwrap_or_default(),
+            profile: s.profile.clone(),
+            what,
+        }
+    }
+}
+
+pub async fn history(State(app): State<Shared>) -> Response {
+    match app.store.history().list(Some(200)).await {
+        Ok(runs) => page(&History {
+            title: "Saved runs".into(),
+            runs: runs.iter().map(Saved::of).collect(),
+        }),
+        Err(e) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the history could not be read: {e}"),
+        )
+            .into_response(),
+    }
+}
+
+pub async fn stylesheet() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        concat!(include_str!("../site.css"), include_str!("ui.css")),
+    )
+        .into_response()
+}
+
+pub async fn script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("ui.js"),
+    )
+        .into_response()
+}
+
+pub async fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        "no such page in this app: start from /",
+    )
+        .into_response()
+}
+
+fn page(template: &impl Template) -> Response {
+    match template.render() {
+        Ok(html) => Html(html).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the page could not be drawn: {e}"),
+        )
+            .into_response(),
+    }
+}
+
+fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}

@@ -1,0 +1,332 @@
+//! The runs the app started: each `iomark run PATH --progress json --json FILE` as a child,
+//! its progress lines (one JSON object each on its standard error) kept and sent on to the
+//! pages that watch it, Stop as Ctrl-C (SIGINT), and its end: the result it saved, stopped, or
+//! what it said when it failed.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Form, Path as UrlPath, State};
+use axum::http::{header, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::io::AsyncBufReadExt;
+use tokio::sync::broadcast;
+
+use super::Shared;
+
+/// The profiles a run may be started with, as `iomark run --profile` names them.
+pub const PROFILES: [&str; 5] = ["standard", "quick", "nvme", "pi", "sdcard"];
+
+/// What the start form sends.
+#[derive(Deserialize)]
+pub struct Start {
+    pub path: String,
+    #[serde(default)]
+    pub other: String,
+    pub profile: String,
+    #[serde(default)]
+    pub size: String,
+    #[serde(default)]
+    pub loops: String,
+    #[serde(default)]
+    pub duration: String,
+    #[serde(default)]
+    pub claimed: String,
+}
+
+#[derive(Default)]
+pub struct Runs {
+    runs: Mutex<HashMap<u64, Arc<Run>>>,
+}
+
+pub struct Run {
+    pub path: String,
+    pub profile: String,
+    pid: Option<u32>,
+    state: Mutex<Progress>,
+    events: broadcast::Sender<String>,
+}
+
+/// A run's progress so far.
+#[derive(Clone, Default)]
+pub struct Progress {
+    /// Its progress lines, as the run wrote them, and the last: how it ended.
+    pub lines: Vec<Value>,
+    pub end: Option<End>,
+}
+
+#[derive(Clone)]
+pub enum End {
+    /// Saved: the result's id.
+    Done(String),
+    Stopped,
+    /// What it said, where it failed.
+    Failed(String),
+}
+
+impl End {
+    fn event(&self) -> Value {
+        match self {
+            End::Done(id) => json!({"event": "end", "status": "done", "result": id}),
+            End::Stopped => json!({"event": "end", "status": "stopped"}),
+            End::Failed(why) => json!({"event": "end", "status": "failed", "message": why}),
+        }
+    }
+}
+
+impl Runs {
+    pub fn get(&self, n: u64) -> Option<Arc<Run>> {
+        self.runs.lock().unwrap().get(&n).cloned()
+    }
+
+    /// Every run still going stopped as Ctrl-C stops it, and waited for (a test file is
+    /// removed by the run itself).
+    pub async fn stop_all(&self) {
+        let going: Vec<Arc<Run>> = self.runs.lock().unwrap().values().cloned().collect();
+        for run in &going {
+            run.stop();
+        }
+        for run in going {
+            for _ in 0..300 {
+                if run.state().end.is_some() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+}
+
+impl Run {
+    pub fn state(&self) -> Progress {
+        self.state.lock().unwrap().clone()
+    }
+
+    /// Ctrl-C to the run, while it goes.
+    pub fn stop(&self) {
+        if let (Some(pid), None) = (self.pid, &self.state.lock().unwrap().end) {
+            // SAFETY: a signal to our own child, which has not been waited for (its end is
+            // not yet known), so the id is still its.
+            unsafe { libc::kill(pid as i32, libc::SIGINT) };
+        }
+    }
+
+    fn said(&self, line: Value) {
+        let mut state = self.state.lock().unwrap();
+        let _ = self.events.send(line.to_string());
+        state.lines.push(line);
+    }
+
+    fn ended(&self, end: End) {
+        let mut state = self.state.lock().unwrap();
+        let _ = self.events.send(end.event().to_string());
+        state.end = Some(end);
+    }
+}
+
+/// `POST /runs`: a run started with the form's choices; its page follows.
+pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Response {
+    let path = match form.path.as_str() {
+        "other" => form.other.trim().to_string(),
+        chosen => chosen.to_string(),
+    };
+    let args = match arguments(&app, &form, &path) {
+        Ok(args) => args,
+        Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
+    };
+    let n = {
+        let runs = app.runs.runs.lock().unwrap();
+        runs.keys().max().map_or(1, |n| n + 1)
+    };
+    let document = app.config.work.join(format!("run-{n}.json"));
+    let mut command = tokio::process::Command::new(&app.config.exe);
+    command
+        .args(&args)
+        .arg("--json")
+        .arg(&document)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the run could not start: {e}"),
+            )
+                .into_response()
+        }
+    };
+    let (events, _) = broadcast::channel(1024);
+    let run = Arc::new(Run {
+        path,
+        profile: form.profile.clone(),
+        pid: child.id(),
+        state: Default::default(),
+        events,
+    });
+    app.runs.runs.lock().unwrap().insert(n, run.clone());
+    let stderr = child.stderr.take();
+    tokio::spawn(async move {
+        let mut notes = Vec::new();
+        if let Some(stderr) = stderr {
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                match serde_json::from_str::<Value>(&line) {
+                    Ok(value) if value.get("event").is_some() => run.said(value),
+                    _ if !line.trim().is_empty() => notes.push(line),
+                    _ => {}
+                }
+            }
+        }
+        let status = child.wait().await;
+        run.ended(ending(status, &document, &notes));
+        let _ = std::fs::remove_file(&document);
+    });
+    (
+        StatusCode::SEE_OTHER,
+        [(header::LOCATION, format!("/runs/{n}"))],
+    )
+        .into_response()
+}
+
+/// How a run ended, from its exit status, its document and what it said.
+fn ending(
+    status: std::io::Result<std::process::ExitStatus>,
+    document: &Path,
+    notes: &[String],
+) -> End {
+    use std::os::unix::process::ExitStatusExt;
+    let said = || {
+        let last: Vec<&str> = notes
+            .iter()
+            .rev()
+            .take(6)
+            .rev()
+            .map(String::as_str)
+            .collect();
+        last.join("\n")
+    };
+    match status {
+        Ok(s) if s.success() => {
+            let id = std::fs::read(document)
+                .ok()
+                .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
+                .and_then(|doc| doc["id"].as_str().map(str::to_string));
+            match id {
+                Some(id) => End::Done(id),
+                None => End::Failed(format!("the run ended without its result. {}", said())),
+            }
+        }
+        // Ctrl-C: iomark's own 130, or the signal itself.
+        Ok(s) if s.code() == Some(130) || s.signal() == Some(libc::SIGINT) => End::Stopped,
+        Ok(_) => End::Failed(said()),
+        Err(e) => End::Failed(format!("the run could not be waited for: {e}")),
+    }
+}
+
+/// The run's arguments from the form, each checked: a folder that is one, a profile iomark
+/// has, sizes and counts as `iomark run` reads them (it checks them again).
+fn arguments(app: &Shared, form: &Start, path: &str) -> Result<Vec<String>, String> {
+    if path.is_empty() || !Path::new(path).is_absolute() || !Path::new(path).is_dir() {
+        return Err(format!(
+            "'{path}' is not a folder: choose a filesystem or give a folder's full path"
+        ));
+    }
+    if !PROFILES.contains(&form.profile.as_str()) {
+        return Err(format!("no profile '{}'", form.profile));
+    }
+    let mut args: Vec<String> = vec![
+        "run".into(),
+        path.into(),
+        "--profile".into(),
+        form.profile.clone(),
+    ];
+    args.extend(["--progress".into(), "json".into()]);
+    for (flag, value) in [
+        ("--size", &form.size),
+        ("--loops", &form.loops),
+        ("--duration", &form.duration),
+        ("--claimed", &form.claimed),
+    ] {
+        let value = value.trim();
+        if value.is_empty() {
+            continue;
+        }
+        if value.starts_with('-') || value.len() > 64 || value.contains(char::is_control) {
+            return Err(format!("{flag}: '{value}' is not a value"));
+        }
+        if flag == "--claimed" && form.profile != "sdcard" {
+            continue;
+        }
+        args.extend([flag.to_string(), value.to_string()]);
+    }
+    if let Some(db) = &app.config.db {
+        args.extend(["--db".to_string(), db.clone()]);
+    }
+    Ok(args)
+}
+
+/// `POST /runs/N/stop`: Ctrl-C to the run; its page follows.
+pub async fn stop(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Response {
+    match app.runs.get(n) {
+        Some(run) => {
+            run.stop();
+            (
+                StatusCode::SEE_OTHER,
+                [(header::LOCATION, format!("/runs/{n}"))],
+            )
+                .into_response()
+        }
+        None => (StatusCode::NOT_FOUND, "no such run").into_response(),
+    }
+}
+
+/// `GET /runs/N/events`: the run's progress lines so far, then each as it comes, then its end
+/// (server-sent events, a JSON object each).
+pub async fn events(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Response {
+    let Some(run) = app.runs.get(n) else {
+        return (StatusCode::NOT_FOUND, "no such run").into_response();
+    };
+    // Subscribed before the lines so far are read: none falls between.
+    let receiver = run.events.subscribe();
+    let state = run.state();
+    let mut first: Vec<String> = state.lines.iter().map(Value::to_string).collect();
+    if let Some(end) = &state.end {
+        first.push(end.event().to_string());
+    }
+    let ended = state.end.is_some();
+    let stream = futures_util::stream::unfold(
+        (first.into_iter(), receiver, ended),
+        |(mut first, mut receiver, ended)| async move {
+            if let Some(line) = first.next() {
+                return Some((
+                    Ok::<_, std::convert::Infallible>(Event::default().data(line)),
+                    (first, receiver, ended),
+                ));
+            }
+            if ended {
+                return None;
+            }
+            loop {
+                match receiver.recv().await {
+                    Ok(line) => {
+                        let last = line.contains("\"event\":\"end\"");
+                        return Some((Ok(Event::default().data(line)), (first, receiver, last)));
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                }
+            }
+        },
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}

@@ -1,0 +1,95 @@
+//! `iomark ui`: the local app (`web::ui`) on a free port of 127.0.0.1, opened in the desktop's
+//! browser with its one-time key, until Ctrl-C.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use crate::cli::UiArgs;
+use iomark_site::ui::{self, Config};
+use iomark_store::{Location, Pooling, Store};
+
+pub fn run(args: &UiArgs) -> anyhow::Result<()> {
+    let location = args.store.location().map_err(anyhow::Error::msg)?;
+    let listen = args
+        .listen
+        .unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
+    let listener = std::net::TcpListener::bind(listen)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {e}"))?;
+    if !listen.ip().is_loopback() {
+        eprintln!(
+            "Warning: --listen {listen} lets other machines reach this app (with its key, over \
+             plain HTTP): use it only on a network you trust"
+        );
+    }
+    let secret = iomark_result::result::token::new_token().context("cannot make the app's key")?;
+    let exe = std::env::current_exe().context("cannot find iomark's own program")?;
+    let work = work_folder()?;
+    let config = Config {
+        exe,
+        db: args.store.db.as_ref().map(db_arg),
+        secret: secret.clone(),
+        work: work.clone(),
+    };
+    let no_open = args.no_open;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let served = runtime.block_on(async move {
+        let store = Store::open_with(location, Pooling::COMMAND).await?;
+        ui::serve(store, listener, config, |address| {
+            let url = format!("http://{address}/?key={secret}");
+            println!("iomark ui: {url} (Ctrl-C stops it)");
+            if !no_open {
+                open(&url);
+            }
+        })
+        .await
+        .context("the app stopped")
+    });
+    let _ = std::fs::remove_dir_all(&work);
+    served
+}
+
+/// Opens `url` in the desktop's browser, where there is a desktop and `xdg-open`.
+fn open(url: &str) {
+    let desktop =
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    if !desktop {
+        println!("No desktop here: open the address above in a browser on this machine.");
+        return;
+    }
+    let opened = std::process::Command::new("xdg-open")
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if opened.is_err() {
+        println!("Could not start xdg-open: open the address above in a browser.");
+    }
+}
+
+/// `--db` as a child is given it.
+fn db_arg(location: &Location) -> String {
+    match location {
+        Location::Sqlite(path) => path.to_string_lossy().into_owned(),
+        Location::Postgres(url) => url.clone(),
+    }
+}
+
+/// A folder of the app's own for the runs' documents, readable by its owner alone.
+fn work_folder() -> anyhow::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let base = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|d| d.is_dir())
+        .unwrap_or_else(std::env::temp_dir);
+    let work = base.join(format!("iomark-ui-{}", std::process::id()));
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&work)
+        .with_context(|| format!("cannot make {}", work.display()))?;
+    Ok(work)
+}

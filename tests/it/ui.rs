@@ -1,0 +1,351 @@
+//! Issue 49: `iomark ui`, the local app, for real: its guard refuses what a page of another
+//! site or another machine could send (no key, another Host, another Origin, a cross-site
+//! form), it listens on loopback alone, and a person in Chromium picks a folder, runs quick,
+//! watches the table fill, reads the result, and stops a second run midway (its test file
+//! gone), on a phone's width and a laptop's.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::common::cdp::Browser;
+use crate::common::{entries, iomark};
+
+/// `iomark ui --no-open` with its store in `home`, stopped (SIGINT) when dropped.
+struct App {
+    child: Option<Child>,
+    port: u16,
+    key: String,
+}
+
+impl App {
+    fn start(home: &Path) -> App {
+        let mut child = iomark(home)
+            .args(["ui", "--no-open"])
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env("XDG_RUNTIME_DIR", home)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in: {line}"));
+        let rest = url.trim_start_matches("http://127.0.0.1:");
+        let (port, key) = rest.split_once("/?key=").unwrap_or_else(|| panic!("{url}"));
+        App {
+            child: Some(child),
+            port: port.parse().unwrap(),
+            key: key.to_string(),
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/?key={}", self.port, self.key)
+    }
+
+    fn cookie(&self) -> String {
+        format!("Cookie: iomark_ui_{}={}", self.port, self.key)
+    }
+
+    /// SIGINT, then the exit status.
+    fn stop(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("running");
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        child.wait().unwrap()
+    }
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            self.stop();
+        }
+    }
+}
+
+/// A request as a browser (or an attacker's page) could send it, its headers as given: the
+/// status, the headers and the body.
+fn raw(port: u16, method: &str, path: &str, headers: &[&str], body: &str) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let extra: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
+    let host = if headers
+        .iter()
+        .any(|h| h.to_ascii_lowercase().starts_with("host:"))
+    {
+        String::new()
+    } else {
+        format!("Host: 127.0.0.1:{port}\r\n")
+    };
+    write!(
+        stream,
+        "{method} {path} HTTP/1.0\r\n{host}{extra}Content-Type: application/x-www-form-urlencoded\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut bytes = Vec::new();
+    stream.read_to_end(&mut bytes).unwrap();
+    let answer = String::from_utf8_lossy(&bytes);
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_string(), body.to_string())
+}
+
+#[test]
+fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
+    let home = tempfile::tempdir().unwrap();
+    let mut app = App::start(home.path());
+    let port = app.port;
+    let cookie = app.cookie();
+    // No key, a wrong one: refused, saying where the key is.
+    let (status, _, body) = raw(port, "GET", "/", &[], "");
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("the address `iomark ui` printed"), "{body}");
+    assert_eq!(
+        raw(
+            port,
+            "GET",
+            "/?key=not-the-key-0000000000000000000000",
+            &[],
+            ""
+        )
+        .0,
+        403
+    );
+    // The key: a cookie of the app's own, and the address without it.
+    let (status, head, _) = raw(port, "GET", &format!("/?key={}", app.key), &[], "");
+    assert_eq!(status, 303, "{head}");
+    assert!(head.contains("location: /\r\n"), "{head}");
+    let set = format!(
+        "set-cookie: iomark_ui_{port}={}; Path=/; HttpOnly; SameSite=Strict",
+        app.key
+    );
+    assert!(
+        head.to_ascii_lowercase()
+            .contains(&set.to_ascii_lowercase()),
+        "{head}"
+    );
+    let (status, head, body) = raw(port, "GET", "/", &[&cookie], "");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("What to measure"));
+    assert!(
+        head.contains("content-security-policy: default-src 'none'; script-src 'self'"),
+        "{head}"
+    );
+    // Another name for this machine (DNS rebinding): refused, key or not.
+    let (status, _, body) = raw(
+        port,
+        "GET",
+        "/",
+        &[&format!("Host: attacker.example:{port}"), &cookie],
+        "",
+    );
+    assert_eq!(status, 421, "{body}");
+    // Actions only from the app's own pages.
+    let dir = tempfile::tempdir().unwrap();
+    let form = format!("path={}&profile=quick", dir.path().display());
+    for (headers, why) in [
+        (
+            vec![cookie.as_str(), "Origin: http://attacker.example"],
+            "another origin",
+        ),
+        (vec![cookie.as_str()], "no origin at all"),
+        (
+            vec![cookie.as_str(), "Sec-Fetch-Site: cross-site"],
+            "a cross-site fetch",
+        ),
+        // A form posted from another site: the browser sends no SameSite=Strict cookie.
+        (
+            vec!["Origin: http://attacker.example"],
+            "a cross-site form, without the cookie",
+        ),
+    ] {
+        let (status, _, body) = raw(port, "POST", "/runs", &headers, &form);
+        assert_eq!(status, 403, "{why}: {body}");
+    }
+    assert_eq!(
+        entries(dir.path()),
+        Vec::<String>::new(),
+        "a refused action ran nothing"
+    );
+    // A bad folder is refused with why, before anything runs.
+    let origin = format!("Origin: http://127.0.0.1:{port}");
+    let (status, _, body) = raw(
+        port,
+        "POST",
+        "/runs",
+        &[&cookie, &origin],
+        "path=relative/dir&profile=quick",
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("is not a folder"), "{body}");
+    // A folder the run cannot write in: it fails, and its page says what the run said.
+    let (status, head, _) = raw(
+        port,
+        "POST",
+        "/runs",
+        &[&cookie, &origin],
+        "path=/proc&profile=quick",
+    );
+    assert_eq!(status, 303, "{head}");
+    let failed = (0..300).find_map(|_| {
+        let (_, _, body) = raw(port, "GET", "/runs/1", &[&cookie], "");
+        if body.contains("id=\"failed\"") {
+            return Some(body);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        None
+    });
+    let failed = failed.expect("the run failed within 30 s");
+    assert!(failed.contains("/proc"), "{failed}");
+    // Loopback alone: another address of this machine does not answer.
+    assert!(TcpStream::connect(("127.0.0.2", port)).is_err());
+    // Ctrl-C: the app ends well, its work folder gone.
+    let status = app.stop();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        !entries(home.path())
+            .iter()
+            .any(|e| e.starts_with("iomark-ui-")),
+        "{:?}",
+        entries(home.path())
+    );
+}
+
+/// Picks the test's folder as a person would (another folder, typed), chooses the profile and
+/// options, and starts.
+fn start_run(browser: &mut Browser, dir: &Path, profile: &str, loops: &str, duration: &str) {
+    browser.wait_for("document.getElementById('start') !== null");
+    let script = format!(
+        "(() => {{ const f = document.getElementById('start'); \
+         f.querySelector('input[value=other]').checked = true; \
+         f.elements.other.value = {dir}; f.elements.profile.value = {profile}; \
+         f.elements.size.value = '8MiB'; f.elements.loops.value = {loops}; \
+         f.elements.duration.value = {duration}; \
+         f.querySelector('button[type=submit]').click(); return true; }})()",
+        dir = json!(dir.display().to_string()),
+        profile = json!(profile),
+        loops = json!(loops),
+        duration = json!(duration),
+    );
+    assert_eq!(browser.eval(&script), json!(true));
+    browser.wait_for("location.pathname !== '/'");
+    let at = browser.eval("location.pathname");
+    assert!(
+        at.as_str().is_some_and(|p| p.starts_with("/runs/")),
+        "the run did not start: {}",
+        browser.eval("document.body.innerText")
+    );
+}
+
+#[test]
+fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::start(home.path());
+    let shots = std::env::var_os("IOMARK_SHOTS").map(std::path::PathBuf::from);
+    let mut browser = Browser::open(1280, 900, false);
+    browser.call("Page.navigate", json!({"url": app.url()}), true);
+    browser.wait_for("location.pathname === '/' && location.search === ''");
+    if let Some(shots) = &shots {
+        browser.screenshot(&shots.join("ui-home-1280.png"));
+    }
+    // A quick run: the table fills in test by test, then its result.
+    start_run(&mut browser, dir.path(), "quick", "2", "1s");
+    browser.wait_for("Array.from(document.querySelectorAll('#table td')).some(td => /^[0-9.]+$/.test(td.textContent))");
+    if let Some(shots) = &shots {
+        browser.screenshot(&shots.join("ui-run-1280.png"));
+    }
+    browser.wait_for("location.pathname.startsWith('/results/')");
+    let report = browser.eval("document.body.innerText");
+    assert!(report.as_str().unwrap().contains("SEQ1M"), "{report}");
+    assert!(
+        report.as_str().unwrap().contains("The card to share"),
+        "{report}"
+    );
+    let card = browser.eval("document.querySelector('a[download]').getAttribute('href')");
+    let (status, head, _) = raw(
+        app.port,
+        "GET",
+        card.as_str().unwrap(),
+        &[&app.cookie()],
+        "",
+    );
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: image/png"), "{head}");
+    if let Some(shots) = &shots {
+        browser.screenshot(&shots.join("ui-result-1280.png"));
+    }
+    assert_eq!(
+        entries(dir.path()),
+        Vec::<String>::new(),
+        "the run removed its file"
+    );
+    // A longer one, stopped once it measures: its test file is gone, nothing saved.
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://127.0.0.1:{}/", app.port)}),
+        true,
+    );
+    start_run(&mut browser, dir.path(), "standard", "3", "5s");
+    browser.wait_for("document.getElementById('rate') && document.getElementById('rate').textContent.includes('MB/s')");
+    assert_eq!(
+        browser.eval("document.getElementById('stop').click(), true"),
+        json!(true)
+    );
+    browser.wait_for("document.getElementById('now').textContent.startsWith('stopped')");
+    assert_eq!(
+        entries(dir.path()),
+        Vec::<String>::new(),
+        "a stopped run leaves nothing"
+    );
+    // The history: the first run, not the stopped one.
+    // (Read below, after the app is asked to stop while a run goes.)
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://127.0.0.1:{}/history", app.port)}),
+        true,
+    );
+    browser.wait_for("location.pathname === '/history'");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#runs tbody tr').length"),
+        json!(1)
+    );
+    // A phone's width: nothing wider than the screen, on every screen.
+    let mut phone = Browser::open(375, 800, true);
+    phone.call("Page.navigate", json!({"url": app.url()}), true);
+    phone.wait_for("location.pathname === '/' && location.search === ''");
+    for path in ["/", "/runs/1", "/runs/2", "/history"] {
+        phone.call(
+            "Page.navigate",
+            json!({"url": format!("http://127.0.0.1:{}{path}", app.port)}),
+            true,
+        );
+        phone.wait_for(&format!("location.pathname === {}", json!(path)));
+        assert!(!phone.overflows(), "{path} at 375 px: {}", phone.too_wide());
+        if let Some(shots) = &shots {
+            let name = path.trim_matches('/').replace('/', "-");
+            phone.screenshot(&shots.join(format!(
+                "ui-{}-375.png",
+                if name.is_empty() { "home" } else { &name }
+            )));
+        }
+    }
+}
