@@ -215,6 +215,33 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
     });
     let failed = failed.expect("the run failed within 30 s");
     assert!(failed.contains("/proc"), "{failed}");
+    // An SD card's result: the verdict Pi owners know, Raspberry Pi's own SD Card Speed Test.
+    let mut card = crate::common::doc(
+        &crate::common::site::ulid(3),
+        "2026-11-01T00:00:00Z",
+        &[("RND4K_Q1T1_read", 0.1)],
+        0.0,
+    );
+    card["target"]["device"] = json!({"name": "mmcblk0", "model": "SN64G", "transport": "mmc",
+        "size_bytes": 63_864_569_856u64, "sd": {"kind": "SD"}});
+    crate::common::ok(
+        iomark(home.path())
+            .arg("import")
+            .arg(crate::common::write_doc(home.path(), &card)),
+    );
+    let (status, head, body) = raw(
+        port,
+        "GET",
+        &format!("/results/{}", crate::common::site::ulid(3)),
+        &[&cookie],
+        "",
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains("Raspberry Pi's SD Card Speed Test: fail (random read under 1500 IOPS)"),
+        "{body}"
+    );
+    assert!(head.contains("style-src 'unsafe-inline'"), "{head}");
     // Loopback alone: another address of this machine does not answer.
     assert!(TcpStream::connect(("127.0.0.2", port)).is_err());
     // Ctrl-C: the app ends well, its work folder gone.

@@ -5,6 +5,7 @@
 //! back. Units: `mb_per_s` is 10^6 bytes per second; latencies are microseconds;
 //! sizes are bytes; times are RFC 3339 (UTC).
 
+pub mod agnostics;
 pub mod describe;
 mod document_error;
 mod drive;

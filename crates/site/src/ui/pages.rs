@@ -133,9 +133,13 @@ pub async fn result(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> 
         )
             .into_response();
     };
+    // For an SD card, the verdict Pi owners know: Raspberry Pi's own SD Card Speed Test's.
+    let pi_test = iomark_result::result::agnostics::verdict(&doc)
+        .map(|(_, said)| format!("<p id=\"agnostics\"><strong>{}</strong></p>", escape(&said)))
+        .unwrap_or_default();
     let links = format!(
         "<body><p><a href=\"/\">Measure again</a> · <a href=\"/history\">History</a> · \
-         <a href=\"/results/{id}/card.png\" download>The card to share (PNG)</a></p>",
+         <a href=\"/results/{id}/card.png\" download>The card to share (PNG)</a></p>{pi_test}",
         id = encode(&doc.id)
     );
     let mut response =
@@ -251,6 +255,14 @@ fn page(template: &impl Template) -> Response {
         )
             .into_response(),
     }
+}
+
+/// Text as HTML text.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn encode(text: &str) -> String {
