@@ -30,6 +30,7 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
         db: args.store.db.as_ref().map(db_arg),
         secret: secret.clone(),
         work: work.clone(),
+        idle: (!args.idle_stop.is_zero()).then_some(args.idle_stop),
     };
     let no_open = args.no_open;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -40,7 +41,7 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
         let store = Store::open_with(location, Pooling::COMMAND).await?;
         ui::serve(store, listener, config, |address| {
             let url = format!("http://{address}/?key={secret}");
-            println!("iomark ui: {url} (Ctrl-C stops it)");
+            let _ = super::say!("iomark ui: {url} (Ctrl-C stops it)");
             if !no_open {
                 open(&url);
             }
@@ -48,6 +49,14 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
         .await
         .context("the app stopped")
     });
+    if let Ok(true) = served {
+        // Said where it can be: a menu's app may have no one reading its output.
+        let _ = super::say!(
+            "iomark ui: stopped after {} without a visit",
+            crate::output::progress::short_duration(args.idle_stop)
+        );
+    }
+    let served = served.map(|_| ());
     let _ = std::fs::remove_dir_all(&work);
     served
 }
@@ -57,7 +66,8 @@ fn open(url: &str) {
     let desktop =
         std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
     if !desktop {
-        println!("No desktop here: open the address above in a browser on this machine.");
+        let _ =
+            super::say!("No desktop here: open the address above in a browser on this machine.");
         return;
     }
     let opened = std::process::Command::new("xdg-open")
@@ -67,7 +77,7 @@ fn open(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn();
     if opened.is_err() {
-        println!("Could not start xdg-open: open the address above in a browser.");
+        let _ = super::say!("Could not start xdg-open: open the address above in a browser.");
     }
 }
 

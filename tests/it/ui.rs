@@ -24,8 +24,13 @@ struct App {
 
 impl App {
     fn start(home: &Path) -> App {
+        App::start_with(home, &[])
+    }
+
+    fn start_with(home: &Path, more: &[&str]) -> App {
         let mut child = iomark(home)
             .args(["ui", "--no-open"])
+            .args(more)
             .env_remove("DISPLAY")
             .env_remove("WAYLAND_DISPLAY")
             .env("XDG_RUNTIME_DIR", home)
@@ -286,7 +291,7 @@ fn start_run(browser: &mut Browser, dir: &Path, profile: &str, loops: &str, dura
 fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::start(home.path());
+    let app = App::start(home.path());
     let shots = std::env::var_os("IOMARK_SHOTS").map(std::path::PathBuf::from);
     let mut browser = Browser::open(1280, 900, false);
     browser.call("Page.navigate", json!({"url": app.url()}), true);
@@ -374,5 +379,68 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
                 if name.is_empty() { "home" } else { &name }
             )));
         }
+    }
+}
+
+/// Started from a menu, the app has no terminal to be stopped from: it stops by itself after
+/// its idle time without a visit, its folder gone; a visit keeps it.
+#[test]
+fn the_app_stops_by_itself_when_nobody_visits() {
+    let home = tempfile::tempdir().unwrap();
+    let mut app = App::start_with(home.path(), &["--idle-stop", "3s"]);
+    let started = std::time::Instant::now();
+    let mut child = app.child.take().unwrap();
+    // Visits for 4 s keep it.
+    while started.elapsed() < Duration::from_secs(4) {
+        assert_eq!(
+            raw(app.port, "GET", "/history", &[&app.cookie()], "").0,
+            200
+        );
+        assert!(child.try_wait().unwrap().is_none(), "stopped while visited");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let status = (0..100)
+        .find_map(|_| {
+            std::thread::sleep(Duration::from_millis(100));
+            child.try_wait().unwrap()
+        })
+        .expect("stopped within 10 s of the last visit");
+    assert!(status.success(), "{status:?}");
+    assert!(!entries(home.path())
+        .iter()
+        .any(|e| e.starts_with("iomark-ui-")));
+}
+
+/// The menu entry the .deb installs, as desktops read it: valid, starting `iomark ui`, with
+/// its icon, both named in the package's assets.
+#[test]
+fn the_menu_entry_is_valid_and_starts_the_app() {
+    crate::common::need("desktop-file-validate", "desktop-file-utils");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let entry = root.join("packaging/desktop/iomark.desktop");
+    let out = std::process::Command::new("desktop-file-validate")
+        .arg(&entry)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = std::fs::read_to_string(&entry).unwrap();
+    assert!(
+        text.contains("\nExec=iomark ui\n") && text.contains("\nIcon=iomark\n"),
+        "{text}"
+    );
+    assert!(text.contains("\nCategories=System;\n"), "{text}");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    for asset in [
+        "packaging/desktop/iomark.desktop",
+        "packaging/desktop/iomark.svg",
+    ] {
+        assert!(
+            manifest.contains(asset),
+            "{asset} is not among the .deb's assets"
+        );
     }
 }

@@ -2,8 +2,7 @@
 //!
 //! Field names are a contract: fields may be added within `/1`, never renamed or dropped.
 //! Every run produces one document; `--json` writes it, the store keeps it, `import` reads it
-//! back. Units: `mb_per_s` is 10^6 bytes per second; latencies are microseconds;
-//! sizes are bytes; times are RFC 3339 (UTC).
+//! back. Units: `mb_per_s` is 10^6 bytes/s, latencies microseconds, sizes bytes, times RFC 3339.
 
 pub mod agnostics;
 pub mod describe;

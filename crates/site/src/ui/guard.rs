@@ -28,6 +28,10 @@ pub fn cookie_name(port: u16) -> String {
 }
 
 pub(super) async fn guard(State(app): State<Shared>, request: Request, next: Next) -> Response {
+    app.seen.store(
+        app.started.elapsed().as_secs(),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     let port = app.address.port();
     let headers = request.headers();
     if !host_is_ours(headers, &app) {

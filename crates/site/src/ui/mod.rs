@@ -20,7 +20,9 @@ mod runs;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -37,6 +39,9 @@ pub struct Config {
     pub secret: String,
     /// Where the runs' documents are written before they are read back (removed at the end).
     pub work: PathBuf,
+    /// The app stops after this long without a request while no run goes (started from a
+    /// menu, it has no terminal to be stopped from); none: never.
+    pub idle: Option<std::time::Duration>,
 }
 
 pub(crate) struct App {
@@ -47,18 +52,22 @@ pub(crate) struct App {
     pub address: SocketAddr,
     pub runs: runs::Runs,
     pub mounts: mounts::Mounts,
+    /// When the last request came, in seconds since the app started.
+    pub seen: std::sync::atomic::AtomicU64,
+    pub started: std::time::Instant,
 }
 
 type Shared = Arc<App>;
 
-/// Serves the app on `listener` until SIGINT or SIGTERM; `ready` is told the address first.
-/// The runs still going are stopped as Ctrl-C stops them, and waited for.
+/// Serves the app on `listener` until SIGINT or SIGTERM, or its idle time: whether it was the
+/// idle time. `ready` is told the address first. The runs still going are stopped as Ctrl-C
+/// stops them, and waited for.
 pub async fn serve(
     store: iomark_store::Store,
     listener: std::net::TcpListener,
     config: Config,
     ready: impl FnOnce(SocketAddr),
-) -> std::io::Result<()> {
+) -> std::io::Result<bool> {
     listener.set_nonblocking(true)?;
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let address = listener.local_addr()?;
@@ -68,13 +77,37 @@ pub async fn serve(
         address,
         runs: Default::default(),
         mounts: Default::default(),
+        seen: Default::default(),
+        started: std::time::Instant::now(),
     });
     ready(address);
+    let idle = idle(app.clone());
+    let (tx, rx) = tokio::sync::oneshot::channel();
     axum::serve(listener, router(app.clone()))
-        .with_graceful_shutdown(super::stopped())
+        .with_graceful_shutdown(async move {
+            let was_idle = tokio::select! {
+                _ = super::stopped() => false,
+                _ = idle => true,
+            };
+            let _ = tx.send(was_idle);
+        })
         .await?;
     app.runs.stop_all().await;
-    Ok(())
+    Ok(rx.await.unwrap_or(false))
+}
+
+/// Ends when the app has had no request for its `idle` time and no run goes.
+async fn idle(app: Shared) {
+    let Some(idle) = app.config.idle else {
+        return std::future::pending().await;
+    };
+    loop {
+        tokio::time::sleep(Duration::from_secs(1).min(idle)).await;
+        let seen = Duration::from_secs(app.seen.load(Ordering::Relaxed));
+        if app.started.elapsed().saturating_sub(seen) >= idle && !app.runs.any_going() {
+            return;
+        }
+    }
 }
 
 fn router(app: Shared) -> Router {

@@ -85,6 +85,15 @@ impl Runs {
         self.runs.lock().unwrap().get(&n).cloned()
     }
 
+    /// Whether a run is going.
+    pub fn any_going(&self) -> bool {
+        self.runs
+            .lock()
+            .unwrap()
+            .values()
+            .any(|r| r.state().end.is_none())
+    }
+
     /// Every run still going stopped as Ctrl-C stops it, and waited for (a test file is
     /// removed by the run itself).
     pub async fn stop_all(&self) {
