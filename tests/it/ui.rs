@@ -291,7 +291,7 @@ fn start_run(browser: &mut Browser, dir: &Path, profile: &str, loops: &str, dura
 fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let app = App::start(home.path());
+    let mut app = App::start(home.path());
     let shots = std::env::var_os("IOMARK_SHOTS").map(std::path::PathBuf::from);
     let mut browser = Browser::open(1280, 900, false);
     browser.call("Page.navigate", json!({"url": app.url()}), true);
@@ -348,38 +348,140 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         Vec::<String>::new(),
         "a stopped run leaves nothing"
     );
-    // The history: the first run, not the stopped one.
-    // (Read below, after the app is asked to stop while a run goes.)
+    // A second quick run, then the two side by side with compare's verdicts.
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://127.0.0.1:{}/", app.port)}),
+        true,
+    );
+    start_run(&mut browser, dir.path(), "quick", "2", "1s");
+    browser.wait_for("location.pathname.startsWith('/results/')");
+    let second = browser.eval("location.pathname.split('/')[2]");
     browser.call(
         "Page.navigate",
         json!({"url": format!("http://127.0.0.1:{}/history", app.port)}),
         true,
     );
     browser.wait_for("location.pathname === '/history'");
+    // The two runs, not the stopped one.
     assert_eq!(
         browser.eval("document.querySelectorAll('#runs tbody tr').length"),
-        json!(1)
+        json!(2)
     );
+    browser.eval("document.querySelectorAll('#runs input[type=checkbox]').forEach(c => c.checked = true), document.querySelector('#runs').closest('form').querySelector('button').click()");
+    browser.wait_for("location.pathname === '/compare'");
+    let compared = browser.eval("document.getElementById('comparison').innerText");
+    let compared = compared.as_str().unwrap_or_default();
+    assert!(compared.contains("SEQ1M Q8T1 read"), "{compared}");
+    assert!(
+        ["within noise", "faster", "slower", "can't tell"]
+            .iter()
+            .any(|v| compared.contains(v)),
+        "{compared}"
+    );
+    if let Some(shots) = &shots {
+        browser.screenshot(&shots.join("ui-compare-1280.png"));
+    }
+    let compare_path = browser.eval("location.pathname + location.search");
+    // Sent to a results site of the test's own: what leaves the machine first, then the
+    // receipt, whose link opens the result there.
+    let site_home = tempfile::tempdir().unwrap();
+    let site = crate::common::site::Site::start(
+        site_home.path().join("site.db").to_str().unwrap(),
+        site_home.path(),
+        &crate::common::site::NO_LIMITS,
+    );
+    let second = second.as_str().unwrap();
+    browser.call("Page.navigate", json!({"url": format!("http://127.0.0.1:{}/results/{second}/submit?server={}", app.port, site.url)}), true);
+    browser.wait_for(
+        "document.getElementById('preview') !== null || document.getElementById('failed') !== null",
+    );
+    let preview = browser.eval("document.getElementById('preview') ? document.getElementById('preview').innerText : document.getElementById('failed').innerText");
+    assert!(
+        preview
+            .as_str()
+            .unwrap_or_default()
+            .contains("\"schema\": \"iomark.result/1\""),
+        "{preview}"
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('send').click(), true"),
+        json!(true)
+    );
+    browser.wait_for(
+        "document.getElementById('receipt') !== null || document.getElementById('failed') !== null",
+    );
+    let receipt = browser.eval(
+        "(document.getElementById('receipt') || document.getElementById('failed')).innerText",
+    );
+    assert!(
+        receipt
+            .as_str()
+            .unwrap_or_default()
+            .contains(&format!("Submitted {second}")),
+        "{receipt}"
+    );
+    let link = browser.eval("document.getElementById('link').href");
+    let link = link.as_str().unwrap().to_string();
+    assert_eq!(link, format!("{}/results/{second}", site.url));
+    assert_eq!(crate::common::site::get(&link).status, 200);
+    browser.eval("document.getElementById('link').click()");
+    browser.wait_for(&format!("location.href === {}", json!(link)));
     // A phone's width: nothing wider than the screen, on every screen.
     let mut phone = Browser::open(375, 800, true);
     phone.call("Page.navigate", json!({"url": app.url()}), true);
     phone.wait_for("location.pathname === '/' && location.search === ''");
-    for path in ["/", "/runs/1", "/runs/2", "/history"] {
+    let submit = format!("/results/{second}/submit?server={}", site.url);
+    for path in [
+        "/",
+        "/runs/1",
+        "/runs/2",
+        "/history",
+        compare_path.as_str().unwrap(),
+        &submit,
+    ] {
         phone.call(
             "Page.navigate",
             json!({"url": format!("http://127.0.0.1:{}{path}", app.port)}),
             true,
         );
-        phone.wait_for(&format!("location.pathname === {}", json!(path)));
+        phone.wait_for(&format!(
+            "location.pathname + location.search === {}",
+            json!(path)
+        ));
         assert!(!phone.overflows(), "{path} at 375 px: {}", phone.too_wide());
         if let Some(shots) = &shots {
-            let name = path.trim_matches('/').replace('/', "-");
+            let name: String = path
+                .split('?')
+                .next()
+                .unwrap()
+                .trim_matches('/')
+                .replace('/', "-");
             phone.screenshot(&shots.join(format!(
                 "ui-{}-375.png",
                 if name.is_empty() { "home" } else { &name }
             )));
         }
     }
+    // Ctrl-C to the app while a run goes: the run is stopped as Ctrl-C stops it, its file
+    // removed, and the app ends well.
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://127.0.0.1:{}/", app.port)}),
+        true,
+    );
+    start_run(&mut browser, dir.path(), "standard", "3", "5s");
+    browser.wait_for("document.getElementById('rate') && document.getElementById('rate').textContent.includes('MB/s')");
+    let asked = std::time::Instant::now();
+    let status = app.stop();
+    assert!(status.success(), "{status:?}");
+    assert_eq!(
+        entries(dir.path()),
+        Vec::<String>::new(),
+        "the app's Ctrl-C left nothing"
+    );
+    // Not after the run would have ended (a watching page once held the app for its 2 minutes).
+    assert!(asked.elapsed() < Duration::from_secs(30), "{:?}", asked.elapsed());
 }
 
 /// Started from a menu, the app has no terminal to be stopped from: it stops by itself after

@@ -13,10 +13,12 @@
 //! - `pages.rs`: the screens, from the templates in `templates/ui/`; `ui.js`: the one small
 //!   script (the live table and rate; every page works without it).
 
+mod compare;
 mod guard;
 mod mounts;
 mod pages;
 mod runs;
+mod submit;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -83,17 +85,52 @@ pub async fn serve(
     ready(address);
     let idle = idle(app.clone());
     let (tx, rx) = tokio::sync::oneshot::channel();
-    axum::serve(listener, router(app.clone()))
-        .with_graceful_shutdown(async move {
-            let was_idle = tokio::select! {
-                _ = super::stopped() => false,
-                _ = idle => true,
-            };
-            let _ = tx.send(was_idle);
-        })
-        .await?;
-    app.runs.stop_all().await;
+    let stopping = Arc::new(tokio::sync::Notify::new());
+    let (runs, told) = (app.clone(), stopping.clone());
+    // The runs are stopped first: a page watching one holds its connection until it ends.
+    let server = axum::serve(listener, router(app.clone())).with_graceful_shutdown(async move {
+        let was_idle = tokio::select! {
+            _ = super::stopped() => false,
+            _ = idle => true,
+        };
+        runs.runs.stop_all().await;
+        told.notify_one();
+        let _ = tx.send(was_idle);
+    });
+    // Connections still open 10 s after that (a page's keep-alive) are not waited for.
+    tokio::select! {
+        served = server => served?,
+        _ = async {
+            stopping.notified().await;
+            tokio::time::sleep(Duration::from_secs(10)).await;
+        } => {}
+    }
     Ok(rx.await.unwrap_or(false))
+}
+
+/// `iomark ARGS… [--db …]` as a child, to its end (at most `within`): its standard output and
+/// error, or what it said when it failed.
+async fn iomark(app: &App, args: &[&str], within: Duration) -> Result<(String, String), String> {
+    let mut command = tokio::process::Command::new(&app.config.exe);
+    command.args(args).arg("--color").arg("never");
+    if let Some(db) = &app.config.db {
+        command.arg("--db").arg(db);
+    }
+    command
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true);
+    let out = match tokio::time::timeout(within, command.output()).await {
+        Ok(Ok(out)) => out,
+        Ok(Err(e)) => return Err(format!("iomark could not start: {e}")),
+        Err(_) => return Err(format!("iomark did not answer in {} s", within.as_secs())),
+    };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match out.status.success() {
+        true => Ok((text(&out.stdout), text(&out.stderr))),
+        false => Err(format!("{}{}", text(&out.stdout), text(&out.stderr))
+            .trim()
+            .to_string()),
+    }
 }
 
 /// Ends when the app has had no request for its `idle` time and no run goes.
@@ -120,6 +157,11 @@ fn router(app: Shared) -> Router {
         .route("/results/{id}", get(pages::result))
         .route("/results/{id}/card.png", get(pages::card))
         .route("/history", get(pages::history))
+        .route("/compare", get(compare::compare))
+        .route(
+            "/results/{id}/submit",
+            get(submit::preview).post(submit::send),
+        )
         .route("/static/site.css", get(pages::stylesheet))
         .route("/static/ui.js", get(pages::script))
         .fallback(pages::not_found)

@@ -139,7 +139,8 @@ pub async fn result(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> 
         .unwrap_or_default();
     let links = format!(
         "<body><p><a href=\"/\">Measure again</a> · <a href=\"/history\">History</a> · \
-         <a href=\"/results/{id}/card.png\" download>The card to share (PNG)</a></p>{pi_test}",
+         <a href=\"/results/{id}/card.png\" download>The card to share (PNG)</a> · \
+         <a href=\"/results/{id}/submit\">Send to a results site</a></p>{pi_test}",
         id = encode(&doc.id)
     );
     let mut response =
@@ -246,7 +247,7 @@ pub async fn not_found() -> Response {
         .into_response()
 }
 
-fn page(template: &impl Template) -> Response {
+pub(super) fn page(template: &impl Template) -> Response {
     match template.render() {
         Ok(html) => Html(html).into_response(),
         Err(e) => (
