@@ -481,7 +481,11 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         "the app's Ctrl-C left nothing"
     );
     // Not after the run would have ended (a watching page once held the app for its 2 minutes).
-    assert!(asked.elapsed() < Duration::from_secs(30), "{:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        asked.elapsed()
+    );
 }
 
 /// Started from a menu, the app has no terminal to be stopped from: it stops by itself after

@@ -1,8 +1,7 @@
 //! `iomark serve`: the results site, and `iomark ui`, the local app (`ui/`: a front end over
 //! `iomark run`, with a guard of its own). The site's server-rendered pages (askama templates,
 //! checked at compile time and escaping by default; no JavaScript) and a JSON API under
-//! `/api/v1/`, both
-//! over the store, on SQLite or PostgreSQL.
+//! `/api/v1/`, both over the store, on SQLite or PostgreSQL.
 //!
 //! - `views/`: what a page, its API answer and its card show, a file per resource, computed
 //!   once from the store's rows (so a page and its API answer always agree); `pages/` draws
