@@ -61,6 +61,11 @@ pub struct VerifyArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
 
+    /// Progress on standard error: auto, json (a JSON object a line: each step as it starts and
+    /// ends, and every second of it) or none
+    #[arg(long, value_enum, default_value_t = super::ProgressArg::Auto)]
+    pub progress: super::ProgressArg,
+
     #[command(flatten)]
     pub result: ResultArgs,
 }

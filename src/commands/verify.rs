@@ -9,7 +9,7 @@ use anyhow::bail;
 use super::destination::directory;
 use super::outputs::{Begun, Outputs};
 use super::Stopped;
-use crate::cli::{ProgressArg, VerifyArgs};
+use crate::cli::VerifyArgs;
 use crate::output::verify as report;
 use iomark_core::engine::rawdev::{self, RawDevice};
 use iomark_core::verify::{self, files::Folder, Claim, Outcome};
@@ -23,7 +23,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
              (to check a filesystem without harm, give its folder: iomark verify PATH)"
         );
     }
-    let outputs = Outputs::settle(&args.result, ProgressArg::Auto, false)?;
+    let outputs = Outputs::settle(&args.result, args.progress, false)?;
     let progress = outputs.progress();
     let begun = Begun::now();
     let stop = iomark_core::interrupt::stop_flag();

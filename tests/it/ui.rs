@@ -293,6 +293,11 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = App::start(home.path());
     let shots = std::env::var_os("IOMARK_SHOTS").map(std::path::PathBuf::from);
+    // Two health checks of a card in the store: the health screen draws them.
+    let watched = tempfile::tempdir().unwrap();
+    for _ in 0..2 {
+        crate::common::ok(iomark(home.path()).arg("health").arg(watched.path()));
+    }
     let mut browser = Browser::open(1280, 900, false);
     browser.call("Page.navigate", json!({"url": app.url()}), true);
     browser.wait_for("location.pathname === '/' && location.search === ''");
@@ -437,6 +442,7 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         "/runs/1",
         "/runs/2",
         "/history",
+        "/health",
         compare_path.as_str().unwrap(),
         &submit,
     ] {
@@ -463,6 +469,48 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
             )));
         }
     }
+    // The health screen: the card's checks over time, drawn.
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://127.0.0.1:{}/health", app.port)}),
+        true,
+    );
+    browser.wait_for("location.pathname === '/health'");
+    let health = browser.eval("[document.querySelector('section.watched h2').textContent, document.querySelector('section.watched strong').textContent, document.querySelectorAll('section.watched svg').length]");
+    assert_eq!(
+        health,
+        json!([
+            watched.path().canonicalize().unwrap().display().to_string(),
+            "healthy",
+            1
+        ]),
+        "{health}"
+    );
+    // A card checked (verify) from the home page: its steps, then its result.
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("http://127.0.0.1:{}/", app.port)}),
+        true,
+    );
+    browser.wait_for("document.getElementById('verify') !== null");
+    let script = format!(
+        "(() => {{ const f = document.getElementById('verify'); f.elements.path.value = 'other'; \
+         f.elements.other.value = {}; f.elements.size.value = '256MiB'; \
+         f.querySelector('button').click(); return true; }})()",
+        json!(dir.path().display().to_string())
+    );
+    assert_eq!(browser.eval(&script), json!(true));
+    browser.wait_for("location.pathname.startsWith('/results/')");
+    let report = browser.eval("document.body.innerText");
+    assert!(
+        report.as_str().unwrap_or_default().contains("intact"),
+        "{report}"
+    );
+    assert_eq!(
+        entries(dir.path()),
+        Vec::<String>::new(),
+        "verify removed its files"
+    );
     // Ctrl-C to the app while a run goes: the run is stopped as Ctrl-C stops it, its file
     // removed, and the app ends well.
     browser.call(

@@ -11,10 +11,14 @@
 //! - `mounts.rs`: what can be measured: the mounted filesystems, each with what `iomark info`
 //!   knows of it;
 //! - `pages.rs`: the screens, from the templates in `templates/ui/`; `ui.js`: the one small
-//!   script (the live table and rate; every page works without it).
+//!   script (the live table and rate; every page works without it);
+//! - `compare.rs` (saved runs side by side, `iomark compare --json`), `submit.rs` (a run sent
+//!   to a results site, `iomark submit`, after its whole document is shown), `health.rs` (the
+//!   health checks saved, over time).
 
 mod compare;
 mod guard;
+mod health;
 mod mounts;
 mod pages;
 mod runs;
@@ -158,6 +162,7 @@ fn router(app: Shared) -> Router {
         .route("/results/{id}/card.png", get(pages::card))
         .route("/history", get(pages::history))
         .route("/compare", get(compare::compare))
+        .route("/health", get(health::health))
         .route(
             "/results/{id}/submit",
             get(submit::preview).post(submit::send),

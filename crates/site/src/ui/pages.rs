@@ -25,8 +25,19 @@ struct Home {
 
 pub async fn home(State(app): State<Shared>) -> Response {
     let places = app.mounts.list(&app).await;
-    let recent = app.store.history().list(Some(5)).await.unwrap_or_default();
-    let recent = recent.iter().map(Saved::of).collect();
+    // Health checks have their own screen; a timer's may be many.
+    let recent = app
+        .store
+        .history()
+        .list(Some(2000))
+        .await
+        .unwrap_or_default();
+    let recent = recent
+        .iter()
+        .filter(|s| s.profile != "health")
+        .take(5)
+        .map(Saved::of)
+        .collect();
     page(&Home {
         title: "Measure a disk".into(),
         places,
@@ -50,6 +61,9 @@ struct RunPage {
     path: String,
     profile: String,
     rows: Vec<Row>,
+    /// Its steps that are no test (writing the test file; verify's writing and reading back),
+    /// each with its rate.
+    steps: Vec<String>,
     /// What it is doing now, or how it ended.
     now: String,
     going: bool,
@@ -63,6 +77,7 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
     };
     let state = run.state();
     let mut rows: Vec<Row> = Vec::new();
+    let mut steps: Vec<String> = Vec::new();
     let mut now = "starting".to_string();
     for line in &state.lines {
         let phase = line["phase"].as_str().unwrap_or_default();
@@ -71,6 +86,14 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
             Some("done") => {
                 let (Some(test), Some(mb)) = (line["test"].as_str(), line["mb_per_s"].as_f64())
                 else {
+                    let rate = line["summary"]
+                        .as_str()
+                        .map(str::to_string)
+                        .or_else(|| line["mb_per_s"].as_f64().map(|mb| format!("{mb:.1} MB/s")));
+                    steps.push(format!(
+                        "{phase}: {}",
+                        rate.unwrap_or_else(|| "done".into())
+                    ));
                     continue;
                 };
                 let (name, op) = test.rsplit_once('_').unwrap_or((test, ""));
@@ -109,7 +132,11 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
         };
     }
     page(&RunPage {
-        title: format!("Run {n}"),
+        title: match run.profile.as_str() {
+            "verify" => format!("Check {n}"),
+            _ => format!("Run {n}"),
+        },
+        steps,
         n,
         path: run.path.clone(),
         profile: run.profile.clone(),
@@ -210,10 +237,15 @@ impl Saved {
 }
 
 pub async fn history(State(app): State<Shared>) -> Response {
-    match app.store.history().list(Some(200)).await {
+    match app.store.history().list(Some(5000)).await {
         Ok(runs) => page(&History {
             title: "Saved runs".into(),
-            runs: runs.iter().map(Saved::of).collect(),
+            runs: runs
+                .iter()
+                .filter(|s| s.profile != "health")
+                .take(200)
+                .map(Saved::of)
+                .collect(),
         }),
         Err(e) => (
             StatusCode::SERVICE_UNAVAILABLE,

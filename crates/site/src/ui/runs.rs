@@ -23,12 +23,15 @@ use super::Shared;
 /// The profiles a run may be started with, as `iomark run --profile` names them.
 pub const PROFILES: [&str; 5] = ["standard", "quick", "nvme", "pi", "sdcard"];
 
-/// What the start form sends.
+/// What the start form sends: a run, or with `kind` verify, a check of what a card keeps.
 #[derive(Deserialize)]
 pub struct Start {
+    #[serde(default)]
+    pub kind: String,
     pub path: String,
     #[serde(default)]
     pub other: String,
+    #[serde(default)]
     pub profile: String,
     #[serde(default)]
     pub size: String,
@@ -175,7 +178,10 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
     let (events, _) = broadcast::channel(1024);
     let run = Arc::new(Run {
         path,
-        profile: form.profile.clone(),
+        profile: match form.kind == "verify" {
+            true => "verify".into(),
+            false => form.profile.clone(),
+        },
         pid: child.id(),
         state: Default::default(),
         events,
@@ -248,15 +254,19 @@ fn arguments(app: &Shared, form: &Start, path: &str) -> Result<Vec<String>, Stri
             "'{path}' is not a folder: choose a filesystem or give a folder's full path"
         ));
     }
-    if !PROFILES.contains(&form.profile.as_str()) {
+    let verify = form.kind == "verify";
+    if !verify && !PROFILES.contains(&form.profile.as_str()) {
         return Err(format!("no profile '{}'", form.profile));
     }
-    let mut args: Vec<String> = vec![
-        "run".into(),
-        path.into(),
-        "--profile".into(),
-        form.profile.clone(),
-    ];
+    let mut args: Vec<String> = match verify {
+        true => vec!["verify".into(), path.into()],
+        false => vec![
+            "run".into(),
+            path.into(),
+            "--profile".into(),
+            form.profile.clone(),
+        ],
+    };
     args.extend(["--progress".into(), "json".into()]);
     for (flag, value) in [
         ("--size", &form.size),
@@ -271,7 +281,7 @@ fn arguments(app: &Shared, form: &Start, path: &str) -> Result<Vec<String>, Stri
         if value.starts_with('-') || value.len() > 64 || value.contains(char::is_control) {
             return Err(format!("{flag}: '{value}' is not a value"));
         }
-        if flag == "--claimed" && form.profile != "sdcard" {
+        if (flag == "--claimed" && form.profile != "sdcard") || (verify && flag != "--size") {
             continue;
         }
         args.extend([flag.to_string(), value.to_string()]);

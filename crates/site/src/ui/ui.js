@@ -8,6 +8,8 @@
   if (!now || now.dataset.going !== "true") return;
   const run = now.dataset.run;
   const body = document.querySelector("#table tbody");
+  const steps = document.getElementById("steps");
+  steps.textContent = "";
   const rate = document.getElementById("rate");
   const line = document.querySelector("#live polyline");
   let rates = [];
@@ -49,7 +51,12 @@
       rate.textContent = text;
     } else if (e.event === "done") {
       if (typeof e.run_left_s === "number") leftAt = Date.now() + e.run_left_s * 1000;
-      if (e.test && typeof e.mb_per_s === "number") {
+      if (!e.test) {
+        const li = document.createElement("li");
+        const rate = e.summary || (typeof e.mb_per_s === "number" ? `${e.mb_per_s.toFixed(1)} MB/s` : "done");
+        li.textContent = `${e.phase}: ${rate}`;
+        steps.appendChild(li);
+      } else if (typeof e.mb_per_s === "number") {
         const cut = e.test.lastIndexOf("_");
         const name = e.test.slice(0, cut).replace(/_/g, " ");
         const op = e.test.slice(cut + 1);
