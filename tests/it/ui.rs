@@ -163,6 +163,19 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
         "",
     );
     assert_eq!(status, 421, "{body}");
+    // Its own port only; localhost or an address by number, never a name.
+    let other_port = format!("Host: 127.0.0.1:{}", port.wrapping_add(1));
+    assert_eq!(raw(port, "GET", "/", &[&other_port, &cookie], "").0, 421);
+    for host in [format!("localhost:{port}"), format!("[::1]:{port}")] {
+        let (status, _, body) = raw(
+            port,
+            "GET",
+            "/history",
+            &[&format!("Host: {host}"), &cookie],
+            "",
+        );
+        assert_eq!(status, 200, "{host}: {body}");
+    }
     // Actions only from the app's own pages.
     let dir = tempfile::tempdir().unwrap();
     let form = format!("path={}&profile=quick", dir.path().display());
@@ -563,6 +576,24 @@ fn the_app_stops_by_itself_when_nobody_visits() {
     assert!(!entries(home.path())
         .iter()
         .any(|e| e.starts_with("iomark-ui-")));
+    // Told to listen beyond this machine: it says so.
+    let out = iomark(home.path())
+        .args([
+            "ui",
+            "--no-open",
+            "--listen",
+            "0.0.0.0:0",
+            "--idle-stop",
+            "1s",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("lets other machines reach this app"),
+        "{said}"
+    );
 }
 
 /// The menu entry the .deb installs, as desktops read it: valid, starting `iomark ui`, with

@@ -1,14 +1,14 @@
 //! What every request to the app passes: a local app runs measurements and reads the history,
 //! so a page of another site in the same browser must not be able to drive it.
 //!
-//! - **Host**: the address served, or `localhost` with its port; a name that resolves here
-//!   from elsewhere (DNS rebinding) is refused.
+//! - **Host**: an address (an IP literal) or `localhost`, with the app's port; a name that
+//!   resolves here from elsewhere (DNS rebinding) is refused.
 //! - **The secret**: made at start and carried by the address the app opens (`?key=…`); the
 //!   first request with it is answered with a cookie of this app's own (HttpOnly, SameSite
 //!   Strict: a page of another site never sends it) and sent on without it, so the secret leaves
 //!   the address bar. Every request needs the cookie or the key.
-//! - **Actions** (every POST): an Origin of this app, or where a browser sends none, a
-//!   `Sec-Fetch-Site` of same-origin; a form posted from another site has neither.
+//! - **Actions** (every POST): an Origin of this app at the Host asked, or where a browser
+//!   sends none, a `Sec-Fetch-Site` of same-origin; a form posted from another site has neither.
 //! - Answers carry a Content-Security-Policy allowing only this app's own script and styles.
 
 use axum::extract::{Request, State};
@@ -34,13 +34,13 @@ pub(super) async fn guard(State(app): State<Shared>, request: Request, next: Nex
     );
     let port = app.address.port();
     let headers = request.headers();
-    if !host_is_ours(headers, &app) {
+    let Some(host) = our_host(headers, &app).map(str::to_string) else {
         return refused(
             StatusCode::MISDIRECTED_REQUEST,
             "this app answers only at its own address (127.0.0.1 or localhost): open the \
              address `iomark ui` printed",
         );
-    }
+    };
     let secret = app.config.secret.as_bytes();
     let cookie = cookie_name(port);
     let by_cookie = cookies(headers).any(|(name, value)| {
@@ -58,7 +58,7 @@ pub(super) async fn guard(State(app): State<Shared>, request: Request, next: Nex
         );
     }
     if request.method() != Method::GET && request.method() != Method::HEAD {
-        if !same_origin(headers, &app) {
+        if !same_origin(headers, &host) {
             return refused(
                 StatusCode::FORBIDDEN,
                 "an action is taken only from this app's own pages",
@@ -79,33 +79,30 @@ pub(super) async fn guard(State(app): State<Shared>, request: Request, next: Nex
     secured(next.run(request).await)
 }
 
-/// Whether the Host is the address served or localhost with its port.
-fn host_is_ours(headers: &HeaderMap, app: &Shared) -> bool {
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
-        return false;
-    };
-    let port = app.address.port();
-    let served = app.address.to_string();
-    host == served || host == format!("localhost:{port}")
+/// The request's Host where it is this app's: an address (an IP literal, which DNS rebinding
+/// cannot forge: it needs a name) or `localhost`, with the app's port.
+fn our_host<'h>(headers: &'h HeaderMap, app: &Shared) -> Option<&'h str> {
+    let host = headers.get(header::HOST)?.to_str().ok()?;
+    let port = app.address.port().to_string();
+    let (name, given) = host.rsplit_once(':')?;
+    if given != port {
+        return None;
+    }
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    (name == "localhost" || name.parse::<std::net::IpAddr>().is_ok()).then_some(host)
 }
 
-/// Whether a request comes from this app's own pages: its Origin is the app's, or (a browser
-/// that sends no Origin) the browser says it is same-origin.
-fn same_origin(headers: &HeaderMap, app: &Shared) -> bool {
+/// Whether a request comes from this app's own pages: its Origin is the app's at the Host it
+/// was sent to, or (a browser that sends none, or "null") the browser says it is same-origin.
+fn same_origin(headers: &HeaderMap, host: &str) -> bool {
     let text = |name| {
         headers
             .get(name)
             .and_then(|v: &HeaderValue| v.to_str().ok())
     };
-    let port = app.address.port();
     match text(header::ORIGIN.as_str()) {
-        // A browser told to send no referrer says "null"; it says where the request came from
-        // in Sec-Fetch-Site then.
         Some("null") | None => text("sec-fetch-site") == Some("same-origin"),
-        Some(origin) => {
-            origin == format!("http://{}", app.address)
-                || origin == format!("http://localhost:{port}")
-        }
+        Some(origin) => origin == format!("http://{host}"),
     }
 }
 
