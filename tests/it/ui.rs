@@ -274,6 +274,12 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
     );
 }
 
+/// Opens `path` of the app on `port`.
+fn go(browser: &mut Browser, port: u16, path: &str) {
+    let url = format!("http://127.0.0.1:{port}{path}");
+    browser.call("Page.navigate", json!({ "url": url }), true);
+}
+
 /// Picks the test's folder as a person would (another folder, typed), chooses the profile and
 /// options, and starts.
 fn start_run(browser: &mut Browser, dir: &Path, profile: &str, loops: &str, duration: &str) {
@@ -349,11 +355,7 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         "the run removed its file"
     );
     // A longer one, stopped once it measures: its test file is gone, nothing saved.
-    browser.call(
-        "Page.navigate",
-        json!({"url": format!("http://127.0.0.1:{}/", app.port)}),
-        true,
-    );
+    go(&mut browser, app.port, "/");
     start_run(&mut browser, dir.path(), "standard", "3", "5s");
     browser.wait_for("document.getElementById('rate') && document.getElementById('rate').textContent.includes('MB/s')");
     assert_eq!(
@@ -367,19 +369,11 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         "a stopped run leaves nothing"
     );
     // A second quick run, then the two side by side with compare's verdicts.
-    browser.call(
-        "Page.navigate",
-        json!({"url": format!("http://127.0.0.1:{}/", app.port)}),
-        true,
-    );
+    go(&mut browser, app.port, "/");
     start_run(&mut browser, dir.path(), "quick", "2", "1s");
     browser.wait_for("location.pathname.startsWith('/results/')");
     let second = browser.eval("location.pathname.split('/')[2]");
-    browser.call(
-        "Page.navigate",
-        json!({"url": format!("http://127.0.0.1:{}/history", app.port)}),
-        true,
-    );
+    go(&mut browser, app.port, "/history");
     browser.wait_for("location.pathname === '/history'");
     // The two runs, not the stopped one.
     assert_eq!(
@@ -459,11 +453,7 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         compare_path.as_str().unwrap(),
         &submit,
     ] {
-        phone.call(
-            "Page.navigate",
-            json!({"url": format!("http://127.0.0.1:{}{path}", app.port)}),
-            true,
-        );
+        go(&mut phone, app.port, path);
         phone.wait_for(&format!(
             "location.pathname + location.search === {}",
             json!(path)
@@ -483,11 +473,7 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         }
     }
     // The health screen: the card's checks over time, drawn.
-    browser.call(
-        "Page.navigate",
-        json!({"url": format!("http://127.0.0.1:{}/health", app.port)}),
-        true,
-    );
+    go(&mut browser, app.port, "/health");
     browser.wait_for("location.pathname === '/health'");
     let health = browser.eval("[document.querySelector('section.watched h2').textContent, document.querySelector('section.watched strong').textContent, document.querySelectorAll('section.watched svg').length]");
     assert_eq!(
@@ -500,11 +486,7 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         "{health}"
     );
     // A card checked (verify) from the home page: its steps, then its result.
-    browser.call(
-        "Page.navigate",
-        json!({"url": format!("http://127.0.0.1:{}/", app.port)}),
-        true,
-    );
+    go(&mut browser, app.port, "/");
     browser.wait_for("document.getElementById('verify') !== null");
     let script = format!(
         "(() => {{ const f = document.getElementById('verify'); f.elements.path.value = 'other'; \
@@ -526,11 +508,7 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     );
     // Ctrl-C to the app while a run goes: the run is stopped as Ctrl-C stops it, its file
     // removed, and the app ends well.
-    browser.call(
-        "Page.navigate",
-        json!({"url": format!("http://127.0.0.1:{}/", app.port)}),
-        true,
-    );
+    go(&mut browser, app.port, "/");
     start_run(&mut browser, dir.path(), "standard", "3", "5s");
     browser.wait_for("document.getElementById('rate') && document.getElementById('rate').textContent.includes('MB/s')");
     let asked = std::time::Instant::now();

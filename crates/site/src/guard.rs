@@ -316,22 +316,30 @@ fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
         .and_then(|last| last.trim().parse().ok())
 }
 
-fn secured(mut response: Response) -> Response {
+fn secured(response: Response) -> Response {
+    secured_with(response, CSP, "no-referrer")
+}
+
+/// The security headers every answer carries, with `csp` where the answer says no policy of
+/// its own (a page with inline styles says its own) and the referrer policy given: the site's,
+/// and the local app's (`ui/guard.rs`).
+pub(crate) fn secured_with(
+    mut response: Response,
+    csp: &'static str,
+    referrer: &'static str,
+) -> Response {
     let headers = response.headers_mut();
     if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
         headers.insert(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
+            HeaderValue::from_static(csp),
         );
     }
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static(referrer));
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     response.into_response()
 }

@@ -127,24 +127,12 @@ fn refused(status: StatusCode, why: &'static str) -> Response {
     )
 }
 
-fn secured(mut response: Response) -> Response {
-    let headers = response.headers_mut();
-    // A page that says its own (the report, with its inline styles) keeps it.
-    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
-        );
-    }
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+/// The site's security headers with the app's policy; its own address to itself (a form's
+/// Origin), nothing to another site; never kept by a cache.
+fn secured(response: Response) -> Response {
+    let mut response = crate::guard::secured_with(response, CSP, "same-origin");
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
