@@ -233,6 +233,26 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
     });
     let failed = failed.expect("the run failed within 30 s");
     assert!(failed.contains("/proc"), "{failed}");
+    // The options people change reach the run: two threads make RND4K Q32T2.
+    let options = format!(
+        "path={}&profile=quick&size=8MiB&loops=1&duration=0.2s&threads=2",
+        dir.path().display()
+    );
+    let (status, head, _) = raw(port, "POST", "/runs", &[&cookie, &origin], &options);
+    assert_eq!(status, 303, "{head}");
+    let page = (0..600).find_map(|_| {
+        let (_, _, body) = raw(port, "GET", "/runs/2", &[&cookie], "");
+        if body.contains("id=\"done\"") || body.contains("id=\"failed\"") {
+            return Some(body);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        None
+    });
+    let page = page.expect("the run ended within 60 s");
+    assert!(
+        page.contains("RND4K Q32T2") && page.contains("id=\"done\""),
+        "{page}"
+    );
     // An SD card's result: the verdict Pi owners know, Raspberry Pi's own SD Card Speed Test.
     let mut card = crate::common::doc(
         &crate::common::site::ulid(3),

@@ -41,6 +41,8 @@ pub struct Start {
     pub duration: String,
     #[serde(default)]
     pub claimed: String,
+    #[serde(default)]
+    pub threads: String,
 }
 
 #[derive(Default)]
@@ -273,6 +275,7 @@ fn arguments(app: &Shared, form: &Start, path: &str) -> Result<Vec<String>, Stri
         ("--loops", &form.loops),
         ("--duration", &form.duration),
         ("--claimed", &form.claimed),
+        ("--threads", &form.threads),
     ] {
         let value = value.trim();
         if value.is_empty() {
