@@ -253,6 +253,31 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
         page.contains("RND4K Q32T2") && page.contains("id=\"done\""),
         "{page}"
     );
+    // Two runs started at once: each its own number, both to their end.
+    let started: Vec<String> = std::thread::scope(|s| {
+        let starts: Vec<_> = (0..2)
+            .map(|_| {
+                let (cookie, origin, options) = (&cookie, &origin, &options);
+                s.spawn(move || raw(port, "POST", "/runs", &[cookie, origin], options).1)
+            })
+            .collect();
+        starts.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut places: Vec<String> = started
+        .iter()
+        .filter_map(|head| head.lines().find_map(|l| l.strip_prefix("location: ")))
+        .map(str::to_string)
+        .collect();
+    places.sort();
+    assert_eq!(places, ["/runs/3", "/runs/4"], "{started:?}");
+    for place in &places {
+        let done = (0..600).any(|_| {
+            let (_, _, body) = raw(port, "GET", place, &[&cookie], "");
+            std::thread::sleep(Duration::from_millis(100));
+            body.contains("id=\"done\"")
+        });
+        assert!(done, "{place} did not end with its result");
+    }
     // An SD card's result: the verdict Pi owners know, Raspberry Pi's own SD Card Speed Test.
     let mut card = crate::common::doc(
         &crate::common::site::ulid(3),

@@ -48,6 +48,9 @@ pub struct Start {
 #[derive(Default)]
 pub struct Runs {
     runs: Mutex<HashMap<u64, Arc<Run>>>,
+    /// The last run's number: each start takes the next (two at once never share one, nor
+    /// their document's file).
+    last: std::sync::atomic::AtomicU64,
 }
 
 pub struct Run {
@@ -154,10 +157,11 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
         Ok(args) => args,
         Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
     };
-    let n = {
-        let runs = app.runs.runs.lock().unwrap();
-        runs.keys().max().map_or(1, |n| n + 1)
-    };
+    let n = app
+        .runs
+        .last
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        + 1;
     let document = app.config.work.join(format!("run-{n}.json"));
     let mut command = tokio::process::Command::new(&app.config.exe);
     command

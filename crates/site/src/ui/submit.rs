@@ -78,8 +78,10 @@ pub async fn preview(
             server.as_str(),
             "--dry-run",
         ];
+        // One word, `--model=…`: a name beginning with '-' is the name, never an option.
+        let model = format!("--model={}", site.model.trim());
         if !site.model.trim().is_empty() {
-            args.extend(["--model", site.model.trim()]);
+            args.push(&model);
         }
         match super::iomark(&app, &args, Duration::from_secs(30)).await {
             Ok((document, _)) => page.preview = Some(document),
@@ -116,8 +118,9 @@ pub async fn send(
         return super::pages::page(&page);
     };
     let mut args = vec!["submit", id.as_str(), "--server", server.as_str(), "--yes"];
+    let model = format!("--model={}", site.model.trim());
     if !site.model.trim().is_empty() {
-        args.extend(["--model", site.model.trim()]);
+        args.push(&model);
     }
     match super::iomark(&app, &args, Duration::from_secs(120)).await {
         Ok((said, _)) => {
