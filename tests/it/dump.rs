@@ -539,6 +539,9 @@ fn a_hidden_result_leaves_the_dump_served() {
     let after = dump_where(url, |d| d["results"] == 1);
     for (name, text) in files(url, &after) {
         assert!(!text.contains(&gone), "{name} holds the hidden result");
-        assert!(text.contains(&ulid(1)), "{name} lost the other one");
+        // The results' files (the cards' health checks hold no result).
+        if name.starts_with("results.") {
+            assert!(text.contains(&ulid(1)), "{name} lost the other one");
+        }
     }
 }

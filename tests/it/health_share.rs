@@ -403,3 +403,78 @@ fn a_models_cards_read_whole_at_375_and_1280_px() {
         }
     }
 }
+
+/// The published dump holds the shared checks (a third file, `card-health.csv.gz`): each card
+/// by its key's hash, never who shared it; a withdrawn card leaves it at once, as a deleted
+/// result does.
+#[test]
+fn the_dump_publishes_the_cards_checks_and_forgets_a_withdrawn_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let dumps = dir.path().join("dumps");
+    let mut args = NO_LIMITS.to_vec();
+    let dumps_arg = dumps.to_str().unwrap();
+    args.extend(["--dump-every", "1s", "--dump-dir", dumps_arg]);
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let url = &site.url;
+    let card = tempfile::tempdir().unwrap();
+    let first = real_check(dir.path(), card.path());
+    let life = [
+        lived(&first, 1, 0, None, "healthy"),
+        lived(&first, 2, 60, Some(2_000_000_000), "watch"),
+        lived(&first, 3, 120, Some(2_000_000_000), "lying"),
+    ];
+    assert_eq!(
+        share(url, Some(KEY), &life.iter().collect::<Vec<_>>()).status,
+        201
+    );
+    let dump_where = |wanted: &dyn Fn(&Value) -> bool| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let answer = get(&format!("{url}/api/v1/dump"));
+            if answer.status == 200 && wanted(&answer.json()) {
+                return answer.json();
+            }
+            assert!(std::time::Instant::now() < deadline, "{}", answer.body);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    let index = dump_where(&|d| d["card_checks"] == 3);
+    let files = crate::common::site::dump_files(url, &index);
+    let (name, table) = &files[2];
+    assert_eq!(name, "card-health.csv.gz");
+    let rows: Vec<&str> = table.lines().collect();
+    assert!(
+        rows[0].starts_with("# iomark cards' health checks shared with"),
+        "{table}"
+    );
+    assert_eq!(
+        rows[1],
+        "check,card,device_key,device_name,checked_at,verdict,written_bytes_since_first_shared_check"
+    );
+    let hash: String = <sha2::Sha256 as sha2::Digest>::digest(KEY.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(rows.len(), 5, "{table}");
+    assert_eq!(
+        rows[4],
+        format!("01KCARD0000000000000000003,{hash},{MODEL},SanDisk Ultra Life Test,2026-06-29T00:00:00Z,lying,240000000000")
+    );
+    // Seven columns a row: never who shared it.
+    assert!(
+        rows[2..].iter().all(|r| r.split(',').count() == 7),
+        "{table}"
+    );
+    // Withdrawn: the dump that held it is not served; the next holds none of it.
+    let gone = http(
+        "DELETE",
+        &format!("{url}/api/v1/card-health"),
+        None,
+        Some(KEY),
+    );
+    assert_eq!(gone.status, 200);
+    let index = dump_where(&|d| d["card_checks"] == 0);
+    let files = crate::common::site::dump_files(url, &index);
+    assert_eq!(files[2].1.lines().count(), 2, "{}", files[2].1);
+}

@@ -147,7 +147,11 @@ pub async fn withdraw(State(state): State<Shared>, headers: HeaderMap) -> Result
     })?;
     match state.store.cards().withdraw(&token_hash(key)).await? {
         0 => Err(Failure::not_found("no card has that key").into()),
-        checks => Ok((StatusCode::OK, Json(Withdrawn { checks })).into_response()),
+        checks => {
+            // Its checks leave the published dump at once, as a deleted result does.
+            state.dumps.forget();
+            Ok((StatusCode::OK, Json(Withdrawn { checks })).into_response())
+        }
     }
 }
 

@@ -55,6 +55,18 @@ pub struct CardRow {
     pub failed: Option<(i64, String, Option<i64>)>,
 }
 
+/// One shared check as a dump publishes it: no submitter, the card by its key's hash.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublicCheck {
+    pub id: String,
+    pub card: String,
+    pub device_key: String,
+    pub device_name: String,
+    pub checked_s: i64,
+    pub verdict: String,
+    pub written_total: Option<i64>,
+}
+
 /// The most cards a device page reads (the oldest first).
 const MOST_CARDS: i64 = 5000;
 
@@ -127,6 +139,37 @@ impl<'a> Cards<'a> {
                 Ok(done.rows_affected())
             })
             .await
+            .map_err(|e| self.db.fail(e))
+    }
+
+    /// Shared checks after `after` in id order, at most `limit`: a dump reads them so.
+    pub async fn page_after(
+        &self,
+        after: &str,
+        limit: i64,
+    ) -> Result<Vec<PublicCheck>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, card, device_key, device_name, checked_s, verdict, written_total \
+             FROM card_checks WHERE id > $1 ORDER BY id LIMIT $2",
+        )
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.db.pool)
+        .await
+        .map_err(|e| self.db.fail(e))?;
+        rows.iter()
+            .map(|row| {
+                Ok(PublicCheck {
+                    id: row.try_get(0)?,
+                    card: row.try_get(1)?,
+                    device_key: row.try_get(2)?,
+                    device_name: row.try_get(3)?,
+                    checked_s: row.try_get(4)?,
+                    verdict: row.try_get(5)?,
+                    written_total: row.try_get(6)?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
             .map_err(|e| self.db.fail(e))
     }
 

@@ -60,7 +60,7 @@ use sqlx::AnyPool;
 use sqlx::{Any, Connection, Row, Transaction};
 
 pub use aggregate::{aggregate, spread};
-pub use cards::{CardCheck, CardRow, Cards, Shared};
+pub use cards::{CardCheck, CardRow, Cards, PublicCheck, Shared};
 pub use committer::Submissions;
 pub use derive::{Derive, RULES};
 pub use error::{Problem, StoreError};

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use super::{stored_name, DumpFile, Made, FILES, INDEX, MAKING, PAGE};
 use crate::Shared;
 use iomark_result::result::metric::METRICS;
-use iomark_store::Entry;
+use iomark_store::{Entry, PublicCheck};
 
 /// Makes a dump of every public result now, in the dump folder, and says what it made.
 pub async fn make(state: &Shared) -> Result<Made, String> {
@@ -27,13 +27,14 @@ pub async fn make(state: &Shared) -> Result<Made, String> {
     // The store is read here, a page at a time; the files are written on a thread of their own.
     // A page, the end (`Ok(None)`), or why the dump stops; a dump whose end never comes (the
     // server stopped) is discarded.
-    let (pages, mut taken) = tokio::sync::mpsc::channel::<Result<Option<Page>, String>>(2);
+    let (pages, mut taken) = tokio::sync::mpsc::channel::<Result<Option<Part>, String>>(2);
     let dir = dumps.dir.clone();
     let writer = tokio::task::spawn_blocking(move || {
         let mut files = Writing::begin(&dir, &about)?;
         let written = (|| loop {
             match taken.blocking_recv() {
-                Some(Ok(Some(page))) => files.add(&page)?,
+                Some(Ok(Some(Part::Results(page)))) => files.add(&page)?,
+                Some(Ok(Some(Part::Cards(page)))) => files.add_cards(&page)?,
                 Some(Ok(None)) => return files.finish(&dir),
                 Some(Err(e)) => return Err(e),
                 None => return Err("the server stopped before the dump was whole".into()),
@@ -44,39 +45,47 @@ pub async fn make(state: &Shared) -> Result<Made, String> {
         }
         written
     });
+    // The results, then the cards' shared health checks, a page at a time; then the end.
     let mut after = String::new();
     loop {
         let page = state
             .store
             .site()
             .documents_after(&after, PAGE, state.config.show_synthetic)
-            .await
-            .map_err(|e| e.to_string());
-        let next = match &page {
-            Ok(page) => page.last().map(|(e, _)| e.id.clone()),
-            Err(_) => None,
-        };
-        // A writer that stopped says why in its own answer.
-        if pages
-            .send(page.map(|p| (!p.is_empty()).then_some(p)))
-            .await
-            .is_err()
-        {
+            .await;
+        let Some(next) = send(
+            &pages,
+            page.map(|p| (p.last().map(|(e, _)| e.id.clone()), Part::Results(p))),
+        )
+        .await
+        else {
             break;
-        }
-        match next {
-            Some(id) => after = id,
-            None => break,
-        }
+        };
+        after = next;
     }
+    let mut after = String::new();
+    loop {
+        let page = state.store.cards().page_after(&after, PAGE.into()).await;
+        let Some(next) = send(
+            &pages,
+            page.map(|p| (p.last().map(|c| c.id.clone()), Part::Cards(p))),
+        )
+        .await
+        else {
+            break;
+        };
+        after = next;
+    }
+    let _ = pages.send(Ok(None)).await;
     drop(pages);
-    let (sizes, results) = writer
+    let (sizes, results, card_checks) = writer
         .await
         .map_err(|e| format!("the dump's writer stopped: {e}"))??;
     let made = Made {
         made_at,
         every_seconds: dumps.every.as_secs(),
         results,
+        card_checks,
         licence: dumps.licence.clone(),
         files: FILES
             .iter()
@@ -149,6 +158,28 @@ fn remove_others(dir: &Path, kept: &[String]) {
 /// Results with their documents, as the store gives them a page at a time.
 type Page = Vec<(Entry, String)>;
 
+/// What the writer is given: a page of results or of shared checks.
+enum Part {
+    Results(Page),
+    Cards(Vec<PublicCheck>),
+}
+
+/// A page sent to the writer: the id to read after next, or none where the pages are done
+/// (an empty one), the store failed (the writer is told why) or the writer stopped.
+async fn send<E: std::fmt::Display>(
+    pages: &tokio::sync::mpsc::Sender<Result<Option<Part>, String>>,
+    page: Result<(Option<String>, Part), E>,
+) -> Option<String> {
+    match page {
+        Ok((Some(next), part)) => pages.send(Ok(Some(part))).await.ok().map(|()| next),
+        Ok((None, _)) => None,
+        Err(e) => {
+            let _ = pages.send(Err(e.to_string())).await;
+            None
+        }
+    }
+}
+
 /// What a dump's first line says of it.
 #[derive(Serialize)]
 struct Heading {
@@ -183,7 +214,9 @@ struct Writing {
     temps: Vec<PathBuf>,
     lines: Option<Gz>,
     table: Option<csv::Writer<Gz>>,
+    cards: Option<csv::Writer<Gz>>,
     results: u64,
+    checks: u64,
 }
 
 impl Writing {
@@ -192,7 +225,9 @@ impl Writing {
             temps: Vec::new(),
             lines: None,
             table: None,
+            cards: None,
             results: 0,
+            checks: 0,
         };
         let opened = (|| {
             let mut lines = writing.create(dir, FILES[0])?;
@@ -211,8 +246,20 @@ impl Writing {
             table
                 .write_record(head.chain(METRICS.iter().map(|m| m.column)))
                 .map_err(|e| e.to_string())?;
+            let mut cards = writing.create(dir, FILES[2])?;
+            writeln!(
+                cards,
+                "# iomark cards' health checks shared with {}, made {}; licence: {}",
+                about.site, about.made_at, about.licence
+            )
+            .map_err(|e| e.to_string())?;
+            let mut cards = csv::Writer::from_writer(cards);
+            cards
+                .write_record(CARD_COLUMNS)
+                .map_err(|e| e.to_string())?;
             writing.lines = Some(lines);
             writing.table = Some(table);
+            writing.cards = Some(cards);
             Ok(())
         })();
         match opened {
@@ -280,14 +327,40 @@ impl Writing {
         Ok(())
     }
 
+    /// A page of shared health checks, a row each: the card by its key's hash (so a card's
+    /// checks can be followed), never who shared it.
+    fn add_cards(&mut self, page: &[PublicCheck]) -> Result<(), String> {
+        let cards = self.cards.as_mut().ok_or("the dump's files are closed")?;
+        for c in page {
+            let at = iomark_result::result::unix_rfc3339(c.checked_s.max(0) as u64);
+            let written = c.written_total.map(|w| w.to_string()).unwrap_or_default();
+            let (card, device, name) = (cell(&c.card), cell(&c.device_key), cell(&c.device_name));
+            cards
+                .write_record([
+                    c.id.as_str(),
+                    &card,
+                    &device,
+                    &name,
+                    &at,
+                    &c.verdict,
+                    &written,
+                ])
+                .map_err(|e| format!("{}: {e}", FILES[2]))?;
+            self.checks += 1;
+        }
+        Ok(())
+    }
+
     /// Each file whole and synced, then named by its content beside the last dump's: their
     /// sizes and hashes, and how many results they hold.
-    fn finish(&mut self, dir: &Path) -> Result<(Vec<(u64, String)>, u64), String> {
+    fn finish(&mut self, dir: &Path) -> Result<(Vec<(u64, String)>, u64, u64), String> {
         let lines = self.lines.take().ok_or("the dump's files are closed")?;
         let table = self.table.take().ok_or("the dump's files are closed")?;
         let table = table.into_inner().map_err(|e| e.error().to_string())?;
+        let cards = self.cards.take().ok_or("the dump's files are closed")?;
+        let cards = cards.into_inner().map_err(|e| e.error().to_string())?;
         let mut sizes = Vec::new();
-        for (gz, name) in [lines, table].into_iter().zip(FILES) {
+        for (gz, name) in [lines, table, cards].into_iter().zip(FILES) {
             let fail = |e: std::io::Error| format!("{name}: {e}");
             let counted = gz
                 .finish()
@@ -312,18 +385,30 @@ impl Writing {
         }
         self.temps.clear();
         sync_dir(dir);
-        Ok((sizes, self.results))
+        Ok((sizes, self.results, self.checks))
     }
 
     /// Removes what was written; the last dump stays as it was.
     fn discard(&mut self) {
         self.lines = None;
         self.table = None;
+        self.cards = None;
         for temp in self.temps.drain(..) {
             let _ = std::fs::remove_file(temp);
         }
     }
 }
+
+/// The columns of the cards' file.
+const CARD_COLUMNS: [&str; 7] = [
+    "check",
+    "card",
+    "device_key",
+    "device_name",
+    "checked_at",
+    "verdict",
+    "written_bytes_since_first_shared_check",
+];
 
 /// A column of the CSV: its name, and its cell for a result.
 type Column = (&'static str, fn(&Entry) -> String);

@@ -39,7 +39,7 @@ use super::error::{Api, Failure, Json, Refusal};
 use crate::Shared;
 
 /// The files of a dump, by the names they are served under.
-pub const FILES: [&str; 2] = ["results.jsonl.gz", "results.csv.gz"];
+pub const FILES: [&str; 3] = ["results.jsonl.gz", "results.csv.gz", "card-health.csv.gz"];
 /// What the folder keeps of the last dump made (its [`Made`]).
 const INDEX: &str = "dump.json";
 /// A file being written is named so; what a killed server left under it goes at the next start.
@@ -78,6 +78,9 @@ pub struct Made {
     /// A new one is made this many seconds after it.
     pub every_seconds: u64,
     pub results: u64,
+    /// The cards' shared health checks it holds (`card-health.csv.gz`).
+    #[serde(default)]
+    pub card_checks: u64,
     /// The licence this site publishes its results under (its operator's `--data-licence`).
     pub licence: String,
     pub files: Vec<DumpFile>,
@@ -314,9 +317,11 @@ pub async fn index(State(state): State<Shared>) -> Result<Json<Made>, Api> {
 }
 
 /// One file of the last dump: `results.jsonl.gz` (a line about the dump, then one result
-/// document per line) or `results.csv.gz` (a `#` line about the dump, then one result a row).
+/// document per line), `results.csv.gz` (a `#` line about the dump, then one result a row) or
+/// `card-health.csv.gz` (a `#` line, then one shared health check a row: its card by the hash
+/// of the card's key, its device, time, verdict and bytes written since the card's first).
 #[utoipa::path(get, path = "/api/v1/dump/{file}", tag = "results",
-    params(("file" = inline(FileName), Path, description = "results.jsonl.gz or results.csv.gz")),
+    params(("file" = inline(FileName), Path, description = "results.jsonl.gz, results.csv.gz or card-health.csv.gz")),
     responses(
         (status = OK, description = "The file, gzip", content_type = "application/gzip",
             body = Vec<u8>),
@@ -330,7 +335,7 @@ pub async fn file(
     UrlPath(name): UrlPath<String>,
 ) -> Result<Response, Api> {
     let Some(name) = FILES.iter().find(|f| **f == name) else {
-        return Err(Failure::not_found(format!("a dump has {} and {}", FILES[0], FILES[1])).into());
+        return Err(Failure::not_found(format!("a dump has {}", FILES.join(", "))).into());
     };
     // The file the index names now; a newer dump may remove it between the two, so a file
     // found gone is looked for once more, in the index of that newer dump.
