@@ -10,6 +10,7 @@ use flate2::write::GzEncoder;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::columns::{cell, CARD_COLUMNS, COLUMNS};
 use super::{stored_name, DumpFile, Made, FILES, INDEX, MAKING, PAGE};
 use crate::Shared;
 use iomark_result::result::metric::METRICS;
@@ -353,7 +354,7 @@ impl Writing {
 
     /// Each file whole and synced, then named by its content beside the last dump's: their
     /// sizes and hashes, and how many results they hold.
-    fn finish(&mut self, dir: &Path) -> Result<(Vec<(u64, String)>, u64, u64), String> {
+    fn finish(&mut self, dir: &Path) -> Result<Written, String> {
         let lines = self.lines.take().ok_or("the dump's files are closed")?;
         let table = self.table.take().ok_or("the dump's files are closed")?;
         let table = table.into_inner().map_err(|e| e.error().to_string())?;
@@ -399,51 +400,9 @@ impl Writing {
     }
 }
 
-/// The columns of the cards' file.
-const CARD_COLUMNS: [&str; 7] = [
-    "check",
-    "card",
-    "device_key",
-    "device_name",
-    "checked_at",
-    "verdict",
-    "written_bytes_since_first_shared_check",
-];
-
-/// A column of the CSV: its name, and its cell for a result.
-type Column = (&'static str, fn(&Entry) -> String);
-
-/// A result's facts as the CSV gives them, before its figures (`METRICS`' columns).
-const COLUMNS: [Column; 15] = [
-    ("id", |e| e.id.clone()),
-    ("started_at", |e| e.started_at.clone()),
-    ("class", |e| e.class.clone()),
-    ("device_key", |e| text(&e.device_key)),
-    ("device_name", |e| cell(&e.device_name)),
-    ("sold_as", |e| text(&e.sold_as)),
-    ("kind", |e| e.kind.clone()),
-    ("transport", |e| text(&e.transport)),
-    ("capacity_gb", |e| number(e.capacity_gb)),
-    ("board", |e| text(&e.board)),
-    ("filesystem", |e| text(&e.filesystem)),
-    ("price_usd", |e| number(e.price_usd)),
-    ("label", |e| text(&e.label)),
-    ("headline", |e| text(&e.headline)),
-    ("not_ranked_because", |e| text(&e.flag)),
-];
-
-/// Text a submitter chose, as a spreadsheet may open it safely.
-fn cell(text: &str) -> String {
-    iomark_export::spreadsheet_text(text)
-}
-
-fn text(value: &Option<String>) -> String {
-    value.as_deref().map(cell).unwrap_or_default()
-}
-
-fn number<T: ToString>(value: Option<T>) -> String {
-    value.map(|v| v.to_string()).unwrap_or_default()
-}
+/// What a dump's writer made: each file's size and SHA-256, and how many results and shared
+/// checks they hold.
+type Written = (Vec<(u64, String)>, u64, u64);
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

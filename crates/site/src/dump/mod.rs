@@ -21,6 +21,7 @@
 //! Downloads stream from the files and pass by the answer cache (which holds whole answers in
 //! memory); the request time limit bounds only the wait for an answer's head.
 
+mod columns;
 mod make;
 
 use std::fs::{File, OpenOptions};
