@@ -87,14 +87,11 @@ impl Share {
             s.history().health_checks().await
         })?;
         let since = shares.sites[site].sent_up_to.clone();
-        let mut unsent: Vec<ResultDoc> = saved
+        let unsent: Vec<ResultDoc> = this_cards(saved, &path, doc)
             .into_iter()
-            .filter(|d| d.target.path == path && d.id != doc.id)
             .filter(|d| since.as_ref().is_none_or(|since| d.id > *since))
             .map(public)
             .collect();
-        // This check last, whether the store kept it or not (`--no-save`).
-        unsent.push(public(doc.clone()));
         let installation = with_store(&args.result.store, async |s| {
             s.history().installation_key().await
         })?;
@@ -155,6 +152,25 @@ pub fn withdraw(url: &str, dir: &Path) -> anyhow::Result<()> {
     }
     shares.sites.remove(site);
     write(&file, &shares)
+}
+
+/// The checks of the card in the folder now, oldest first, `doc` last (whether the store kept
+/// it or not, `--no-save`): the store's checks of its path since the folder's first check. A
+/// card that replaced another at the same path (a new card in the Pi, a folder made anew) is
+/// a card of its own: the checks before are the other card's, and sent under this one's key
+/// they were refused as another card's (409) at every share.
+fn this_cards(saved: Vec<ResultDoc>, path: &str, doc: &ResultDoc) -> Vec<ResultDoc> {
+    let mut checks: Vec<ResultDoc> = saved
+        .into_iter()
+        .filter(|d| d.target.path == path && d.id != doc.id)
+        .collect();
+    checks.sort_by(|a, b| a.id.cmp(&b.id));
+    checks.push(doc.clone());
+    let first = checks
+        .iter()
+        .rposition(|d| d.health.as_ref().is_none_or(|h| h.checks <= 1))
+        .unwrap_or(0);
+    checks.split_off(first)
 }
 
 fn file(dir: &Path) -> PathBuf {
@@ -233,4 +249,51 @@ fn write(file: &Path, shares: &Shares) -> anyhow::Result<()> {
     destination.partial_path();
     destination.write(&serde_json::to_vec_pretty(shares)?)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder made anew at the same path (another card) starts the card's checks again: its
+    /// first check and the ones after, never the other card's.
+    #[test]
+    fn a_cards_checks_begin_at_its_folders_first() {
+        let check = |n: u32, checks: u64, path: &str| {
+            let mut doc = iomark_result::result::sample::doc();
+            doc.id = format!("01KCHECK{n:018}");
+            doc.target.path = path.into();
+            doc.health = Some(
+                serde_json::from_value(serde_json::json!({
+                    "verdict": "healthy", "sentence": "", "signals": [], "checks": checks,
+                    "canary_bytes": 0, "canary_bad_bytes": 0, "canary_unreadable_bytes": 0,
+                    "fresh_write_kept": true, "read_latency_us": null, "synced_write_ms": null,
+                    "baseline_read_p99_us": null, "baseline_synced_write_p99_ms": null,
+                    "budget_bytes": 0, "device_written_bytes": null,
+                    "written_per_day_bytes": null, "direct": true
+                }))
+                .unwrap(),
+            );
+            doc
+        };
+        let saved = vec![
+            check(1, 1, "/media/card"),
+            check(2, 2, "/media/card"),
+            check(3, 1, "/mnt/other"),
+            check(4, 1, "/media/card"),
+            check(5, 2, "/media/card"),
+        ];
+        let ids = |docs: Vec<ResultDoc>| docs.iter().map(|d| d.id.clone()).collect::<Vec<_>>();
+        let now = check(6, 3, "/media/card");
+        assert_eq!(
+            ids(this_cards(saved.clone(), "/media/card", &now)),
+            [4, 5, 6].map(|n| format!("01KCHECK{n:018}"))
+        );
+        // The first check of yet another card: itself alone.
+        let fresh = check(7, 1, "/media/card");
+        assert_eq!(
+            ids(this_cards(saved, "/media/card", &fresh)),
+            [format!("01KCHECK{:018}", 7)]
+        );
+    }
 }
