@@ -46,7 +46,11 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
             docs.push(s.history().get(id).await?);
         }
         let earlier = earlier_runs(s, &docs).await?;
-        let mut comparison = iomark_result::compare::compare(&docs, &earlier);
+        let mut comparison = iomark_result::compare::compare(
+            &docs,
+            &earlier,
+            iomark_result::compare::Earlier::Saved,
+        );
         if !args.json {
             // People type ids: show each as short as the store allows (the JSON keeps them
             // whole).

@@ -18,8 +18,8 @@ pub fn render(c: &Comparison, style: Style) -> String {
         let _ = writeln!(out, "{}", style.yellow(&format!("note: {difference}")));
     }
     let _ = writeln!(out, "{}", style.dim(iomark_result::compare::METHOD));
-    if let Some(line) = run_spread(c) {
-        let _ = writeln!(out, "{}", style.dim(&line));
+    if let Some(line) = &c.spread {
+        let _ = writeln!(out, "{}", style.dim(line));
     }
     out
 }
@@ -154,31 +154,4 @@ fn table(out: &mut String, c: &Comparison, letters: &[String], style: Style) {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
-}
-
-/// Where the run-to-run spread came from, in a line: earlier runs of the device, or assumed.
-fn run_spread(c: &Comparison) -> Option<String> {
-    if c.runs.len() < 2 {
-        return None;
-    }
-    let measured: Vec<(f64, usize)> = c
-        .rows
-        .iter()
-        .filter_map(|r| r.run_spread_runs.map(|n| (r.run_spread_pct, n)))
-        .collect();
-    if measured.is_empty() {
-        return Some(format!(
-            "run-to-run spread: {:.0}% assumed (fewer than {} earlier runs of this device with \
-             this method are saved)",
-            iomark_result::compare::RUN_SPREAD * 100.0,
-            iomark_result::compare::MIN_HISTORY
-        ));
-    }
-    let low = measured.iter().map(|m| m.0).fold(f64::INFINITY, f64::min);
-    let high = measured.iter().map(|m| m.0).fold(0.0, f64::max);
-    let runs = measured.iter().map(|m| m.1).max().unwrap_or(0);
-    Some(format!(
-        "run-to-run spread: {low:.1}% to {high:.1}%, from up to {runs} earlier runs of this \
-         device with this method"
-    ))
 }

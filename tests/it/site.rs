@@ -194,6 +194,7 @@ on_both_stores!(
     a_result_page_is_the_report_with_its_card,
     a_surface_scan_is_taken_but_has_no_card,
     compare_says_faster_only_on_evidence,
+    compare_takes_the_spread_from_the_devices_results,
     every_result_is_listed_a_page_at_a_time,
     every_string_is_escaped_and_no_script_allowed,
     what_is_refused_is_not_stored,
@@ -554,6 +555,60 @@ fn compare_says_faster_only_on_evidence(store: Store) {
         get(&format!("{url}/api/v1/compare?ids=a,b,c,d,e")).status,
         400
     );
+}
+
+/// A comparison of two results takes the run-to-run spread from the device's other results
+/// on the site, and says so: 30% apart is within the assumed 15% a run, and slower beside
+/// three results within 1% of each other.
+fn compare_takes_the_spread_from_the_devices_results(store: Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _postgres) = match store {
+        Store::Sqlite => (
+            dir.path().join("site.db").to_str().unwrap().to_string(),
+            None,
+        ),
+        Store::Postgres => {
+            let pg = Postgres::start();
+            (pg.database(), Some(pg))
+        }
+    };
+    let site = Site::start(&db, dir.path(), &NO_LIMITS);
+    let url = &site.url;
+    let send = |n: u32, scale: f64| {
+        let doc = device_doc(n, "Samsung", "FIT Plus", scale, "Raspberry Pi 4 Model B");
+        let answer = post_as(n as u8, &format!("{url}/api/v1/results"), &doc);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    };
+    send(1, 0.1);
+    send(2, 0.07);
+    let compare = || get(&format!("{url}/api/v1/compare?ids={},{}", ulid(1), ulid(2))).json();
+    let before = compare();
+    assert_eq!(
+        before["rows"][0]["cells"][1]["verdict"], "within_noise",
+        "{before}"
+    );
+    assert_eq!(
+        before["spread"],
+        "Run-to-run spread: 15% assumed (fewer than 3 other results of this device on this \
+         site with this method).",
+        "{before}"
+    );
+    for (n, scale) in [(3, 0.1), (4, 0.101), (5, 0.099)] {
+        send(n, scale);
+    }
+    let after = compare();
+    let row = &after["rows"][0];
+    assert_eq!(row["cells"][1]["verdict"], "slower", "{after}");
+    assert_eq!(row["run_spread_runs"], 3, "{after}");
+    let spread = after["spread"].as_str().unwrap();
+    assert!(
+        spread
+            .ends_with("from up to 3 other results of this device on this site with this method."),
+        "{spread}"
+    );
+    let page = get(&format!("{url}/compare?ids={}&ids={}", ulid(1), ulid(2))).body;
+    assert!(page.contains("-30.0%, slower"), "{page}");
+    assert!(page.contains(&spread.replace('\'', "&#39;")), "{page}");
 }
 
 /// The raw data: every result, a page at a time, by id; the same walked two at a time (each

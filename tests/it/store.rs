@@ -256,7 +256,8 @@ fn constructed(db: &str) {
         "{text}"
     );
     assert!(
-        text.contains("run-to-run spread: ") && text.contains("from up to 3 earlier runs"),
+        text.contains("Run-to-run spread: ")
+            && text.contains("from up to 3 saved runs of this device with this method."),
         "{text}"
     );
     // The earlier runs had their say; the rest of this test counts three runs.

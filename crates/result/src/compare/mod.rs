@@ -120,6 +120,58 @@ pub struct Comparison {
     /// means (profile, file size, I/O, data, engine, polling, loop length) or how sure a
     /// verdict can be (loops).
     pub differences: Vec<String>,
+    /// Where the run-to-run spread came from, in a sentence (none for a single run).
+    pub spread: Option<String>,
+}
+
+/// Where the earlier runs that give the run-to-run spread come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Earlier {
+    /// This computer's saved runs of the baseline's device.
+    Saved,
+    /// Other results of the baseline's device on a results site (other people's units and
+    /// hosts, so their spread is wider than one disk's, and fewer differences are called).
+    Site,
+}
+
+impl Earlier {
+    fn runs(self) -> &'static str {
+        match self {
+            Earlier::Saved => "saved runs of this device",
+            Earlier::Site => "other results of this device on this site",
+        }
+    }
+}
+
+/// Where the run-to-run spread came from, in a line: the earlier runs' range of spreads, or
+/// the assumed one.
+fn spread_line(rows: &[Row], runs: usize, from: Earlier) -> Option<String> {
+    if runs < 2 {
+        return None;
+    }
+    let measured: Vec<(f64, usize)> = rows
+        .iter()
+        .filter_map(|r| r.run_spread_runs.map(|n| (r.run_spread_pct, n)))
+        .collect();
+    if measured.is_empty() {
+        return Some(format!(
+            "Run-to-run spread: {:.0}% assumed (fewer than {MIN_HISTORY} {} with this method).",
+            RUN_SPREAD * 100.0,
+            from.runs()
+        ));
+    }
+    let low = measured.iter().map(|m| m.0).fold(f64::INFINITY, f64::min);
+    let high = measured.iter().map(|m| m.0).fold(0.0, f64::max);
+    let most = measured.iter().map(|m| m.1).max().unwrap_or(0);
+    let range = if (high - low).abs() < 0.05 {
+        format!("{low:.1}%")
+    } else {
+        format!("{low:.1}% to {high:.1}%")
+    };
+    Some(format!(
+        "Run-to-run spread: {range}, from up to {most} {} with this method.",
+        from.runs()
+    ))
 }
 
 /// A run's settings that make its figures what they are, in words: (what, value, whether a
@@ -184,9 +236,10 @@ pub fn letter(i: usize) -> char {
     (b'A' + (i % 26) as u8) as char
 }
 
-/// `docs` side by side, the first the baseline; `earlier`: other saved runs, of which those of
-/// the baseline's device with its method give the run-to-run spread ([`RunSpread`]).
-pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc]) -> Comparison {
+/// `docs` side by side, the first the baseline; `earlier`: other runs, of which those of the
+/// baseline's device with its method give the run-to-run spread ([`RunSpread`]), `from` where
+/// they were found.
+pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comparison {
     let names = crate::result::test_names(docs);
     let base = docs.first();
     let earlier: Vec<&ResultDoc> = earlier
@@ -242,7 +295,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc]) -> Comparison {
                 .collect()
         })
         .collect();
-    let rows = names
+    let rows: Vec<Row> = names
         .iter()
         .zip(&units)
         .enumerate()
@@ -298,6 +351,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc]) -> Comparison {
                 price_usd: d.price_usd,
             })
             .collect(),
+        spread: spread_line(&rows, docs.len(), from),
         rows,
         differences: differences(docs),
     }

@@ -149,11 +149,11 @@ fn runs_measured_differently_are_not_compared() {
     b.tests = vec![measured(50.0, &[49.0, 50.0, 51.0])];
     let cell = |c: &Comparison| c.rows[0].cells[1].as_ref().unwrap().verdict;
     assert_eq!(
-        cell(&compare(&[a.clone(), b.clone()], &[])),
+        cell(&compare(&[a.clone(), b.clone()], &[], Earlier::Saved)),
         Some(Verdict::Slower)
     );
     b.settings.profile = "quick".into();
-    let c = compare(&[a, b], &[]);
+    let c = compare(&[a, b], &[], Earlier::Saved);
     assert_eq!(cell(&c), Some(Verdict::NotCompared));
     assert!(
         c.differences.iter().any(|d| d.contains("not compared")),
@@ -171,7 +171,7 @@ fn null_engine_runs_are_not_faster_or_slower_devices() {
         t.mb_per_s *= 5.0;
         t.iops *= 5.0;
     }
-    let comparison = compare(&[a.clone(), b], &[]);
+    let comparison = compare(&[a.clone(), b], &[], Earlier::Saved);
     let verdicts: Vec<_> = comparison.rows[0].cells[1]
         .iter()
         .map(|c| c.verdict)
@@ -185,7 +185,7 @@ fn null_engine_runs_are_not_faster_or_slower_devices() {
         t.mb_per_s *= 5.0;
         t.iops *= 5.0;
     }
-    let v = compare(&[c, d], &[]).rows[0].cells[1]
+    let v = compare(&[c, d], &[], Earlier::Saved).rows[0].cells[1]
         .as_ref()
         .unwrap()
         .verdict;
@@ -200,7 +200,7 @@ fn tests_missing_from_a_run_leave_a_gap() {
     let mut write = measured(50.0, &[49.0, 50.0, 51.0]);
     write.name = "SEQ1M_Q8T1_write".into();
     b.tests = vec![measured(50.0, &[49.0, 50.0, 51.0]), write];
-    let c = compare(&[a, b], &[]);
+    let c = compare(&[a, b], &[], Earlier::Saved);
     assert_eq!(c.rows.len(), 2);
     assert!(c.rows[1].cells[0].is_none());
     let cell = c.rows[0].cells[1].as_ref().unwrap();

@@ -99,6 +99,7 @@ fn results_page(c: &iomark_result::compare::Comparison, api: String) -> CompareP
             "The first is the baseline. {}",
             iomark_result::compare::METHOD
         ))
+        .chain(c.spread.iter().cloned())
         .chain(c.differences.iter().cloned())
         .collect(),
         api,

@@ -92,15 +92,7 @@ fn of(answer: &Value) -> Page {
             cells: list(&row["cells"]).iter().map(cell).collect(),
         })
         .collect();
-    let first = &list(&answer["rows"])
-        .first()
-        .cloned()
-        .unwrap_or(Value::Null);
-    let spread = match (first["run_spread_pct"].as_f64(), first["run_spread_runs"].as_u64()) {
-        (Some(pct), Some(runs)) => format!("Run-to-run spread: {pct:.1}%, from {runs} earlier runs of this device with this method."),
-        (Some(pct), None) => format!("Run-to-run spread: {pct:.0}% assumed (fewer than 3 earlier runs of this device with this method are saved)."),
-        _ => String::new(),
-    };
+    let spread = text(&answer["spread"]);
     Page {
         title: "Compare".into(),
         runs,

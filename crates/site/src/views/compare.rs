@@ -8,8 +8,9 @@ use super::device::{device_view, DeviceView, Versus};
 use super::{params, visible_result};
 use crate::error::Failure;
 use crate::Shared;
-use iomark_result::compare::{between_devices, Results};
-use iomark_store::Spread;
+use iomark_result::compare::{between_devices, Earlier, Results};
+use iomark_result::result::ResultDoc;
+use iomark_store::{Entry, Spread};
 
 /// The ids or device keys of a compare request: `ids=A,B` (or `ids=A&ids=B`), at most four.
 pub fn listed(raw: Option<&str>, name: &str) -> Result<Vec<String>, Failure> {
@@ -95,12 +96,40 @@ pub async fn comparison(state: &Shared, raw: Option<&str>) -> Result<Compared, F
             "compare needs two to four results (ids=A,B) or devices (devices=K1,K2)",
         ));
     }
-    let mut docs = Vec::new();
+    let mut results = Vec::new();
     for id in &ids {
-        docs.push(visible_result(state, id).await?.1);
+        results.push(visible_result(state, id).await?);
     }
+    let earlier = match results.first() {
+        Some((base, _)) => earlier(state, base).await?,
+        None => Vec::new(),
+    };
+    let docs: Vec<_> = results.into_iter().map(|(_, doc)| doc).collect();
     Ok(Compared::Results(iomark_result::compare::compare(
         &docs,
-        &[],
+        &earlier,
+        Earlier::Site,
     )))
+}
+
+/// The most results of the baseline's device read for the run-to-run spread, newest first.
+const EARLIER: u32 = 20;
+
+/// The baseline's device's newest ranked results of its class, whose spread tells how far one
+/// result of it differs from another (`compare` keeps those measured as the baseline was).
+async fn earlier(state: &Shared, base: &Entry) -> Result<Vec<ResultDoc>, Failure> {
+    let Some(key) = &base.device_key else {
+        return Ok(Vec::new());
+    };
+    let texts = state
+        .store
+        .site()
+        .device_documents(key, &base.class, state.config.show_synthetic, EARLIER)
+        .await?;
+    // A document the site kept parses; one that does not is left out of the spread, not a
+    // reason to refuse the comparison.
+    Ok(texts
+        .iter()
+        .filter_map(|t| serde_json::from_str(t).ok())
+        .collect())
 }

@@ -171,6 +171,39 @@ impl Site<'_> {
         };
         read().map_err(|e| self.db.fail(e))
     }
+
+    /// The newest `limit` ranked results of one device and class, their documents as sent:
+    /// what a comparison takes the device's run-to-run spread from.
+    pub async fn device_documents(
+        &self,
+        key: &str,
+        class: &str,
+        synthetic: bool,
+        limit: u32,
+    ) -> Result<Vec<String>, StoreError> {
+        let sql = format!(
+            "SELECT r.document FROM results r WHERE r.id IN (SELECT id FROM entries WHERE \
+             {OF_CLASS} AND flag IS NULL ORDER BY {NEWEST} LIMIT {})",
+            limit.clamp(1, 100)
+        );
+        let rows = self
+            .reader
+            .read(|pool| {
+                Box::pin(
+                    sqlx::query(&sql)
+                        .bind(key)
+                        .bind(class)
+                        .bind(synthetic as i64)
+                        .fetch_all(pool),
+                )
+            })
+            .await
+            .map_err(|e| self.db.fail(e))?;
+        rows.iter()
+            .map(|row| row.try_get::<String, _>(0))
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.db.fail(e))
+    }
 }
 
 /// A device's results of one class, as seen by the viewer: `$1` its key, `$2` the class, `$3`
