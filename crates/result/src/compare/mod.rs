@@ -16,7 +16,7 @@ mod verdict;
 pub use devices::{between_devices, Results, MIN_RESULTS};
 use verdict::difference;
 pub use verdict::{
-    p_value, verdict, RunSpread, ALPHA, MIN_EFFECT, MIN_HISTORY, MIN_LOOPS, RUN_SPREAD,
+    holm, p_value, verdict, RunSpread, ALPHA, MIN_EFFECT, MIN_HISTORY, MIN_LOOPS, RUN_SPREAD,
 };
 
 /// What the verdicts mean, once: the table's footnote, `--help`, the site and docs/GUIDE.md
@@ -26,9 +26,9 @@ macro_rules! method {
         "faster or slower: Welch's t-test on the runs' loops (their logarithms), each run's \
          level given the run-to-run spread of 3 or more earlier runs of the device with the \
          same method, else 15%, finds the difference at 1% over all the figures compared \
-         (Bonferroni), and it is 5% or more; within noise: it does not; can't tell: a run has \
-         fewer than 3 loops (run both with --loops 3 or more); not compared: the runs were \
-         measured differently."
+         (Holm's step-down), and it is 5% or more; within noise: it does not; can't tell: a \
+         run has fewer than 3 loops (run both with --loops 3 or more); not compared: the runs \
+         were measured differently."
     };
 }
 
@@ -277,7 +277,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comp
             RunSpread::of(&tests, unit)
         })
         .collect();
-    // Each run's p-values against the baseline, and how many figures each tested.
+    // Each run's p-values against the baseline, and which of them find a difference.
     let tested: Vec<Vec<Option<f64>>> = docs
         .iter()
         .map(|doc| {
@@ -295,6 +295,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comp
                 .collect()
         })
         .collect();
+    let found: Vec<Vec<bool>> = tested.iter().map(|ps| holm(ps)).collect();
     let rows: Vec<Row> = names
         .iter()
         .zip(&units)
@@ -316,7 +317,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comp
                         } else if !same_method(&docs[0], doc) {
                             Verdict::NotCompared
                         } else {
-                            verdict(diff, p, tested[i].iter().flatten().count())
+                            verdict(diff, p, found[i][row])
                         };
                         (diff, p, verdict)
                     });

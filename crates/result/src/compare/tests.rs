@@ -35,7 +35,15 @@ fn judged(a: &TestResult, b: &TestResult) -> Verdict {
 
 fn judged_with(a: &TestResult, b: &TestResult, spread: RunSpread) -> Verdict {
     let diff = b.mb_per_s / a.mb_per_s - 1.0;
-    verdict(diff, p_value(a, b, "MB/s", spread), 1)
+    let p = p_value(a, b, "MB/s", spread);
+    verdict(diff, p, found_among(p, 1))
+}
+
+/// Whether Holm's step-down finds `p` among `n` figures whose others find nothing (p = 1).
+fn found_among(p: Option<f64>, n: usize) -> bool {
+    let mut ps = vec![Some(1.0); n];
+    ps[0] = p;
+    holm(&ps)[0]
 }
 
 #[test]
@@ -63,11 +71,8 @@ fn runs_wander_more_than_their_loops_say() {
     let a = measured(100.0, &[99.0, 100.0, 101.0]);
     let b = measured(133.0, &[132.0, 133.0, 134.0]);
     let among_eight = |a: &TestResult, b: &TestResult, spread| {
-        verdict(
-            b.mb_per_s / a.mb_per_s - 1.0,
-            p_value(a, b, "MB/s", spread),
-            8,
-        )
+        let p = p_value(a, b, "MB/s", spread);
+        verdict(b.mb_per_s / a.mb_per_s - 1.0, p, found_among(p, 8))
     };
     assert_eq!(
         among_eight(&a, &b, STEADY),
@@ -135,10 +140,11 @@ fn a_sure_but_small_difference_is_noise() {
 #[test]
 fn more_figures_ask_more_of_each() {
     // A p-value under the level alone, over it shared among eight figures (1% / 8).
-    let p = ALPHA / 2.0;
-    assert_eq!(verdict(0.10, Some(p), 1), Verdict::Faster);
-    assert_eq!(verdict(0.10, Some(p), 8), Verdict::WithinNoise);
-    assert_eq!(verdict(-0.10, Some(ALPHA / 10.0), 8), Verdict::Slower);
+    let p = Some(ALPHA / 2.0);
+    assert_eq!(verdict(0.10, p, found_among(p, 1)), Verdict::Faster);
+    assert_eq!(verdict(0.10, p, found_among(p, 8)), Verdict::WithinNoise);
+    let p = Some(ALPHA / 10.0);
+    assert_eq!(verdict(-0.10, p, found_among(p, 8)), Verdict::Slower);
 }
 
 #[test]
@@ -252,4 +258,21 @@ fn devices_differ_only_beyond_the_spread_of_their_results() {
         between_devices(base, of(300.0, 290.0, 310.0, 2)).1,
         Verdict::CantTell
     );
+}
+
+/// Holm's step-down finds what Bonferroni finds, and more where the smallest p-values pass:
+/// at 1% over four figures, 0.002 passes α/4, 0.003 then α/3 and 0.0049 α/2 (Bonferroni's α/4
+/// would refuse both); the first to fail stops the rest, and untested figures are never found.
+#[test]
+fn holm_steps_down_from_the_smallest_p_value() {
+    let ps = [Some(0.003), None, Some(0.002), Some(0.2), Some(0.0049)];
+    assert_eq!(holm(&ps), [true, false, true, false, true]);
+    // 0.0026 fails α/4 = 0.0025: nothing after it is found, however small its share.
+    let ps = [Some(0.0026), Some(0.004), Some(0.004), Some(0.004)];
+    assert_eq!(holm(&ps), [false; 4]);
+    assert_eq!(holm(&[None, None]), [false, false]);
+    // Bonferroni's findings are always Holm's.
+    let ps = [Some(0.001), Some(0.0024), Some(0.5), Some(0.03)];
+    let bonferroni: Vec<bool> = ps.iter().map(|p| p.unwrap() < ALPHA / 4.0).collect();
+    assert_eq!(holm(&ps), bonferroni);
 }

@@ -1,6 +1,6 @@
 //! The verdict on one figure of two runs: Welch's t-test on their loops, each run's level
 //! given how far whole runs of the device wander ([`RunSpread`]), at a level shared among the
-//! figures compared.
+//! figures compared ([`holm`]).
 
 use super::Verdict;
 use crate::result::TestResult;
@@ -8,8 +8,8 @@ use crate::result::TestResult;
 /// Fewer loops than this in either run, and a difference is "can't tell".
 pub const MIN_LOOPS: usize = 3;
 /// The chance of calling any figure of a comparison faster or slower when the runs do not
-/// differ: Welch's test at this level divided by the figures judged (Bonferroni). 1%, so that
-/// 19 pairs of identical runs in 20 get no verdict with room to spare.
+/// differ, shared among the figures judged by Holm's step-down ([`holm`]). 1%, so that 19
+/// pairs of identical runs in 20 get no verdict with room to spare.
 pub const ALPHA: f64 = 0.01;
 /// The smallest difference called faster or slower however steady the runs.
 pub const MIN_EFFECT: f64 = 0.05;
@@ -101,13 +101,36 @@ pub fn p_value(
     crate::stats::welch_p_beside(&a, &b, 2.0 * spread.sd.powi(2), df)
 }
 
-/// The verdict on one figure: `p` from [`p_value`] (none: too few loops), `judged` how many
-/// figures of the comparison were tested (the Bonferroni divisor).
-pub fn verdict(diff: f64, p: Option<f64>, judged: usize) -> Verdict {
-    let Some(p) = p else {
+/// Which of a comparison's p-values (none: not tested) find a difference at [`ALPHA`] over all
+/// the figures tested, by Holm's step-down: the smallest against α/m, the next against
+/// α/(m−1), and so on, stopping at the first that is not under its share. The same family-wise
+/// level as Bonferroni's α/m for each, and never fewer findings.
+pub fn holm(ps: &[Option<f64>]) -> Vec<bool> {
+    let mut order: Vec<(usize, f64)> = ps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|p| (i, p)))
+        .collect();
+    order.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let m = order.len();
+    let mut found = vec![false; ps.len()];
+    for (k, (i, p)) in order.into_iter().enumerate() {
+        if p < ALPHA / (m - k) as f64 {
+            found[i] = true;
+        } else {
+            break;
+        }
+    }
+    found
+}
+
+/// The verdict on one figure: `p` from [`p_value`] (none: too few loops), `found` whether
+/// [`holm`] found its difference among the comparison's figures.
+pub fn verdict(diff: f64, p: Option<f64>, found: bool) -> Verdict {
+    if p.is_none() {
         return Verdict::CantTell;
-    };
-    if p < ALPHA / judged.max(1) as f64 && diff.abs() >= MIN_EFFECT {
+    }
+    if found && diff.abs() >= MIN_EFFECT {
         if diff > 0.0 {
             Verdict::Faster
         } else {
