@@ -18,7 +18,7 @@ pub fn render(c: &Comparison, style: Style) -> String {
         let _ = writeln!(out, "{}", style.yellow(&format!("note: {difference}")));
     }
     let _ = writeln!(out, "{}", style.dim(iomark_result::compare::METHOD));
-    if let Some(line) = &c.spread {
+    for line in c.spread.iter().chain(&c.within_noise) {
         let _ = writeln!(out, "{}", style.dim(line));
     }
     out

@@ -61,30 +61,82 @@ pub fn welch_p(a: &[f64], b: &[f64]) -> Option<f64> {
 /// samples cannot show, such as how much the level of two runs of one disk differs beyond
 /// their loops. Its degrees of freedom join Welch–Satterthwaite's.
 pub fn welch_p_beside(a: &[f64], b: &[f64], extra: f64, extra_df: f64) -> Option<f64> {
-    let moments = |v: &[f64]| {
-        let n = v.len() as f64;
-        let mean = v.iter().sum::<f64>() / n;
-        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        (n, mean, var)
-    };
-    if a.len() < 2 || b.len() < 2 {
+    let w = Welch::of(a, b, extra, extra_df)?;
+    if w.se2.is_nan() || w.se2 <= 0.0 {
+        return (w.diff == 0.0).then_some(1.0).or(Some(0.0));
+    }
+    Some(student_t_two_sided(w.diff / w.se2.sqrt(), w.df))
+}
+
+/// The smallest difference of the means that [`welch_p_beside`] would find at `level` (its
+/// p-value under it) with these samples' spreads: how far apart two samples so spread must be
+/// to be told apart. None with fewer than two values in either, or no spread at all.
+pub fn welch_detectable(
+    a: &[f64],
+    b: &[f64],
+    extra: f64,
+    extra_df: f64,
+    level: f64,
+) -> Option<f64> {
+    let w = Welch::of(a, b, extra, extra_df)?;
+    let usable = |x: f64, high: f64| x > 0.0 && x < high;
+    if !usable(w.se2, f64::INFINITY) || !usable(level, 1.0) {
         return None;
     }
-    let (na, ma, va) = moments(a);
-    let (nb, mb, vb) = moments(b);
-    let (sa, sb) = (va / na, vb / nb);
-    let se2 = sa + sb + extra;
-    if se2.is_nan() || se2 <= 0.0 {
-        return (ma == mb).then_some(1.0).or(Some(0.0));
+    // The tail falls as t grows: bisect for the t whose tail is `level`.
+    let (mut low, mut high) = (0.0f64, 1.0f64);
+    while student_t_two_sided(high, w.df) >= level {
+        high *= 2.0;
+        if high > 1e9 {
+            return None;
+        }
     }
-    let t = (ma - mb) / se2.sqrt();
-    // Welch–Satterthwaite's degrees of freedom.
-    let parts = sa.powi(2) / (na - 1.0) + sb.powi(2) / (nb - 1.0) + extra.powi(2) / extra_df;
-    let df = match parts > 0.0 {
-        true => se2.powi(2) / parts,
-        false => f64::INFINITY,
-    };
-    Some(student_t_two_sided(t, df))
+    for _ in 0..100 {
+        let mid = (low + high) / 2.0;
+        if student_t_two_sided(mid, w.df) >= level {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    Some(high * w.se2.sqrt())
+}
+
+/// What Welch's test needs of two samples beside a further variance: the difference of their
+/// means, its variance, and its degrees of freedom (Welch–Satterthwaite's, the further
+/// variance's `extra_df` joining them).
+struct Welch {
+    diff: f64,
+    se2: f64,
+    df: f64,
+}
+
+impl Welch {
+    fn of(a: &[f64], b: &[f64], extra: f64, extra_df: f64) -> Option<Welch> {
+        let moments = |v: &[f64]| {
+            let n = v.len() as f64;
+            let mean = v.iter().sum::<f64>() / n;
+            let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            (n, mean, var)
+        };
+        if a.len() < 2 || b.len() < 2 {
+            return None;
+        }
+        let (na, ma, va) = moments(a);
+        let (nb, mb, vb) = moments(b);
+        let (sa, sb) = (va / na, vb / nb);
+        let se2 = sa + sb + extra;
+        let parts = sa.powi(2) / (na - 1.0) + sb.powi(2) / (nb - 1.0) + extra.powi(2) / extra_df;
+        let df = match parts > 0.0 {
+            true => se2.powi(2) / parts,
+            false => f64::INFINITY,
+        };
+        Some(Welch {
+            diff: ma - mb,
+            se2,
+            df,
+        })
+    }
 }
 
 /// The two-sided tail of Student's t with `df` degrees of freedom beyond ±`t`:
@@ -246,5 +298,27 @@ mod tests {
         let steady = ([99.0, 100.0, 101.0], [109.0, 110.0, 111.0]);
         assert!(welch_p_beside(&steady.0, &steady.1, 0.0, f64::INFINITY).unwrap() < 0.001);
         assert!(welch_p_beside(&steady.0, &steady.1, 100.0, f64::INFINITY).unwrap() > 0.3);
+    }
+
+    /// The smallest difference found at a level is the one whose p-value is that level: with
+    /// a known spread alone (normal), 1% two-sided is 2.576 of its standard errors.
+    #[test]
+    fn the_detectable_difference_is_where_the_p_value_meets_the_level() {
+        let (a, b) = ([99.0, 100.0, 101.0], [109.0, 110.0, 111.0]);
+        for (extra, extra_df) in [(100.0, f64::INFINITY), (4.0, 5.0), (0.0, f64::INFINITY)] {
+            let d = welch_detectable(&a, &b, extra, extra_df, 0.01).unwrap();
+            let shifted: Vec<f64> = a.iter().map(|x| x + d).collect();
+            let p = welch_p_beside(&a, &shifted, extra, extra_df).unwrap();
+            assert!((p - 0.01).abs() < 1e-6, "{extra} {extra_df}: d {d}, p {p}");
+        }
+        // Two thirds of a variance from the samples (1/3 + 1/3) beside 100: nearly normal.
+        let d = welch_detectable(&a, &b, 100.0, f64::INFINITY, 0.01).unwrap();
+        let se = (100.0f64 + 2.0 / 3.0).sqrt();
+        assert!((d / se - 2.576).abs() < 0.02, "{}", d / se);
+        assert_eq!(welch_detectable(&[1.0], &b, 1.0, 1.0, 0.01), None);
+        assert_eq!(
+            welch_detectable(&[5.0, 5.0], &[5.0, 5.0], 0.0, 1.0, 0.01),
+            None
+        );
     }
 }

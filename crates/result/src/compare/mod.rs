@@ -16,7 +16,8 @@ mod verdict;
 pub use devices::{between_devices, Results, MIN_RESULTS};
 use verdict::difference;
 pub use verdict::{
-    holm, p_value, verdict, RunSpread, ALPHA, MIN_EFFECT, MIN_HISTORY, MIN_LOOPS, RUN_SPREAD,
+    detectable, holm, p_value, verdict, RunSpread, ALPHA, MIN_EFFECT, MIN_HISTORY, MIN_LOOPS,
+    RUN_SPREAD,
 };
 
 /// What the verdicts mean, once: the table's footnote, `--help`, the site and docs/GUIDE.md
@@ -110,6 +111,10 @@ pub struct Cell {
     /// Welch's test's two-sided p-value against the baseline's loops, where it was made.
     pub p_value: Option<f64>,
     pub verdict: Option<Verdict>,
+    /// Where the verdict is "within noise": how many times apart the two figures would have
+    /// had to be for a verdict (the first found among the comparison's, at 1% over them all,
+    /// and 5% or more), with these loops and this run-to-run spread.
+    pub detectable: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
@@ -122,6 +127,8 @@ pub struct Comparison {
     pub differences: Vec<String>,
     /// Where the run-to-run spread came from, in a sentence (none for a single run).
     pub spread: Option<String>,
+    /// What "within noise" could have seen, in a sentence (none where no figure is).
+    pub within_noise: Option<String>,
 }
 
 /// Where the earlier runs that give the run-to-run spread come from.
@@ -236,6 +243,31 @@ pub fn letter(i: usize) -> char {
     (b'A' + (i % 26) as u8) as char
 }
 
+/// What "within noise" means in this comparison, in a sentence: how many times apart its
+/// figures would have had to be for a verdict. Two runs of a disk whose runs wander widely can
+/// be 50% apart within noise; this says so instead of letting it read as "the same".
+fn within_noise_line(rows: &[Row]) -> Option<String> {
+    let reach: Vec<f64> = rows
+        .iter()
+        .flat_map(|r| r.cells.iter().flatten())
+        .filter_map(|c| c.detectable)
+        .collect();
+    let low = reach.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = reach.iter().copied().fold(0.0, f64::max);
+    if reach.is_empty() {
+        return None;
+    }
+    let range = if high - low < 0.005 {
+        format!("{low:.2}x")
+    } else {
+        format!("{low:.2}x to {high:.2}x")
+    };
+    Some(format!(
+        "Within noise is not \"the same\": with these loops and this run-to-run spread, a \
+         verdict needed the figures {range} apart or more."
+    ))
+}
+
 /// `docs` side by side, the first the baseline; `earlier`: other runs, of which those of the
 /// baseline's device with its method give the run-to-run spread ([`RunSpread`]), `from` where
 /// they were found.
@@ -319,15 +351,20 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comp
                         } else {
                             verdict(diff, p, found[i][row])
                         };
-                        (diff, p, verdict)
+                        let among = tested[i].iter().flatten().count();
+                        let reach = (verdict == Verdict::WithinNoise)
+                            .then(|| detectable(b, t, unit, spreads[row], among))
+                            .flatten();
+                        (diff, p, verdict, reach)
                     });
                     Some(Cell {
                         value,
                         cv: t.cv,
                         loops: t.loops.len(),
-                        diff_pct: judged.map(|(d, _, _)| d * 100.0),
-                        p_value: judged.and_then(|(_, p, _)| p),
-                        verdict: judged.map(|(_, _, v)| v),
+                        diff_pct: judged.map(|j| j.0 * 100.0),
+                        p_value: judged.and_then(|j| j.1),
+                        verdict: judged.map(|j| j.2),
+                        detectable: judged.and_then(|j| j.3),
                     })
                 })
                 .collect();
@@ -353,6 +390,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comp
             })
             .collect(),
         spread: spread_line(&rows, docs.len(), from),
+        within_noise: within_noise_line(&rows),
         rows,
         differences: differences(docs),
     }

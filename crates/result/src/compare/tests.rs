@@ -276,3 +276,32 @@ fn holm_steps_down_from_the_smallest_p_value() {
     let bonferroni: Vec<bool> = ps.iter().map(|p| p.unwrap() < ALPHA / 4.0).collect();
     assert_eq!(holm(&ps), bonferroni);
 }
+
+/// "Within noise" says what it could have seen: two steady runs 33% apart, one figure, the
+/// assumed 15% a run: a verdict needed them exp(2.576 × √(2 × 0.15²)) ≈ 1.73x apart (1% alone,
+/// the normal's 2.576), and the sentence says so. Half as fast is past it.
+#[test]
+fn within_noise_says_how_far_apart_a_verdict_needed() {
+    let mut a = sample::doc();
+    a.tests = vec![measured(100.0, &[99.9, 100.0, 100.1])];
+    let mut b = a.clone();
+    b.tests = vec![measured(133.0, &[132.9, 133.0, 133.1])];
+    let c = compare(&[a.clone(), b], &[], Earlier::Saved);
+    let cell = c.rows[0].cells[1].as_ref().unwrap();
+    assert_eq!(cell.verdict, Some(Verdict::WithinNoise));
+    let needed = cell.detectable.unwrap();
+    let expected = (2.576 * (2.0 * RUN_SPREAD * RUN_SPREAD).sqrt()).exp();
+    assert!((needed - expected).abs() < 0.01, "{needed} {expected}");
+    let line = c.within_noise.as_deref().unwrap();
+    assert!(
+        line.contains(&format!("{needed:.2}x apart or more")),
+        "{line}"
+    );
+    let mut half = a.clone();
+    half.tests = vec![measured(50.0, &[49.9, 50.0, 50.1])];
+    let c = compare(&[a, half], &[], Earlier::Saved);
+    let cell = c.rows[0].cells[1].as_ref().unwrap();
+    assert_eq!(cell.verdict, Some(Verdict::Slower));
+    assert_eq!(cell.detectable, None);
+    assert_eq!(c.within_noise, None);
+}

@@ -101,6 +101,26 @@ pub fn p_value(
     crate::stats::welch_p_beside(&a, &b, 2.0 * spread.sd.powi(2), df)
 }
 
+/// How many times apart two tests' figures would have to be for a verdict, with their loops'
+/// spreads and `spread` as [`p_value`] takes them: the first found among `judged` figures
+/// (Holm's first step, α/m) and at least [`MIN_EFFECT`]; none where no test can be made.
+pub fn detectable(
+    base: &TestResult,
+    other: &TestResult,
+    unit: &str,
+    spread: RunSpread,
+    judged: usize,
+) -> Option<f64> {
+    let (a, b) = (samples(base, unit), samples(other, unit));
+    if a.len() < MIN_LOOPS || b.len() < MIN_LOOPS {
+        return None;
+    }
+    let df = spread.runs.map_or(f64::INFINITY, |n| (n - 1) as f64);
+    let level = ALPHA / judged.max(1) as f64;
+    let d = crate::stats::welch_detectable(&a, &b, 2.0 * spread.sd.powi(2), df, level)?;
+    Some(d.exp().max(1.0 + MIN_EFFECT))
+}
+
 /// Which of a comparison's p-values (none: not tested) find a difference at [`ALPHA`] over all
 /// the figures tested, by Holm's step-down: the smallest against α/m, the next against
 /// α/(m−1), and so on, stopping at the first that is not under its share. The same family-wise

@@ -100,6 +100,7 @@ fn results_page(c: &iomark_result::compare::Comparison, api: String) -> CompareP
             iomark_result::compare::METHOD
         ))
         .chain(c.spread.iter().cloned())
+        .chain(c.within_noise.iter().cloned())
         .chain(c.differences.iter().cloned())
         .collect(),
         api,

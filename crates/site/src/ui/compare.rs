@@ -27,6 +27,7 @@ struct Page {
     differences: Vec<String>,
     method: &'static str,
     spread: String,
+    within_noise: String,
 }
 
 pub async fn compare(State(app): State<Shared>, RawQuery(query): RawQuery) -> Response {
@@ -93,6 +94,7 @@ fn of(answer: &Value) -> Page {
         })
         .collect();
     let spread = text(&answer["spread"]);
+    let within_noise = text(&answer["within_noise"]);
     Page {
         title: "Compare".into(),
         runs,
@@ -100,6 +102,7 @@ fn of(answer: &Value) -> Page {
         differences: list(&answer["differences"]).iter().map(text).collect(),
         method: iomark_result::compare::METHOD,
         spread,
+        within_noise,
     }
 }
 
