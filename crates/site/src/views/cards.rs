@@ -1,7 +1,9 @@
 //! What a device's page says of the cards of it their owners watch (`iomark health --share`):
 //! how many, for how long, how many failed, after how many months and how many bytes written.
 //! Each submitter's cards count up to [`PER_SUBMITTER`], the longest watched: one household's
-//! drawer of cards is told, one address cannot make a model's record.
+//! drawer of cards is told, one address cannot make a model's record; and how many owners the
+//! failures came from is said with them, so that four failures of one drawer do not read as
+//! four owners' bad luck.
 
 use std::collections::HashMap;
 
@@ -30,6 +32,8 @@ pub struct CardsView {
     pub now: Vec<(String, usize)>,
     /// Each card that failed (a check found it failing or lying), the soonest first.
     pub failed: Vec<Failure>,
+    /// How many submitters the failed cards are of.
+    pub failed_owners: usize,
     /// What it says, in a sentence.
     pub sentence: String,
 }
@@ -62,7 +66,7 @@ pub fn of(rows: &[CardRow]) -> Option<CardsView> {
     if counted.is_empty() {
         return None;
     }
-    let submitters = per.len() + counted.iter().filter(|r| r.submitter.is_none()).count();
+    let submitters = owners(counted.iter().copied());
     let mut months: Vec<f64> = counted
         .iter()
         .map(|r| (r.last_s - r.first_s).max(0) as f64 / MONTH_S)
@@ -93,12 +97,13 @@ pub fn of(rows: &[CardRow]) -> Option<CardsView> {
         })
         .collect();
     failed.sort_by(|a, b| a.months.total_cmp(&b.months));
+    let failed_owners = owners(counted.iter().filter(|r| r.failed.is_some()).copied());
     let sentence = sentence(
         counted.len(),
         submitters,
         median_months,
         longest_months,
-        &failed,
+        (&failed, failed_owners),
     );
     Some(CardsView {
         cards: counted.len(),
@@ -107,8 +112,25 @@ pub fn of(rows: &[CardRow]) -> Option<CardsView> {
         longest_months,
         now,
         failed,
+        failed_owners,
         sentence,
     })
+}
+
+/// How many submitters `rows` are of; a row whose sender the site could not tell is one of its
+/// own.
+fn owners<'a>(rows: impl Iterator<Item = &'a CardRow>) -> usize {
+    let mut known = std::collections::HashSet::new();
+    let mut unknown = 0;
+    for row in rows {
+        match row.submitter.as_deref() {
+            Some(who) => {
+                known.insert(who);
+            }
+            None => unknown += 1,
+        }
+    }
+    known.len() + unknown
 }
 
 fn sentence(
@@ -116,7 +138,7 @@ fn sentence(
     submitters: usize,
     median: f64,
     longest: f64,
-    failed: &[Failure],
+    (failed, failed_owners): (&[Failure], usize),
 ) -> String {
     let plural = |n: usize, one: &str, many: &str| match n {
         1 => format!("1 {one}"),
@@ -154,8 +176,12 @@ fn sentence(
                 false => String::new(),
             };
             text.push_str(&format!(
-                " {} failed: {}{more}.",
+                " {} failed, {}: {}{more}.",
                 many.len(),
+                match failed_owners {
+                    1 => "all of one owner's".to_string(),
+                    n => format!("of {n} owners"),
+                },
                 each.join("; ")
             ));
         }
@@ -218,7 +244,8 @@ mod tests {
             .starts_with("6 cards of this model are watched by 3 owners, for a median of 6.5 months (the longest 13.1 months)."));
         assert!(view
             .sentence
-            .contains("5 failed: failing after 3.3 months and 1.00 TB written"));
+            .contains("5 failed, of 2 owners: failing after 3.3 months and 1.00 TB written"));
+        assert_eq!(view.failed_owners, 2);
         assert!(view
             .sentence
             .contains("lying about what it stores after 9.9 months and 3.00 TB"));
@@ -228,5 +255,19 @@ mod tests {
             "1 card of this model is watched by its owner, for 12 days so far. None has failed yet."
         );
         assert!(of(&[]).is_none());
+        // One address's four made-up failures beside another owner's healthy card: told as
+        // one owner's.
+        let mut rows: Vec<CardRow> = (0..4)
+            .map(|i| row(Some("x"), 120 - i, "lying", Some((30, "lying"))))
+            .collect();
+        rows.push(row(Some("y"), 90, "healthy", None));
+        let view = of(&rows).unwrap();
+        assert_eq!((view.failed.len(), view.failed_owners), (4, 1));
+        assert!(
+            view.sentence
+                .contains(" 4 failed, all of one owner's: lying about"),
+            "{}",
+            view.sentence
+        );
     }
 }
