@@ -268,6 +268,32 @@ fn within_noise_line(rows: &[Row]) -> Option<String> {
     ))
 }
 
+/// The unit a test is compared in: `MB/s` for blocks of 64 KiB and more, `IOPS` below.
+fn unit_of(docs: &[ResultDoc], name: &str) -> &'static str {
+    let block = docs
+        .iter()
+        .find_map(|d| d.test(name))
+        .map_or(0, |t| t.block_size);
+    if block >= 64 * 1024 {
+        "MB/s"
+    } else {
+        "IOPS"
+    }
+}
+
+impl Run {
+    fn of(d: &ResultDoc) -> Run {
+        Run {
+            id: d.id.clone(),
+            started_at: d.started_at.clone(),
+            label: d.label.clone(),
+            device: d.device_label(),
+            profile: d.settings.profile.clone(),
+            price_usd: d.price_usd,
+        }
+    }
+}
+
 /// `docs` side by side, the first the baseline; `earlier`: other runs, of which those of the
 /// baseline's device with its method give the run-to-run spread ([`RunSpread`]), `from` where
 /// they were found.
@@ -287,20 +313,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comp
     // The null engine does no I/O: its figures are iomark's own speed, not a device's.
     let null = |d: &ResultDoc| d.settings.engine.split('+').any(|e| e == "null");
     let no_device = base.is_some_and(null);
-    let units: Vec<&'static str> = names
-        .iter()
-        .map(|name| {
-            let block = docs
-                .iter()
-                .find_map(|d| d.test(name))
-                .map_or(0, |t| t.block_size);
-            if block >= 64 * 1024 {
-                "MB/s"
-            } else {
-                "IOPS"
-            }
-        })
-        .collect();
+    let units: Vec<&'static str> = names.iter().map(|name| unit_of(docs, name)).collect();
     let spreads: Vec<RunSpread> = names
         .iter()
         .zip(&units)
@@ -378,17 +391,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comp
         })
         .collect();
     Comparison {
-        runs: docs
-            .iter()
-            .map(|d| Run {
-                id: d.id.clone(),
-                started_at: d.started_at.clone(),
-                label: d.label.clone(),
-                device: d.device_label(),
-                profile: d.settings.profile.clone(),
-                price_usd: d.price_usd,
-            })
-            .collect(),
+        runs: docs.iter().map(Run::of).collect(),
         spread: spread_line(&rows, docs.len(), from),
         within_noise: within_noise_line(&rows),
         rows,
