@@ -142,15 +142,7 @@ impl Site<'_> {
         };
         let row = self
             .reader
-            .read(|pool| {
-                Box::pin(
-                    sqlx::query(&sql)
-                        .bind(key)
-                        .bind(class)
-                        .bind(synthetic as i64)
-                        .fetch_one(pool),
-                )
-            })
+            .read(|pool| Box::pin(of_class(&sql, key, class, synthetic).fetch_one(pool)))
             .await
             .map_err(|e| self.db.fail(e))?;
         let read = || -> Result<_, sqlx::Error> {
@@ -188,15 +180,7 @@ impl Site<'_> {
         );
         let rows = self
             .reader
-            .read(|pool| {
-                Box::pin(
-                    sqlx::query(&sql)
-                        .bind(key)
-                        .bind(class)
-                        .bind(synthetic as i64)
-                        .fetch_all(pool),
-                )
-            })
+            .read(|pool| Box::pin(of_class(&sql, key, class, synthetic).fetch_all(pool)))
             .await
             .map_err(|e| self.db.fail(e))?;
         rows.iter()
@@ -209,6 +193,19 @@ impl Site<'_> {
 /// A device's results of one class, as seen by the viewer: `$1` its key, `$2` the class, `$3`
 /// 1 where synthetic results are shown.
 const OF_CLASS: &str = "device_key = $1 AND class = $2 AND synthetic <= $3";
+
+/// `sql`, which reads [`OF_CLASS`], with its three parameters bound.
+fn of_class<'q>(
+    sql: &'q str,
+    key: &'q str,
+    class: &'q str,
+    synthetic: bool,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    sqlx::query(sql)
+        .bind(key)
+        .bind(class)
+        .bind(synthetic as i64)
+}
 
 /// The statement that reads a class's newest `points` results with `figure`, from the index
 /// of migration 0013 alone.
