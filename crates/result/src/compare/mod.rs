@@ -167,14 +167,8 @@ fn spread_line(rows: &[Row], runs: usize, from: Earlier) -> Option<String> {
             from.runs()
         ));
     }
-    let low = measured.iter().map(|m| m.0).fold(f64::INFINITY, f64::min);
-    let high = measured.iter().map(|m| m.0).fold(0.0, f64::max);
+    let range = range(measured.iter().map(|m| m.0), |pct| format!("{pct:.1}%"));
     let most = measured.iter().map(|m| m.1).max().unwrap_or(0);
-    let range = if (high - low).abs() < 0.05 {
-        format!("{low:.1}%")
-    } else {
-        format!("{low:.1}% to {high:.1}%")
-    };
     Some(format!(
         "Run-to-run spread: {range}, from up to {most} {} with this method.",
         from.runs()
@@ -243,6 +237,16 @@ pub fn letter(i: usize) -> char {
     (b'A' + (i % 26) as u8) as char
 }
 
+/// The lowest to the highest of `values` as `shown` writes each, or one where they read alike.
+fn range(values: impl Iterator<Item = f64> + Clone, shown: impl Fn(f64) -> String) -> String {
+    let low = shown(values.clone().fold(f64::INFINITY, f64::min));
+    let high = shown(values.fold(f64::NEG_INFINITY, f64::max));
+    match low == high {
+        true => low,
+        false => format!("{low} to {high}"),
+    }
+}
+
 /// What "within noise" means in this comparison, in a sentence: how many times apart its
 /// figures would have had to be for a verdict. Two runs of a disk whose runs wander widely can
 /// be 50% apart within noise; this says so instead of letting it read as "the same".
@@ -252,16 +256,10 @@ fn within_noise_line(rows: &[Row]) -> Option<String> {
         .flat_map(|r| r.cells.iter().flatten())
         .filter_map(|c| c.detectable)
         .collect();
-    let low = reach.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = reach.iter().copied().fold(0.0, f64::max);
     if reach.is_empty() {
         return None;
     }
-    let range = if high - low < 0.005 {
-        format!("{low:.2}x")
-    } else {
-        format!("{low:.2}x to {high:.2}x")
-    };
+    let range = range(reach.into_iter(), |factor| format!("{factor:.2}x"));
     Some(format!(
         "Within noise is not \"the same\": with these loops and this run-to-run spread, a \
          verdict needed the figures {range} apart or more."
