@@ -559,7 +559,9 @@ fn compare_says_faster_only_on_evidence(store: Store) {
 
 /// A comparison of two results takes the run-to-run spread from the device's other results
 /// on the site, and says so: 30% apart is within the assumed 15% a run, and slower beside
-/// three results within 1% of each other.
+/// three results within 1% of each other. One address's many results weigh as one: nine
+/// results swinging 30% either way, sent before its newest one in line with the others, do
+/// not widen the spread.
 fn compare_takes_the_spread_from_the_devices_results(store: Store) {
     let dir = tempfile::tempdir().unwrap();
     let (db, _postgres) = match store {
@@ -574,11 +576,12 @@ fn compare_takes_the_spread_from_the_devices_results(store: Store) {
     };
     let site = Site::start(&db, dir.path(), &NO_LIMITS);
     let url = &site.url;
-    let send = |n: u32, scale: f64| {
+    let send_as = |from: u8, n: u32, scale: f64| {
         let doc = device_doc(n, "Samsung", "FIT Plus", scale, "Raspberry Pi 4 Model B");
-        let answer = post_as(n as u8, &format!("{url}/api/v1/results"), &doc);
+        let answer = post_as(from, &format!("{url}/api/v1/results"), &doc);
         assert_eq!(answer.status, 201, "{}", answer.body);
     };
+    let send = |n: u32, scale: f64| send_as(n as u8, n, scale);
     send(1, 0.1);
     send(2, 0.07);
     let compare = || get(&format!("{url}/api/v1/compare?ids={},{}", ulid(1), ulid(2))).json();
@@ -606,6 +609,16 @@ fn compare_takes_the_spread_from_the_devices_results(store: Store) {
             .ends_with("from up to 3 other results of this device on this site with this method."),
         "{spread}"
     );
+    // One more submitter: nine results at 0.07 and 0.13, then its newest at 0.1.
+    for n in 10..19 {
+        send_as(9, n, if n % 2 == 0 { 0.07 } else { 0.13 });
+    }
+    send_as(9, 27, 0.1);
+    let after = compare();
+    let row = &after["rows"][0];
+    assert_eq!(row["cells"][1]["verdict"], "slower", "{after}");
+    assert_eq!(row["run_spread_runs"], 4, "{after}");
+    let spread = after["spread"].as_str().unwrap();
     let page = get(&format!("{url}/compare?ids={}&ids={}", ulid(1), ulid(2))).body;
     assert!(page.contains("-30.0%, slower"), "{page}");
     assert!(page.contains(&spread.replace('\'', "&#39;")), "{page}");

@@ -164,8 +164,11 @@ impl Site<'_> {
         read().map_err(|e| self.db.fail(e))
     }
 
-    /// The newest `limit` ranked results of one device and class, their documents as sent:
-    /// what a comparison takes the device's run-to-run spread from.
+    /// The newest ranked result of each of the `limit` submitters who sent one of the device's
+    /// newest results of a class, its document as sent: what a comparison takes the device's
+    /// run-to-run spread from, each submitter once (as its medians weigh them), so that one
+    /// address's many results cannot widen or narrow it. A result whose sender the site could
+    /// not tell counts as a submitter of its own.
     pub async fn device_documents(
         &self,
         key: &str,
@@ -173,20 +176,32 @@ impl Site<'_> {
         synthetic: bool,
         limit: u32,
     ) -> Result<Vec<String>, StoreError> {
+        let limit = limit.clamp(1, 100) as usize;
+        // Enough newest rows that `limit` submitters are among them unless a few sent most.
         let sql = format!(
-            "SELECT r.document FROM results r WHERE r.id IN (SELECT id FROM entries WHERE \
-             {OF_CLASS} AND flag IS NULL ORDER BY {NEWEST} LIMIT {})",
-            limit.clamp(1, 100)
+            "SELECT e.submitter, r.document FROM entries e JOIN results r ON r.id = e.id \
+             WHERE e.id IN (SELECT id FROM entries WHERE {OF_CLASS} AND flag IS NULL \
+             ORDER BY {NEWEST} LIMIT {}) ORDER BY e.started_at DESC, e.id DESC",
+            limit * 10
         );
         let rows = self
             .reader
             .read(|pool| Box::pin(of_class(&sql, key, class, synthetic).fetch_all(pool)))
             .await
             .map_err(|e| self.db.fail(e))?;
-        rows.iter()
-            .map(|row| row.try_get::<String, _>(0))
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.db.fail(e))
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for row in &rows {
+            let who: Option<String> = row.try_get(0).map_err(|e| self.db.fail(e))?;
+            if who.is_some_and(|who| !seen.insert(who)) {
+                continue;
+            }
+            out.push(row.try_get(1).map_err(|e| self.db.fail(e))?);
+            if out.len() == limit {
+                break;
+            }
+        }
+        Ok(out)
     }
 }
 
