@@ -85,6 +85,23 @@ impl RunSpread {
     }
 }
 
+/// What Welch's test of two tests takes: their loops as logarithms, the further variance of
+/// both runs' levels (twice `spread`'s) and its degrees of freedom; none unless each has
+/// [`MIN_LOOPS`] or more.
+fn beside(
+    base: &TestResult,
+    other: &TestResult,
+    unit: &str,
+    spread: RunSpread,
+) -> Option<(Vec<f64>, Vec<f64>, f64, f64)> {
+    let (a, b) = (samples(base, unit), samples(other, unit));
+    if a.len() < MIN_LOOPS || b.len() < MIN_LOOPS {
+        return None;
+    }
+    let df = spread.runs.map_or(f64::INFINITY, |n| (n - 1) as f64);
+    Some((a, b, 2.0 * spread.sd.powi(2), df))
+}
+
 /// Welch's test of two tests' loops, each run's level given `spread` more (both runs': twice
 /// its variance): its p-value, where each has [`MIN_LOOPS`] or more.
 pub fn p_value(
@@ -93,12 +110,8 @@ pub fn p_value(
     unit: &str,
     spread: RunSpread,
 ) -> Option<f64> {
-    let (a, b) = (samples(base, unit), samples(other, unit));
-    if a.len() < MIN_LOOPS || b.len() < MIN_LOOPS {
-        return None;
-    }
-    let df = spread.runs.map_or(f64::INFINITY, |n| (n - 1) as f64);
-    crate::stats::welch_p_beside(&a, &b, 2.0 * spread.sd.powi(2), df)
+    let (a, b, extra, df) = beside(base, other, unit, spread)?;
+    crate::stats::welch_p_beside(&a, &b, extra, df)
 }
 
 /// How many times apart two tests' figures would have to be for a verdict, with their loops'
@@ -111,13 +124,9 @@ pub fn detectable(
     spread: RunSpread,
     judged: usize,
 ) -> Option<f64> {
-    let (a, b) = (samples(base, unit), samples(other, unit));
-    if a.len() < MIN_LOOPS || b.len() < MIN_LOOPS {
-        return None;
-    }
-    let df = spread.runs.map_or(f64::INFINITY, |n| (n - 1) as f64);
+    let (a, b, extra, df) = beside(base, other, unit, spread)?;
     let level = ALPHA / judged.max(1) as f64;
-    let d = crate::stats::welch_detectable(&a, &b, 2.0 * spread.sd.powi(2), df, level)?;
+    let d = crate::stats::welch_detectable(&a, &b, extra, df, level)?;
     Some(d.exp().max(1.0 + MIN_EFFECT))
 }
 
