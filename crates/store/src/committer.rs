@@ -2,9 +2,11 @@
 //! and syncs its log at every commit (`synchronous = FULL`, so that a 201 outlives a power
 //! cut): submissions each in a transaction of their own queued for the write lock and paid a
 //! sync each. Here one task writes them: those that arrive while a commit is under way are
-//! written next, up to [`MOST`], in one transaction, each in a savepoint of its own (a
-//! duplicate is rolled back alone and refused), and each is answered once that transaction has
+//! written next, up to [`MOST`], in one transaction (a duplicate's id finds its row there and
+//! writes nothing: it is refused alone), and each is answered once that transaction has
 //! committed. If it fails, each is tried again alone, so that one bad submission fails alone.
+//! (Each was in a savepoint of its own: two more statements a submission, and a copy of each
+//! page it changed, for a refusal the id's own conflict now gives.)
 //! PostgreSQL takes its writers at once and syncs them together itself: it is not queued.
 
 use tokio::sync::{mpsc, oneshot};
@@ -200,7 +202,7 @@ impl Writer {
         History::new(&self.db, Reader::new(&self.db, &self.replicas), derive)
     }
 
-    /// Writes `jobs` in one transaction, each in a savepoint: what each is answered.
+    /// Writes `jobs` in one transaction: what each is answered.
     async fn save_jobs(&self, jobs: &[Job]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         let documents: Vec<_> = jobs.iter().map(|job| encode(&job.doc)).collect();
         let history = self.history();
@@ -215,21 +217,13 @@ impl Writer {
                             continue;
                         }
                     };
-                    let mut one = sqlx::Connection::begin(&mut **tx).await?;
-                    match history
-                        .insert(&mut one, &job.doc, document, Some(&job.sent))
-                        .await
-                    {
-                        Ok(()) => {
-                            one.commit().await?;
-                            each.push(Ok(()));
-                        }
-                        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                            one.rollback().await?;
-                            each.push(Err(StoreError::Duplicate(job.doc.id.clone())));
-                        }
-                        Err(e) => return Err(e),
-                    }
+                    let new = history
+                        .insert(tx, &job.doc, document, Some(&job.sent))
+                        .await?;
+                    each.push(match new {
+                        true => Ok(()),
+                        false => Err(StoreError::Duplicate(job.doc.id.clone())),
+                    });
                 }
                 Ok(each)
             })

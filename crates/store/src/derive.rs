@@ -16,7 +16,7 @@ use super::sender::{self, Sent};
 use super::stale::{Derivation, Stale};
 use super::{Begin, Db, StoreError};
 use iomark_result::result::metric::METRICS;
-use iomark_result::result::ResultDoc;
+use iomark_result::result::{Identity, ResultDoc};
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Derive::rederive`]); change this with them.
@@ -79,7 +79,7 @@ impl<'a> Derive<'a> {
             submitter: submitter.as_deref(),
             held: held.as_deref(),
         };
-        self.add_entry(tx, doc, kept).await
+        self.add_entry_as(tx, doc, id, kept).await
     }
 
     /// Writes a result's facts, with what the site keeps beside them, and refreshes its
@@ -90,20 +90,31 @@ impl<'a> Derive<'a> {
         doc: &ResultDoc,
         kept: Kept<'_>,
     ) -> Result<(), sqlx::Error> {
-        let Kept {
-            token_hash,
-            submitter,
-            held,
-        } = kept;
         let mut id = doc.identity();
         // A key merged into another, or renamed by new rules, is filed under where it leads.
         if let Some(key) = &id.device_key {
             id.device_key = Some(moves::resolve(tx, key).await?);
         }
-        // Prepared afresh each time: see `History::insert` on NULL figures and PostgreSQL. The
+        self.add_entry_as(tx, doc, id, kept).await
+    }
+
+    /// [`Derive::add_entry`] under `id`, the document's identity with its key resolved.
+    async fn add_entry_as(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        doc: &ResultDoc,
+        id: Identity,
+        kept: Kept<'_>,
+    ) -> Result<(), sqlx::Error> {
+        let Kept {
+            token_hash,
+            submitter,
+            held,
+        } = kept;
+        // Prepared afresh each time on PostgreSQL: see `History::insert` on NULL figures. The
         // binds follow `columns::ENTRY_FACTS`, then the figures.
         let mut query = sqlx::query(&SQL.insert_entry)
-            .persistent(false)
+            .persistent(self.db.is_sqlite())
             .bind(&doc.id)
             .bind(&id.device_key)
             .bind(&id.device_name)

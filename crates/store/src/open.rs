@@ -105,6 +105,16 @@ pub(crate) async fn connect(location: Location, pooling: Pooling) -> Result<Db, 
                         sqlx::query("PRAGMA mmap_size = 1073741824")
                             .execute(&mut *conn)
                             .await?;
+                        // A statement in a transaction that may fail halfway (a submission's
+                        // inserts and upsert in its batch's, `committer.rs`) keeps each
+                        // page's first image in a statement journal, by default a file under
+                        // /var/tmp written and thrown away: twice the writes the log itself
+                        // took while each submission was a savepoint (strace of a server
+                        // taking submissions). In memory: at most the pages one statement
+                        // changes.
+                        sqlx::query("PRAGMA temp_store = MEMORY")
+                            .execute(&mut *conn)
+                            .await?;
                     }
                 }
                 Ok(())

@@ -41,7 +41,8 @@ impl<'a> Refresh<'a> {
         self.write_scopes(tx, class, key, scopes, &entries).await
     }
 
-    /// Writes a device's aggregates in each of `scopes` from its ranked `entries`.
+    /// Writes a device's aggregates in each of `scopes` from its ranked `entries`: the scopes
+    /// that have any in one statement, those left with none deleted.
     pub(crate) async fn write_scopes(
         &self,
         tx: &mut Transaction<'_, Any>,
@@ -50,14 +51,57 @@ impl<'a> Refresh<'a> {
         scopes: &[String],
         entries: &[Entry],
     ) -> Result<(), sqlx::Error> {
+        let mut rows = Vec::with_capacity(scopes.len());
         for scope in scopes {
             let chosen: Vec<Entry> = entries
                 .iter()
                 .filter(|e| in_scope(e, scope))
                 .cloned()
                 .collect();
-            self.write_device(tx, class, scope, key, &chosen).await?;
+            match aggregate(&chosen).into_iter().next() {
+                Some(row) => rows.push((scope, row, chosen.iter().all(|e| e.synthetic))),
+                None => {
+                    sqlx::query(
+                        "DELETE FROM devices WHERE class = $1 AND scope = $2 AND device_key = $3",
+                    )
+                    .bind(class)
+                    .bind(scope)
+                    .bind(key)
+                    .execute(&mut **tx)
+                    .await?;
+                }
+            }
         }
+        if rows.is_empty() {
+            return Ok(());
+        }
+        // Kept prepared on SQLite; on PostgreSQL prepared afresh (`History::insert` says why).
+        let sql = SQL.upsert_devices(rows.len());
+        let mut query = sqlx::query(&sql).persistent(self.db.is_sqlite());
+        // The binds follow `columns::DEVICE_FACTS`, then each figure's median, row by row.
+        for (scope, row, synthetic) in &rows {
+            let stats = serde_json::to_string(&row.stats).unwrap_or_else(|_| "{}".into());
+            query = query
+                .bind(class)
+                .bind(scope.as_str())
+                .bind(key)
+                .bind(&row.name)
+                .bind(&row.kind)
+                .bind(&row.transport)
+                .bind(row.capacity_gb)
+                .bind(row.results)
+                .bind(*synthetic as i64)
+                .bind(row.price_usd)
+                .bind(stats)
+                .bind(&row.sold_as)
+                .bind(&row.names)
+                .bind(row.submitters)
+                .bind(&row.classes);
+            for metric in &METRICS {
+                query = query.bind(row.stats.get(metric.column).map(|s| s.median));
+            }
+        }
+        query.execute(&mut **tx).await?;
         Ok(())
     }
 
@@ -91,49 +135,5 @@ impl<'a> Refresh<'a> {
             .await?
             .try_get(0)?;
         SQL.entries_from_json(&text)
-    }
-
-    async fn write_device(
-        &self,
-        tx: &mut Transaction<'_, Any>,
-        class: &str,
-        scope: &str,
-        key: &str,
-        entries: &[Entry],
-    ) -> Result<(), sqlx::Error> {
-        let Some(row) = aggregate(entries).into_iter().next() else {
-            sqlx::query("DELETE FROM devices WHERE class = $1 AND scope = $2 AND device_key = $3")
-                .bind(class)
-                .bind(scope)
-                .bind(key)
-                .execute(&mut **tx)
-                .await?;
-            return Ok(());
-        };
-        let synthetic = entries.iter().all(|e| e.synthetic);
-        let stats = serde_json::to_string(&row.stats).unwrap_or_else(|_| "{}".into());
-        // The binds follow `columns::DEVICE_FACTS`, then each figure's median.
-        let mut query = sqlx::query(&SQL.upsert_device)
-            .persistent(false)
-            .bind(class)
-            .bind(scope)
-            .bind(key)
-            .bind(&row.name)
-            .bind(&row.kind)
-            .bind(&row.transport)
-            .bind(row.capacity_gb)
-            .bind(row.results)
-            .bind(synthetic as i64)
-            .bind(row.price_usd)
-            .bind(stats)
-            .bind(&row.sold_as)
-            .bind(&row.names)
-            .bind(row.submitters)
-            .bind(&row.classes);
-        for metric in &METRICS {
-            query = query.bind(row.stats.get(metric.column).map(|s| s.median));
-        }
-        query.execute(&mut **tx).await?;
-        Ok(())
     }
 }

@@ -60,7 +60,8 @@ pub const DEVICE_FACTS: [&str; 15] = [
 pub struct Statements {
     /// `INSERT INTO entries …`: the facts, then one figure per metric.
     pub insert_entry: String,
-    /// `INSERT INTO devices … ON CONFLICT … DO UPDATE`: the facts, then one median per metric.
+    /// `INSERT INTO devices … ON CONFLICT … DO UPDATE` of one row: the facts, then one median
+    /// per metric ([`Statements::upsert_devices`] writes several).
     pub upsert_device: String,
     /// `UPDATE entries …` of a result's facts derived anew from its document (`rederive`):
     /// device key, name, kind, transport, class, capacity, flag (a hold stays where the
@@ -125,6 +126,27 @@ impl Statements {
                 .collect(),
             figures: figures().map(str::to_string).collect(),
         }
+    }
+
+    /// [`Statements::upsert_device`] of `rows` rows in one statement, their binds one row's
+    /// after another's: a submission writes its device in each of its scopes (up to five), and
+    /// each statement is a round trip to the connection's thread (SQLite) or server.
+    pub fn upsert_devices(&self, rows: usize) -> String {
+        let (head, tail) = self
+            .upsert_device
+            .split_once(" ON CONFLICT")
+            .expect("an upsert has its conflict clause");
+        let (insert, one) = head.split_once(" VALUES ").expect("an insert has values");
+        let width = one.matches('$').count();
+        let values: Vec<String> = (0..rows)
+            .map(|row| {
+                let places: Vec<String> = (1..=width)
+                    .map(|n| format!("${}", row * width + n))
+                    .collect();
+                format!("({})", places.join(", "))
+            })
+            .collect();
+        format!("{insert} VALUES {} ON CONFLICT{tail}", values.join(", "))
     }
 
     /// The columns of an entry, each prefixed (`e.`) for a query that joins another table.

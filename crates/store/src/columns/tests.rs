@@ -44,6 +44,12 @@ fn a_new_figure_is_in_every_statement() {
         places(&sql.upsert_device),
         DEVICE_FACTS.len() + METRICS.len() + 1
     );
+    let three = sql.upsert_devices(3);
+    let width = DEVICE_FACTS.len() + METRICS.len() + 1;
+    assert_eq!(places(&three), 3 * width);
+    assert!(three.contains(&format!("${}), (${}, ", width, width + 1)));
+    assert!(three.ends_with(sql.upsert_device.split_once(" ON CONFLICT").unwrap().1));
+    assert_eq!(sql.upsert_devices(1), sql.upsert_device);
     assert!(sql
         .entry_select("e.")
         .ends_with("e.rnd4k_q32t16_write, e.seq64k_q4_read"));

@@ -58,35 +58,40 @@ impl<'a> History<'a> {
             })
             .await;
         match saved {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(StoreError::Duplicate(doc.id.clone())),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 Err(StoreError::Duplicate(doc.id.clone()))
             }
-            other => other.map_err(|e| self.db.fail(e)),
+            Err(e) => Err(self.db.fail(e)),
         }
     }
 
-    /// The result's row and its facts, in `tx`.
+    /// The result's row and its facts, in `tx`; false, with nothing written, where a result
+    /// of that id is saved already (so that a batch of submissions needs no savepoint each to
+    /// refuse one: `committer.rs`).
     pub(crate) async fn insert(
         &self,
         tx: &mut Transaction<'_, Any>,
         doc: &ResultDoc,
         document: String,
         sent: Option<&Sent>,
-    ) -> Result<(), sqlx::Error> {
+    ) -> Result<bool, sqlx::Error> {
         let h = doc.standard_figures();
         let device = doc.target.device.as_ref();
         // sqlx 0.8's Any driver declares a NULL f64 parameter as float4 on PostgreSQL; a statement
         // cached after such a NULL then refuses a real f64 ("incorrect binary data format").
-        // Statements that bind optional figures are therefore prepared afresh each time.
-        sqlx::query(
+        // Statements that bind optional figures are therefore prepared afresh each time there;
+        // SQLite's keep their types to the values and stay prepared.
+        let inserted = sqlx::query(
             "INSERT INTO results (id, schema_name, tool_version, started_at, saved_at, label, \
              profile, host_board, host_arch, device_model, device_transport, filesystem, \
              direct_io, seq_read_mb_per_s, seq_write_mb_per_s, rnd_read_iops, rnd_write_iops, \
              score_total, document) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-             $18, $19)",
+             $18, $19) ON CONFLICT (id) DO NOTHING",
         )
-        .persistent(false)
+        .persistent(self.db.is_sqlite())
         .bind(&doc.id)
         .bind(&doc.schema)
         .bind(&doc.tool.version)
@@ -109,7 +114,11 @@ impl<'a> History<'a> {
         .bind(document)
         .execute(&mut **tx)
         .await?;
-        self.derive.add_saved(tx, doc, sent).await
+        if inserted.rows_affected() == 0 {
+            return Ok(false);
+        }
+        self.derive.add_saved(tx, doc, sent).await?;
+        Ok(true)
     }
 
     /// Every run, newest first (at most `limit`, if given).
