@@ -6,9 +6,12 @@ use sqlx::{Any, Row, Transaction};
 
 use super::aggregate::{aggregate, in_scope};
 use super::columns::SQL;
-use super::model::Entry;
+use super::model::{DeviceRow, Entry};
 use super::Db;
 use iomark_result::result::metric::METRICS;
+
+/// The most scopes one statement writes.
+const UPSERTED: usize = 64;
 
 /// The writer of devices' aggregates.
 #[derive(Clone, Copy)]
@@ -72,14 +75,29 @@ impl<'a> Refresh<'a> {
                 }
             }
         }
-        if rows.is_empty() {
-            return Ok(());
+        // A device re-derived whole may have hundreds of scopes (a system each): PostgreSQL
+        // takes at most 65,535 parameters a statement, 35 a row (SQLite as built here took
+        // 1,001 rows in one statement).
+        for rows in rows.chunks(UPSERTED) {
+            self.upsert(tx, class, key, rows).await?;
         }
+        Ok(())
+    }
+
+    /// One statement writing `rows`: each a scope, its aggregate, and whether all of it is
+    /// synthetic.
+    async fn upsert(
+        &self,
+        tx: &mut Transaction<'_, Any>,
+        class: &str,
+        key: &str,
+        rows: &[(&String, DeviceRow, bool)],
+    ) -> Result<(), sqlx::Error> {
         // Kept prepared on SQLite; on PostgreSQL prepared afresh (`History::insert` says why).
         let sql = SQL.upsert_devices(rows.len());
         let mut query = sqlx::query(&sql).persistent(self.db.is_sqlite());
         // The binds follow `columns::DEVICE_FACTS`, then each figure's median, row by row.
-        for (scope, row, synthetic) in &rows {
+        for (scope, row, synthetic) in rows {
             let stats = serde_json::to_string(&row.stats).unwrap_or_else(|_| "{}".into());
             query = query
                 .bind(class)
@@ -135,5 +153,82 @@ impl<'a> Refresh<'a> {
             .await?
             .try_get(0)?;
         SQL.entries_from_json(&text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Begin;
+
+    /// A device with more scopes than one statement writes (a re-derived device that ran on
+    /// 200 systems) has every scope written, over several statements. (What the chunks guard
+    /// against, PostgreSQL's 65,535 parameters, is 1,872 scopes; SQLite here took 1,001 in
+    /// one statement.)
+    #[test]
+    fn more_scopes_than_one_statement_writes_are_all_written() {
+        crate::on_a_server_store(None, async |store| {
+            let systems: Vec<String> = (0..200).map(|n| format!("Debian {n}")).collect();
+            let entries: Vec<Entry> = systems
+                .iter()
+                .enumerate()
+                .map(|(n, system)| {
+                    let mut e = Entry {
+                        id: format!("{n:026}"),
+                        class: "standard/direct/random".into(),
+                        device_key: Some("many-systems".into()),
+                        device_name: "Many Systems 64 GB".into(),
+                        kind: "microSD".into(),
+                        transport: None,
+                        capacity_gb: Some(64),
+                        started_at: "2026-11-27T00:00:00Z".into(),
+                        label: None,
+                        headline: None,
+                        sold_as: None,
+                        board: None,
+                        filesystem: None,
+                        price_usd: None,
+                        flag: None,
+                        synthetic: false,
+                        figures: Default::default(),
+                        submitter: Some(format!("submitter {n}")),
+                        waits: false,
+                        system: Some(system.clone()),
+                    };
+                    e.figures.insert("seq1m_q8_read".into(), 40.0 + n as f64);
+                    e
+                })
+                .collect();
+            let mut scopes = vec![String::new()];
+            scopes.extend(systems.iter().map(|s| format!("system:{s}")));
+            let refresh = Refresh::new(&store.db);
+            store
+                .db
+                .write(Begin::Immediate, async |tx| {
+                    refresh
+                        .write_scopes(
+                            tx,
+                            "standard/direct/random",
+                            "many-systems",
+                            &scopes,
+                            &entries,
+                        )
+                        .await
+                })
+                .await
+                .unwrap();
+            let written: Vec<(String, f64)> = sqlx::query_as(
+                "SELECT scope, seq1m_q8_read FROM devices WHERE device_key = 'many-systems' \
+                 ORDER BY scope",
+            )
+            .fetch_all(&store.db.pool)
+            .await
+            .unwrap();
+            assert_eq!(written.len(), 201);
+            assert!(
+                written.contains(&("system:Debian 199".into(), 239.0)),
+                "{written:?}"
+            );
+        });
     }
 }
