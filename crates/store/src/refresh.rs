@@ -45,7 +45,8 @@ impl<'a> Refresh<'a> {
     }
 
     /// Writes a device's aggregates in each of `scopes` from its ranked `entries`: the scopes
-    /// that have any in one statement, those left with none deleted.
+    /// that have any in as few statements as the bound allows ([`UPSERTED`] rows each), those
+    /// left with none deleted.
     pub(crate) async fn write_scopes(
         &self,
         tx: &mut Transaction<'_, Any>,
@@ -75,9 +76,9 @@ impl<'a> Refresh<'a> {
                 }
             }
         }
-        // A device re-derived whole may have hundreds of scopes (a system each): PostgreSQL
-        // takes at most 65,535 parameters a statement, 35 a row (SQLite as built here took
-        // 1,001 rows in one statement).
+        // A device re-derived whole may have a thousand scopes (a system each): a row binds
+        // 28 parameters, SQLite takes at most 32,766 a statement (1,170 rows), PostgreSQL
+        // 65,535.
         for rows in rows.chunks(UPSERTED) {
             self.upsert(tx, class, key, rows).await?;
         }
@@ -159,16 +160,18 @@ impl<'a> Refresh<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::columns::DEVICE_FACTS;
     use crate::Begin;
 
-    /// A device with more scopes than one statement writes (a re-derived device that ran on
-    /// 200 systems) has every scope written, over several statements. (What the chunks guard
-    /// against, PostgreSQL's 65,535 parameters, is 1,872 scopes; SQLite here took 1,001 in
-    /// one statement.)
+    /// A device with more scopes than one statement could hold (a re-derived device that ran
+    /// on more systems than SQLite's 32,766 parameters take rows) has every scope written,
+    /// over several statements.
     #[test]
     fn more_scopes_than_one_statement_writes_are_all_written() {
         crate::on_a_server_store(None, async |store| {
-            let systems: Vec<String> = (0..200).map(|n| format!("Debian {n}")).collect();
+            let width = DEVICE_FACTS.len() + METRICS.len();
+            let many = 32_766 / width + 1;
+            let systems: Vec<String> = (0..many).map(|n| format!("Debian {n}")).collect();
             let entries: Vec<Entry> = systems
                 .iter()
                 .enumerate()
@@ -224,9 +227,9 @@ mod tests {
             .fetch_all(&store.db.pool)
             .await
             .unwrap();
-            assert_eq!(written.len(), 201);
+            assert_eq!(written.len(), many + 1);
             assert!(
-                written.contains(&("system:Debian 199".into(), 239.0)),
+                written.contains(&(format!("system:Debian {}", many - 1), 39.0 + many as f64)),
                 "{written:?}"
             );
         });
