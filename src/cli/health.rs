@@ -19,14 +19,16 @@ ext4's error count, the device's own count of bytes written). A check writes abo
 Verdicts: healthy; watch (something changed: writes that stall, timings far from the first
 checks', filesystem errors); failing (read-only, unreadable, gone); lying (the card
 acknowledged writes it did not keep, or changed what it held). Each check is saved in the
-history like a run.
+history like a run. A check exits with its verdict, as `smartctl -H` and monitors read one:
+0 healthy, 1 watch, 2 failing or lying, 3 when no check could be made (the error says why),
+so `iomark health /media/card || notify-send card` is told.
 
 Telling people (each tested for real, see docs/HEALTH.md):
   --textfile FILE   Prometheus metrics for node_exporter's textfile collector, every check
   --webhook URL     a JSON POST when a check is not healthy, and once when it is again
   --motd            a message at login (/run/motd.d) while the card is not healthy
   --notify          a desktop notification (notify-send), as the webhook is sent
-  --monitor         Nagios-style: one line, exit 0 healthy, 1 watch, 2 failing or lying, 3 no check
+  --monitor         Nagios-style: one line with performance data first, then the report
 Under systemd the verdict's line reaches the journal with its priority (warning, critical).
 
 Sharing (opt-in): --share URL sends the card's checks to a results site, whose page for the
@@ -89,8 +91,8 @@ pub struct HealthArgs {
         conflicts_with_all = ["share", "install_timer", "remove_timer", "monitor", "json", "history"])]
     pub unshare: Option<String>,
 
-    /// For Nagios-style monitors: print one line with performance data and exit 0 healthy,
-    /// 1 watch, 2 failing or lying, 3 when no check could be made
+    /// For Nagios-style monitors: print one line with performance data first (the exit status
+    /// is the verdict's, as always: 0 healthy, 1 watch, 2 failing or lying, 3 no check)
     #[arg(long)]
     pub monitor: bool,
 

@@ -373,6 +373,20 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
+/// The command a command line names: its first word that is no option (`--color` takes the
+/// word after it).
+fn command_word(args: impl Iterator<Item = std::ffi::OsString>) -> Option<std::ffi::OsString> {
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        if arg == "--color" {
+            args.next();
+        } else if !arg.to_string_lossy().starts_with('-') {
+            return Some(arg);
+        }
+    }
+    None
+}
+
 /// Parses the command line; on a usage error returns the one line to print and the exit code
 /// (2), folding clap's multi-line message into one line that names the flag.
 pub fn parse() -> Result<Cli, (String, i32)> {
@@ -390,9 +404,9 @@ pub fn parse() -> Result<Cli, (String, i32)> {
                 return Err((String::new(), error.exit_code()));
             }
             let line = one_line(&error.render().to_string());
-            // A monitor reads 2 as "critical": for it, arguments it cannot take are "unknown".
-            let monitor = std::env::args_os().any(|a| a == "--monitor");
-            Err((line, if monitor { 3 } else { 2 }))
+            // A health check's 2 is "critical": for it, arguments it cannot take are "unknown".
+            let health = command_word(std::env::args_os().skip(1)).is_some_and(|w| w == "health");
+            Err((line, if health { 3 } else { 2 }))
         }
     }
 }

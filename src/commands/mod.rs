@@ -44,7 +44,7 @@ pub use session::{load_all, with_store};
 #[error("{0}")]
 pub struct Stopped(pub String);
 
-/// A command whose answer is its exit status (`health --monitor`: 0 to 3, as monitors read
+/// A command whose answer is its exit status (`health`: 0 to 3, as monitors read
 /// them), said in full before it returns: `main` exits with it and prints nothing more.
 #[derive(Debug, thiserror::Error)]
 #[error("exit status {0}")]

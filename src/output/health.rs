@@ -1,6 +1,7 @@
 //! `iomark health`'s report: the verdict in a sentence, then each signal and the figures.
 
 use super::Style;
+use iomark_result::result::health::State;
 use iomark_result::result::ResultDoc;
 use iomark_result::units::format_size;
 
@@ -17,20 +18,16 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
             doc.target.path
         ))
     );
-    let paint = |state: &str, text: &str| match state {
-        "healthy" => style.green(text),
-        "watch" => style.yellow(text),
-        _ => style.red(text),
-    };
+    let paint = |state: State, text: &str| paint(style, state, text);
     out.push_str(&format!(
         "{} {}\n\n",
-        style.bold(&paint(&h.verdict, &h.verdict.to_uppercase())),
+        style.bold(&paint(h.verdict.into(), &h.verdict.as_str().to_uppercase())),
         h.sentence
     ));
     for s in &h.signals {
         out.push_str(&format!(
             "  {:<8} {:<18} {}\n",
-            paint(&s.state, &s.state),
+            paint(s.state, s.state.as_str()),
             s.name.replace('_', " "),
             s.evidence
         ));
@@ -44,6 +41,15 @@ pub fn render(doc: &ResultDoc, style: Style) -> String {
         ));
     }
     out
+}
+
+/// A state's text in its colour: green healthy, yellow to watch, red the rest.
+fn paint(style: Style, state: State, text: &str) -> String {
+    match state {
+        State::Healthy => style.green(text),
+        State::Watch => style.yellow(text),
+        State::Failing | State::Lying | State::Unknown => style.red(text),
+    }
 }
 
 /// The timings (beside the first checks' once there are checks after them) and the writes.
@@ -109,11 +115,7 @@ pub fn history(checks: &[&ResultDoc], style: Style) -> String {
             .get(..16)
             .unwrap_or(&doc.finished_at)
             .replace('T', " ");
-        let paint = |text: &str| match h.verdict.as_str() {
-            "healthy" => style.green(text),
-            "watch" => style.yellow(text),
-            _ => style.red(text),
-        };
+        let paint = |text: &str| paint(style, h.verdict.into(), text);
         let ms =
             |v: Option<f64>, digits: usize| v.map_or("-".into(), |v| format!("{v:.digits$} ms"));
         out.push_str(&format!(

@@ -10,14 +10,35 @@ use serde_json::Value;
 use crate::common::power::Disk;
 use crate::common::{iomark, ok, refused_saying};
 
-/// One check of `dir` with the store in `home`: its result document.
+/// One check of `dir` with the store in `home`: its result document, the command's exit
+/// status its verdict's (0 healthy, 1 watch, 2 failing or lying).
 pub(crate) fn check(home: &Path, dir: &Path, more: &[&str]) -> Value {
-    let out = ok(iomark(home)
+    let out = iomark(home)
         .arg("health")
         .arg(dir)
         .args(["--json", "-"])
-        .args(more));
-    serde_json::from_slice(&out.stdout).unwrap()
+        .args(more)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    let doc: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("no document ({e}), {:?}: {said}", out.status));
+    assert_eq!(
+        out.status.code(),
+        Some(status(&doc["health"]["verdict"])),
+        "{said}"
+    );
+    doc
+}
+
+/// The exit status of a check with this verdict.
+pub(crate) fn status(verdict: &Value) -> i32 {
+    match verdict.as_str() {
+        Some("healthy") => 0,
+        Some("watch") => 1,
+        Some("failing" | "lying") => 2,
+        other => panic!("no verdict iomark gives: {other:?}"),
+    }
 }
 
 pub(crate) fn signal<'a>(doc: &'a Value, name: &str) -> Option<&'a Value> {
@@ -79,8 +100,14 @@ fn a_canary_changed_behind_its_back_is_a_card_that_lies() {
         "{h:#}"
     );
     assert_eq!(signal(&doc, "canaries").unwrap()["state"], "lying");
-    // The report says it in words, with the evidence.
-    let report = ok(iomark(home.path()).arg("health").arg(dir.path()));
+    // The report says it in words, with the evidence, and a script is told by the status
+    // (`iomark health /media/card || notify-send …`).
+    let report = iomark(home.path())
+        .arg("health")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(2));
     let text = String::from_utf8_lossy(&report.stdout);
     assert!(
         text.contains("LYING") && text.contains("came back different"),
@@ -95,11 +122,18 @@ fn a_folder_of_that_name_not_made_by_iomark_is_never_written_into() {
     let theirs = dir.path().join("iomark-health");
     std::fs::create_dir(&theirs).unwrap();
     std::fs::write(theirs.join("notes.txt"), b"mine").unwrap();
-    refused_saying(
-        iomark(home.path()).arg("health").arg(dir.path()),
-        "is not iomark's",
-    );
+    let mut refused = iomark(home.path());
+    refused.arg("health").arg(dir.path());
+    refused_saying(&mut refused, "is not iomark's");
+    // No check could be made: "unknown", as a monitor reads it, never "critical".
+    assert_eq!(refused.output().unwrap().status.code(), Some(3));
     assert_eq!(crate::common::entries(&theirs), ["notes.txt"]);
+    let bad_flag = iomark(home.path())
+        .args(["--color", "never", "health", "--budget", "lots"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(bad_flag.status.code(), Some(3), "{bad_flag:?}");
     // A link at the name is not followed.
     let other = tempfile::tempdir().unwrap();
     let elsewhere = tempfile::tempdir().unwrap();

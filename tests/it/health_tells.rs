@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{entries, iomark, is_root, need, ok, refused_saying, skip};
+use crate::common::{entries, exits, iomark, is_root, need, ok, refused_saying, skip};
 
 /// `iomark health DIR MORE…` with the store in `home`.
 fn health(home: &Path, dir: &Path, more: &[&str]) -> Output {
@@ -72,9 +72,9 @@ fn a_monitor_reads_the_verdict_in_the_exit_status_and_the_first_line() {
     );
     let out = health(home.path(), dir.path(), &["--monitor", "--budget", "lots"]);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    // Without --monitor, a check made is a success whatever it found.
+    // Without --monitor the status is the verdict's too (`iomark health PATH || notify`).
     let out = health(home.path(), dir.path(), &[]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// A watch verdict is 1: ext4 counts an error (its own sysfs trigger, as after a bad block),
@@ -157,10 +157,13 @@ fn node_exporter_reads_the_metrics_a_check_writes() {
         "{metrics}"
     );
     flip_canary(dir.path());
-    ok(iomark(home.path())
-        .arg("health")
-        .arg(dir.path())
-        .args(["--textfile", file_arg]));
+    exits(
+        2,
+        iomark(home.path())
+            .arg("health")
+            .arg(dir.path())
+            .args(["--textfile", file_arg]),
+    );
     let metrics = scrape();
     assert!(
         metrics.contains("node_textfile_scrape_error 0"),
@@ -276,10 +279,13 @@ fn a_webhook_hears_of_a_card_that_lies_and_once_of_its_recovery() {
         .args(with_hook));
     assert!(hook.sent().is_empty(), "a healthy card is no news");
     flip_canary(dir.path());
-    ok(iomark(home.path())
-        .arg("health")
-        .arg(dir.path())
-        .args(with_hook));
+    exits(
+        2,
+        iomark(home.path())
+            .arg("health")
+            .arg(dir.path())
+            .args(with_hook),
+    );
     let sent = hook.sent();
     assert_eq!(sent.len(), 1, "{sent:?}");
     let told = &sent[0];
@@ -323,7 +329,11 @@ fn a_webhook_hears_of_a_card_that_lies_and_once_of_its_recovery() {
     *hook.status.lock().unwrap() = 503;
     flip_canary(dir.path());
     let out = health(home.path(), dir.path(), &with_hook);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "the verdict's status, the failure said"
+    );
     let said = text(&out.stderr);
     assert!(
         said.contains("the check is made (verdict: lying)") && said.contains("answered 503"),
@@ -392,10 +402,13 @@ fn the_login_message_is_there_while_the_card_is_not_healthy() {
         .args(motd_dir));
     assert!(entries(motd.path()).is_empty(), "healthy: no message");
     flip_canary(dir.path());
-    ok(iomark(home.path())
-        .arg("health")
-        .arg(dir.path())
-        .args(motd_dir));
+    exits(
+        2,
+        iomark(home.path())
+            .arg("health")
+            .arg(dir.path())
+            .args(motd_dir),
+    );
     let names = entries(motd.path());
     assert_eq!(names.len(), 1, "{names:?}");
     assert!(names[0].starts_with("iomark-health-"), "{names:?}");
@@ -428,10 +441,13 @@ fn the_login_message_is_there_while_the_card_is_not_healthy() {
     assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "their message\n");
     std::fs::remove_file(&theirs).unwrap();
     std::os::unix::fs::symlink("/dev/null", &theirs).unwrap();
-    ok(iomark(home.path())
-        .arg("health")
-        .arg(dir.path())
-        .args(motd_dir));
+    exits(
+        2,
+        iomark(home.path())
+            .arg("health")
+            .arg(dir.path())
+            .args(motd_dir),
+    );
     assert_eq!(std::fs::read_link(&theirs).unwrap(), Path::new("/dev/null"));
 }
 
@@ -444,7 +460,7 @@ fn the_journal_files_the_verdict_under_its_priority() {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out_dir = tempfile::tempdir().unwrap();
-    let run = |journal: bool| -> String {
+    let run = |journal: bool, status: i32| -> String {
         let path = out_dir.path().join(format!("out-{journal}"));
         let file = std::fs::File::create(&path).unwrap();
         let meta = file.metadata().unwrap();
@@ -455,18 +471,18 @@ fn the_journal_files_the_verdict_under_its_priority() {
         } else {
             command.env_remove("JOURNAL_STREAM");
         }
-        assert!(command.status().unwrap().success());
+        assert_eq!(command.status().unwrap().code(), Some(status));
         std::fs::read_to_string(&path).unwrap()
     };
-    let first = run(true);
+    let first = run(true, 0);
     assert!(first.starts_with("<6>iomark health: "), "{first}");
     flip_canary(dir.path());
-    let lying = run(true);
+    let lying = run(true, 2);
     assert!(
         lying.starts_with("<2>iomark health: ") && lying.contains("is LYING"),
         "{lying}"
     );
-    let plain = run(false);
+    let plain = run(false, 2);
     assert!(!plain.starts_with('<'), "{plain}");
 }
 
@@ -504,7 +520,7 @@ fn the_history_of_a_folder_s_checks_is_listed_and_drawn() {
         ok(iomark(home.path()).arg("health").arg(dir.path()));
     }
     flip_canary(dir.path());
-    ok(iomark(home.path()).arg("health").arg(dir.path()));
+    exits(2, iomark(home.path()).arg("health").arg(dir.path()));
     ok(iomark(home.path()).arg("health").arg(other.path()));
     let out = ok(iomark(home.path())
         .arg("health")
@@ -579,7 +595,7 @@ fn a_desktop_notification_is_shown_when_the_card_lies() {
     let home = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let shown = home.path().join("shown.txt");
-    let session = |script: &str| {
+    let session = |script: &str, status: i32| {
         let out = Command::new("xvfb-run")
             .args(["-a", "dbus-run-session", "--", "sh", "-c"])
             .arg(format!(
@@ -591,7 +607,7 @@ fn a_desktop_notification_is_shown_when_the_card_lies() {
             .env_remove("IOMARK_DB")
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(out.status.code(), Some(status), "{}", text(&out.stderr));
         std::fs::read_to_string(&shown).unwrap()
     };
     let check = format!(
@@ -599,13 +615,13 @@ fn a_desktop_notification_is_shown_when_the_card_lies() {
         env!("CARGO_BIN_EXE_iomark"),
         dir.path().display()
     );
-    let seen = session(&check);
+    let seen = session(&check, 0);
     assert!(
         !seen.contains("iomark health"),
         "a healthy card is no news: {seen}"
     );
     flip_canary(dir.path());
-    let seen = session(&check);
+    let seen = session(&check, 2);
     assert!(seen.contains("summary: 'iomark health: "), "{seen}");
     assert!(seen.contains("is LYING'"), "{seen}");
     assert!(seen.contains("urgency: CRITICAL"), "{seen}");
@@ -619,7 +635,7 @@ fn a_desktop_notification_is_shown_when_the_card_lies() {
         .env("XDG_RUNTIME_DIR", home.path())
         .output()
         .unwrap();
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("no desktop session now"),
         "{}",

@@ -3,7 +3,7 @@
 //! login, and the one line with performance data a Nagios-style monitor reads. Pure: a document
 //! in, text out; where it goes is the command's business.
 
-use iomark_result::result::health::{Section, VERDICTS};
+use iomark_result::result::health::{Section, Verdict};
 use iomark_result::result::time::unix_seconds;
 use iomark_result::result::{describe, ResultDoc};
 use iomark_result::units::format_size;
@@ -20,33 +20,13 @@ pub fn is_ours(head: &[u8]) -> bool {
     head.starts_with(WRITTEN_BY.as_bytes()) || head.starts_with(LOGIN_BEGINS.as_bytes())
 }
 
-/// A verdict as a number, worst highest: 0 healthy, 1 watch, 2 failing, 3 lying.
-pub fn level(verdict: &str) -> u8 {
-    VERDICTS
-        .iter()
-        .rev()
-        .position(|v| *v == verdict)
-        .unwrap_or(0) as u8
-}
-
-/// The exit status a Nagios-style monitor reads: 0 OK (healthy), 1 WARNING (watch),
-/// 2 CRITICAL (failing, lying). 3, UNKNOWN, is the command's when no check could be made.
-pub fn monitor_status(section: &Section) -> i32 {
-    match level(&section.verdict) {
-        0 => 0,
-        1 => 1,
-        _ => 2,
-    }
-}
-
 /// Whether people are told of this check: it is not healthy, or it is after one that was not
 /// (the all-clear).
 pub fn worth_telling(section: &Section) -> bool {
-    section.verdict != "healthy"
+    section.verdict != Verdict::Healthy
         || section
             .previous_verdict
-            .as_deref()
-            .is_some_and(|v| v != "healthy")
+            .is_some_and(|v| v != Verdict::Healthy)
 }
 
 /// What was checked, in a few words: the path, and the device where it is known
@@ -63,7 +43,7 @@ pub fn monitor_line(doc: &ResultDoc) -> String {
     let Some(h) = &doc.health else {
         return "HEALTH UNKNOWN - no health check in this result".into();
     };
-    let status = ["OK", "WARNING", "CRITICAL"][monitor_status(h) as usize];
+    let status = ["OK", "WARNING", "CRITICAL"][h.verdict.exit_status() as usize];
     let mut perf = vec![
         format!("canary_bad={}B;;;0", h.canary_bad_bytes),
         format!("canary_unreadable={}B;;;0", h.canary_unreadable_bytes),
@@ -121,8 +101,9 @@ pub fn metrics(doc: &ResultDoc) -> String {
     gauge(
         "verdict",
         "The last check's verdict: 1 for the one it gave, 0 for the others.",
-        VERDICTS
+        Verdict::ALL
             .iter()
+            .rev()
             .map(|v| {
                 let is = if *v == h.verdict { 1.0 } else { 0.0 };
                 (format!(",verdict=\"{v}\""), is)
@@ -132,7 +113,7 @@ pub fn metrics(doc: &ResultDoc) -> String {
     gauge(
         "status",
         "The last check's verdict as a number: 0 healthy, 1 watch, 2 failing, 3 lying.",
-        vec![(String::new(), f64::from(level(&h.verdict)))],
+        vec![(String::new(), f64::from(h.verdict.level()))],
     );
     if let Some(at) = unix_seconds(&doc.finished_at) {
         gauge(
@@ -206,7 +187,7 @@ pub fn webhook(doc: &ResultDoc, hostname: &str) -> Value {
         "event": "iomark.health",
         "verdict": h.verdict,
         "previous_verdict": h.previous_verdict,
-        "title": format!("{}: {} on {hostname}", h.verdict.to_uppercase(), doc.target.path),
+        "title": format!("{}: {} on {hostname}", h.verdict.as_str().to_uppercase(), doc.target.path),
         "message": h.sentence,
         "host": hostname,
         "path": doc.target.path,
@@ -230,7 +211,7 @@ pub fn login_message(doc: &ResultDoc) -> String {
         "{LOGIN_BEGINS}{} is {} ({} check, {})\n  {}\n  Written by this check: {} (budget {}). \
          See `iomark show {}`; this message goes when a check finds it healthy.\n\n",
         what(doc),
-        h.verdict.to_uppercase(),
+        h.verdict.as_str().to_uppercase(),
         ordinal(h.checks),
         doc.finished_at,
         one_line(&h.sentence),
@@ -276,15 +257,6 @@ fn label(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn levels_rise_with_the_verdict() {
-        let levels: Vec<u8> = ["healthy", "watch", "failing", "lying"]
-            .iter()
-            .map(|v| level(v))
-            .collect();
-        assert_eq!(levels, [0, 1, 2, 3]);
-    }
 
     #[test]
     fn label_values_are_escaped_and_lines_kept_whole() {

@@ -10,9 +10,26 @@ use sqlx::{Any, AnyPool, Row, Transaction};
 use super::replicas::Reader;
 use super::sender::{self, Secret, Sender};
 use super::{constant_time_eq, moves, now, Begin, Db, StoreError};
+use iomark_result::result::health::Verdict;
 
-/// The verdicts that end a card's good life: the first check with one is when it failed.
-const FAILED: &str = "('failing', 'lying')";
+/// The verdicts that end a card's good life, as SQL's list: the first check with one is when
+/// it failed.
+fn failed() -> String {
+    let words: Vec<String> = Verdict::ALL
+        .into_iter()
+        .filter(|v| v.ends_a_life())
+        .map(|v| format!("'{v}'"))
+        .collect();
+    format!("({})", words.join(", "))
+}
+
+/// A verdict the store holds, as its word; a word iomark does not give is an error, never
+/// taken for healthy.
+fn verdict(word: String) -> Result<Verdict, sqlx::Error> {
+    Verdict::parse(&word).ok_or_else(|| {
+        sqlx::Error::Decode(format!("a card's check holds the verdict '{word}'").into())
+    })
+}
 
 /// One shared check, as the site keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,7 +40,7 @@ pub struct CardCheck {
     pub device_name: String,
     /// When the check was made, in seconds since the Unix epoch.
     pub checked_s: i64,
-    pub verdict: String,
+    pub verdict: Verdict,
     /// What the device wrote per day since the check before it, where the check could tell.
     pub written_per_day: Option<u64>,
 }
@@ -48,11 +65,11 @@ pub struct CardRow {
     pub last_s: i64,
     pub checks: i64,
     /// The verdict of its newest check.
-    pub verdict: String,
+    pub verdict: Verdict,
     /// Bytes its device wrote from its first shared check to its newest, where known.
     pub written: Option<i64>,
     /// Its first check that found it failing or lying: when, which, and what it had written.
-    pub failed: Option<(i64, String, Option<i64>)>,
+    pub failed: Option<(i64, Verdict, Option<i64>)>,
 }
 
 /// One shared check as a dump publishes it: no submitter, the card by its key's hash.
@@ -63,7 +80,7 @@ pub struct PublicCheck {
     pub device_key: String,
     pub device_name: String,
     pub checked_s: i64,
-    pub verdict: String,
+    pub verdict: Verdict,
     pub written_total: Option<i64>,
 }
 
@@ -165,7 +182,7 @@ impl<'a> Cards<'a> {
                     device_key: row.try_get(2)?,
                     device_name: row.try_get(3)?,
                     checked_s: row.try_get(4)?,
-                    verdict: row.try_get(5)?,
+                    verdict: verdict(row.try_get(5)?)?,
                     written_total: row.try_get(6)?,
                 })
             })
@@ -181,6 +198,7 @@ impl<'a> Cards<'a> {
             .read(
                 |pool: &'a AnyPool| -> BoxFuture<'a, Result<Vec<CardRow>, sqlx::Error>> {
                     let key = key.clone();
+                    let failed = failed();
                     Box::pin(async move {
                         let rows = sqlx::query(&format!(
                             "SELECT g.submitter, g.first_s, g.last_s, g.checks, \
@@ -189,11 +207,11 @@ impl<'a> Cards<'a> {
                          (SELECT n.written_total FROM card_checks n WHERE n.card = g.card \
                           ORDER BY n.checked_s DESC, n.id DESC LIMIT 1), \
                          (SELECT f.checked_s FROM card_checks f WHERE f.card = g.card \
-                          AND f.verdict IN {FAILED} ORDER BY f.checked_s, f.id LIMIT 1), \
+                          AND f.verdict IN {failed} ORDER BY f.checked_s, f.id LIMIT 1), \
                          (SELECT f.verdict FROM card_checks f WHERE f.card = g.card \
-                          AND f.verdict IN {FAILED} ORDER BY f.checked_s, f.id LIMIT 1), \
+                          AND f.verdict IN {failed} ORDER BY f.checked_s, f.id LIMIT 1), \
                          (SELECT f.written_total FROM card_checks f WHERE f.card = g.card \
-                          AND f.verdict IN {FAILED} ORDER BY f.checked_s, f.id LIMIT 1), \
+                          AND f.verdict IN {failed} ORDER BY f.checked_s, f.id LIMIT 1), \
                          g.device_name \
                          FROM (SELECT card, MIN(submitter) AS submitter, \
                            MIN(device_name) AS device_name, \
@@ -226,11 +244,11 @@ fn card_row(row: &sqlx::any::AnyRow) -> Result<CardRow, sqlx::Error> {
         first_s: row.try_get(1)?,
         last_s: row.try_get(2)?,
         checks: row.try_get(3)?,
-        verdict: row.try_get(4)?,
+        verdict: verdict(row.try_get(4)?)?,
         written: row.try_get(5)?,
         failed: failed_s
             .zip(failed_verdict)
-            .map(|(s, v)| Ok::<_, sqlx::Error>((s, v, row.try_get(8)?)))
+            .map(|(s, v)| Ok::<_, sqlx::Error>((s, verdict(v)?, row.try_get(8)?)))
             .transpose()?,
     })
 }
@@ -303,7 +321,7 @@ async fn add(
     .bind(device_key)
     .bind::<String>(device_name)
     .bind(check.checked_s)
-    .bind(&check.verdict)
+    .bind(check.verdict.as_str())
     .bind(written)
     .bind(submitter)
     .bind(now())
@@ -317,12 +335,13 @@ mod tests {
     use super::*;
 
     fn check(id: &str, day: i64, verdict: &str, per_day: Option<u64>) -> CardCheck {
+        let verdict = Verdict::parse(verdict).unwrap();
         CardCheck {
             id: id.into(),
             device_key: "sandisk-ultra-32gb".into(),
             device_name: "SanDisk Ultra 32GB".into(),
             checked_s: 1_780_000_000 + day * 86_400,
-            verdict: verdict.into(),
+            verdict,
             written_per_day: per_day,
         }
     }
@@ -370,15 +389,16 @@ mod tests {
             let a = &rows[0];
             assert_eq!((a.last_s - a.first_s) / 86_400, 41);
             assert_eq!(a.checks, 5);
-            assert_eq!(a.verdict, "healthy");
+            assert_eq!(a.verdict, Verdict::Healthy);
             // 10 days at 1 GB, 20 at 2 GB, 10 at 1 GB.
             assert_eq!(a.written, Some(60_000_000_000));
-            let (at, verdict, written) = a.failed.clone().unwrap();
+            let (at, verdict, written) = a.failed.unwrap();
             assert_eq!((at - a.first_s) / 86_400, 40);
-            assert_eq!(verdict, "lying");
+            assert_eq!(verdict, Verdict::Lying);
             assert_eq!(written, Some(60_000_000_000));
             assert!(a.submitter.is_some());
             assert_eq!(rows[1].failed, None);
+            assert_eq!(failed(), "('failing', 'lying')");
             assert_eq!(cards.withdraw("card-a").await.unwrap(), 5);
             assert_eq!(cards.withdraw("card-a").await.unwrap(), 0);
             assert_eq!(

@@ -40,15 +40,19 @@ pub fn run(args: HealthArgs) -> anyhow::Result<()> {
     if let Some(url) = &args.unshare {
         return share::withdraw(url, &watched()?);
     }
-    // A monitor reads 3 as "unknown": no check could be made, or it was not saved.
-    let checked = watched().and_then(|dir| check(&args, &dir));
-    if !args.monitor {
-        return checked;
-    }
-    match checked {
-        Err(error) if error.downcast_ref::<Exit>().is_none() => {
+    // A check's status is its verdict's (0 healthy, 1 watch, 2 failing or lying, as a
+    // monitor and `smartctl -H` read one), so `iomark health /media/card || notify` is told;
+    // 3 is "unknown": no check could be made, or it was not saved.
+    match watched().and_then(|dir| check(&args, &dir)) {
+        Err(error)
+            if error.downcast_ref::<Exit>().is_none()
+                && error.downcast_ref::<super::Stopped>().is_none() =>
+        {
             let line = format!("{error:#}").replace('\n', " ");
-            super::say!("HEALTH UNKNOWN - {line}")?;
+            match args.monitor {
+                true => super::say!("HEALTH UNKNOWN - {line}")?,
+                false => crate::output::print_error(&line),
+            }
             Err(Exit(3).into())
         }
         other => other,
@@ -56,7 +60,7 @@ pub fn run(args: HealthArgs) -> anyhow::Result<()> {
 }
 
 /// One check: every destination checked first, then the check, the report and the store, then
-/// the warnings. A monitor's status, where asked, is the command's answer.
+/// the warnings. The verdict's status is the command's answer.
 fn check(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
     if args.monitor && args.result.json.as_deref() == Some(Path::new("-")) {
         bail!("--monitor prints its line on standard output: give --json a file");
@@ -90,14 +94,16 @@ fn check(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
         },
         _ => told,
     };
-    let Some(h) = doc.health.as_ref().filter(|_| args.monitor) else {
-        return told;
-    };
-    // A monitor's answer is the verdict; what could not be told is said beside it.
+    let status = doc.health.as_ref().map_or(0, |h| h.verdict.exit_status());
+    // The answer is the verdict; what could not be told is said beside it (a healthy check
+    // not told everywhere is 1, but for a monitor, whose 1 means "watch").
     if let Err(error) = told {
         crate::output::print_error(&format!("{error:#}"));
+        if status == 0 && !args.monitor {
+            return Err(Exit(1).into());
+        }
     }
-    match iomark_export::health::monitor_status(h) {
+    match status {
         0 => Ok(()),
         status => Err(Exit(status).into()),
     }

@@ -13,6 +13,7 @@ use super::super::destination::Destination;
 use super::{on_path, ours, remove_ours, stem};
 use crate::cli::HealthArgs;
 use iomark_export::health as told;
+use iomark_result::result::health::Verdict;
 use iomark_result::result::ResultDoc;
 
 pub struct Tell {
@@ -68,7 +69,7 @@ impl Tell {
             }
         }
         if let Some(motd) = self.motd {
-            if let Err(e) = motd.tell(doc, h.verdict != "healthy") {
+            if let Err(e) = motd.tell(doc, h.verdict != Verdict::Healthy) {
                 failed.push(e);
             }
         }
@@ -198,17 +199,17 @@ fn notify(doc: &ResultDoc) -> anyhow::Result<()> {
     let Some(h) = &doc.health else {
         return Ok(());
     };
-    let (urgency, icon) = match told::level(&h.verdict) {
-        0 => ("low", "dialog-information"),
-        1 => ("normal", "dialog-warning"),
-        _ => ("critical", "dialog-error"),
+    let (urgency, icon) = match h.verdict {
+        Verdict::Healthy => ("low", "dialog-information"),
+        Verdict::Watch => ("normal", "dialog-warning"),
+        Verdict::Failing | Verdict::Lying => ("critical", "dialog-error"),
     };
     let shown = std::process::Command::new("notify-send")
         .args(["--app-name=iomark", "-u", urgency, "-i", icon, "--"])
         .arg(format!(
             "iomark health: {} is {}",
             doc.target.path,
-            h.verdict.to_uppercase()
+            h.verdict.as_str().to_uppercase()
         ))
         .arg(&h.sentence)
         .output()
@@ -251,15 +252,15 @@ pub fn journal_line(doc: &ResultDoc) -> String {
     let Some(h) = &doc.health else {
         return String::new();
     };
-    let priority = match told::level(&h.verdict) {
-        0 => 6,
-        1 => 4,
-        _ => 2,
+    let priority = match h.verdict {
+        Verdict::Healthy => 6,
+        Verdict::Watch => 4,
+        Verdict::Failing | Verdict::Lying => 2,
     };
     format!(
         "<{priority}>iomark health: {} is {}: {}",
         told::what(doc),
-        h.verdict.to_uppercase(),
+        h.verdict.as_str().to_uppercase(),
         h.sentence
     )
 }

@@ -39,6 +39,18 @@ pub fn ok(command: &mut Command) -> Output {
     output
 }
 
+/// Runs and requires the exit status `code` (a health check's verdict, say).
+pub fn exits(code: i32, command: &mut Command) -> Output {
+    let output = command.output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{command:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 /// Runs and requires failure with one `Error:` line that says `needle`; returns that line.
 pub fn refused_saying(command: &mut Command, needle: &str) -> String {
     let line = refused(command);

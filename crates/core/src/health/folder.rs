@@ -51,7 +51,7 @@ pub struct State {
     pub boot_id: Option<String>,
     /// The last check's verdict (a warning is sent when it changes back to healthy too).
     #[serde(default)]
-    pub last_verdict: Option<String>,
+    pub last_verdict: Option<iomark_result::result::health::Verdict>,
 }
 
 /// The folder of one watched filesystem.

@@ -27,7 +27,7 @@ use std::time::SystemTime;
 use crate::verify::pass::Aligned;
 use crate::verify::pattern::{self, SECTOR};
 use folder::{Folder, FolderError, CANARIES, CANARY_BYTES};
-use iomark_result::result::health::{Section, Signal, Spread};
+use iomark_result::result::health::{Section, Signal, Spread, State, Verdict};
 use iomark_result::units::format_size;
 use system::Under;
 
@@ -109,7 +109,7 @@ pub fn check(root: &Path, dir: &Path, budget: u64) -> Result<Section, HealthErro
     if under.read_only {
         signals.push(signal(
             "read_only",
-            "failing",
+            State::Failing,
             format!(
                 "the filesystem ({}) is mounted read-only: the kernel does so after errors; \
                  nothing was written",
@@ -141,7 +141,7 @@ pub fn check(root: &Path, dir: &Path, budget: u64) -> Result<Section, HealthErro
                 .unwrap_or_default();
             signals.push(signal(
                 "filesystem_errors",
-                "watch",
+                State::Watch,
                 format!("ext4 has counted {count} errors on this filesystem{when}"),
             ));
         }
@@ -153,7 +153,7 @@ pub fn check(root: &Path, dir: &Path, budget: u64) -> Result<Section, HealthErro
     folder.state.checks += 1;
     let checks = folder.state.checks;
     let mut section = conclude(signals, figures, budget, written);
-    section.previous_verdict = folder.state.last_verdict.replace(section.verdict.clone());
+    section.previous_verdict = folder.state.last_verdict.replace(section.verdict);
     if !under.read_only {
         folder.save()?;
     }
@@ -177,10 +177,10 @@ struct Figures {
     direct: bool,
 }
 
-fn signal(name: &str, state: &str, evidence: String) -> Signal {
+fn signal(name: &str, state: State, evidence: String) -> Signal {
     Signal {
         name: name.into(),
-        state: state.into(),
+        state,
         evidence,
     }
 }
@@ -205,7 +205,7 @@ fn write_canaries(folder: &mut Folder, signals: &mut Vec<Signal>) -> Result<(), 
             whole = false;
             signals.push(signal(
                 "canaries",
-                "failing",
+                State::Failing,
                 format!("canary-{i} could not be written: {e}"),
             ));
         }
@@ -249,7 +249,7 @@ fn read_canaries(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signa
     if !gone.is_empty() {
         signals.push(signal(
             "canaries",
-            "failing",
+            State::Failing,
             format!(
                 "{} gone from the card since the first check",
                 gone.join(", ")
@@ -258,7 +258,7 @@ fn read_canaries(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signa
     } else if bad > 0 {
         signals.push(signal(
             "canaries",
-            "lying",
+            State::Lying,
             format!(
                 "{} of the {} written at the first check came back different",
                 format_size(bad),
@@ -269,14 +269,14 @@ fn read_canaries(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signa
     if unreadable > 0 {
         signals.push(signal(
             "canaries",
-            "failing",
+            State::Failing,
             format!("{} of them could not be read", format_size(unreadable)),
         ));
     }
     if gone.is_empty() && bad == 0 && unreadable == 0 {
         signals.push(signal(
             "canaries",
-            "healthy",
+            State::Healthy,
             format!("{} read back as written", format_size(figures.canary_bytes)),
         ));
     }
@@ -302,7 +302,7 @@ fn fresh_write(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signal>
         figures.fresh_kept = Some(false);
         signals.push(signal(
             "fresh_write",
-            "failing",
+            State::Failing,
             format!("a new file could not be written and synced: {e}"),
         ));
         return;
@@ -314,12 +314,12 @@ fn fresh_write(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signal>
     signals.push(match read {
         Err(e) => signal(
             "fresh_write",
-            "failing",
+            State::Failing,
             format!("a new file, written and synced, could not be read back: {e}"),
         ),
         Ok(()) if !kept => signal(
             "fresh_write",
-            "lying",
+            State::Lying,
             format!(
                 "a new file of {} was acknowledged written and synced, yet read back other \
                  bytes: the card does not keep what it is given",
@@ -328,7 +328,7 @@ fn fresh_write(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signal>
         ),
         Ok(()) => signal(
             "fresh_write",
-            "healthy",
+            State::Healthy,
             format!(
                 "a new file of {} read back as written",
                 format_size(FRESH_BYTES as u64)
@@ -357,7 +357,7 @@ fn device_report(
             };
             signals.push(signal(
                 "device_report",
-                "unknown",
+                State::Unknown,
                 format!("{name}'s own report of its health was not read: {why}{how}"),
             ));
             None
@@ -398,27 +398,24 @@ fn conclude(
     budget: u64,
     written: Option<u64>,
 ) -> Section {
-    use iomark_result::result::health::VERDICTS;
-    let rank = |s: &Signal| VERDICTS.iter().position(|v| *v == s.state).unwrap_or(3);
+    // Worst first; a signal that could not be told moves no verdict.
+    let rank = |s: &Signal| std::cmp::Reverse(s.state.verdict().unwrap_or(Verdict::Healthy));
     signals.sort_by_key(rank);
-    let verdict = signals
-        .first()
-        .map_or("healthy", |s| VERDICTS[rank(s)])
-        .to_string();
+    let verdict = signals.first().map_or(Verdict::Healthy, |s| rank(s).0);
     let worst = signals
         .first()
         .map(|s| s.evidence.clone())
         .unwrap_or_default();
-    let sentence = match verdict.as_str() {
-        "lying" => format!(
+    let sentence = match verdict {
+        Verdict::Lying => format!(
             "It does not keep what it is given ({worst}): copy what matters off it now, and \
              replace it."
         ),
-        "failing" => format!("It is failing ({worst}): copy what matters off it now."),
-        "watch" => {
+        Verdict::Failing => format!("It is failing ({worst}): copy what matters off it now."),
+        Verdict::Watch => {
             format!("Something changed ({worst}): check again soon, and keep a backup.")
         }
-        _ => format!(
+        Verdict::Healthy => format!(
             "It keeps what it is given: {} of canaries and a fresh write read back as written.",
             format_size(figures.canary_bytes)
         ),

@@ -11,7 +11,7 @@ use super::{median, signal, Figures, FLOOR_READ_US, FLOOR_WRITE_MS, READS, SLOWE
 use super::{STALL_MS, SYNCED_WRITES};
 use crate::verify::pass::Aligned;
 use crate::verify::pattern;
-use iomark_result::result::health::{Signal, Spread};
+use iomark_result::result::health::{Signal, Spread, State};
 
 /// Small writes in place, each synced to the device, timed.
 pub(super) fn synced_writes(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signal>) {
@@ -42,7 +42,7 @@ pub(super) fn synced_writes(folder: &Folder, figures: &mut Figures, signals: &mu
     if slowest >= STALL_MS {
         signals.push(signal(
             "write_stalls",
-            "watch",
+            State::Watch,
             format!("a synced 4 KiB write took {:.1} s", slowest / 1e3),
         ));
     }
@@ -97,7 +97,7 @@ pub(super) fn judge(
     if let Some((now, base)) = reads {
         signals.push(signal(
             "read_latency",
-            "watch",
+            State::Watch,
             format!(
                 "small reads take {:.1} ms at the 99th percentile, twice in a row, {:.1} ms at \
                  the first checks",
@@ -109,7 +109,7 @@ pub(super) fn judge(
     if let Some((now, base)) = writes {
         signals.push(signal(
             "write_latency",
-            "watch",
+            State::Watch,
             format!(
                 "synced writes take {now:.0} ms at the 99th percentile, twice in a row, {base:.0} \
                  ms at the first checks"
@@ -183,7 +183,7 @@ mod tests {
         let said = signals(&mut folder, 30_000.0, 150.0);
         let names: Vec<&str> = said.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["read_latency", "write_latency"]);
-        assert!(said.iter().all(|s| s.state == "watch"));
+        assert!(said.iter().all(|s| s.state == State::Watch));
         assert!(said[0].evidence.contains("30.0 ms"), "{}", said[0].evidence);
         assert_eq!(folder.state.first_read_p99_us.len(), 3);
         // A slow first look and a second that is not: nothing to say.

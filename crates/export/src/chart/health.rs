@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use super::frame::tick;
 use super::*;
-use iomark_result::result::health::Section;
+use iomark_result::result::health::{Section, Verdict};
 use iomark_result::result::time::unix_seconds;
 use iomark_result::result::{unix_rfc3339, ResultDoc};
 
@@ -116,7 +116,7 @@ pub(super) fn health<DB: DrawingBackend>(
             // The verdict of each check that was not healthy, beside its point.
             let words = checks
                 .iter()
-                .filter(|(_, _, h)| h.verdict != "healthy")
+                .filter(|(_, _, h)| h.verdict != Verdict::Healthy)
                 .map(|(t, _, h)| {
                     let y = h
                         .read_latency_us
@@ -124,7 +124,7 @@ pub(super) fn health<DB: DrawingBackend>(
                         .map_or(top * 0.8, |r| r.p99 / 1e3);
                     EmptyElement::at((*t, y))
                         + Text::new(
-                            h.verdict.clone(),
+                            h.verdict.as_str(),
                             (6, -16),
                             (FONT, 12).into_font().color(&BLACK),
                         )

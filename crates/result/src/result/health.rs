@@ -7,14 +7,141 @@ use serde::{Deserialize, Serialize};
 
 use super::{Extra, Settings};
 
-/// How a check ends, worst first. The verdict of a check is its worst signal's.
-pub const VERDICTS: [&str; 4] = ["lying", "failing", "watch", "healthy"];
+/// How a check ends, best first (so a worse verdict compares greater): the verdict of a check
+/// is its worst signal's. The JSON word is `as_str`'s; a word iomark does not give is refused
+/// where a document is read, never taken for healthy.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Healthy,
+    /// Something to look at again.
+    Watch,
+    /// Errors, read-only, gone.
+    Failing,
+    /// It does not keep what it was given, yet said it did.
+    Lying,
+}
+
+impl Verdict {
+    /// Every verdict, best first.
+    pub const ALL: [Verdict; 4] = [
+        Verdict::Healthy,
+        Verdict::Watch,
+        Verdict::Failing,
+        Verdict::Lying,
+    ];
+
+    /// The word in the JSON, the store and the metrics' labels.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Healthy => "healthy",
+            Verdict::Watch => "watch",
+            Verdict::Failing => "failing",
+            Verdict::Lying => "lying",
+        }
+    }
+
+    /// The verdict a word names, none for a word iomark does not give.
+    pub fn parse(word: &str) -> Option<Verdict> {
+        Verdict::ALL.into_iter().find(|v| v.as_str() == word)
+    }
+
+    /// As a number for monitors, worst highest: 0 healthy, 1 watch, 2 failing, 3 lying.
+    pub fn level(self) -> u8 {
+        self as u8
+    }
+
+    /// The exit status of a check, as a Nagios-style monitor and `smartctl -H` read one:
+    /// 0 OK (healthy), 1 WARNING (watch), 2 CRITICAL (failing, lying). 3, UNKNOWN, is a
+    /// check's that could not be made.
+    pub fn exit_status(self) -> i32 {
+        match self {
+            Verdict::Healthy => 0,
+            Verdict::Watch => 1,
+            Verdict::Failing | Verdict::Lying => 2,
+        }
+    }
+
+    /// Whether a card's good life ended at a check with this verdict (a card's failures on
+    /// the site count from it).
+    pub fn ends_a_life(self) -> bool {
+        matches!(self, Verdict::Failing | Verdict::Lying)
+    }
+
+    /// What it means for the card, after "it is" or "they are" (`lying about what it
+    /// stores` reads as the site's pages say it).
+    pub fn meaning(self, plural: bool) -> &'static str {
+        match (self, plural) {
+            (Verdict::Healthy, _) => "healthy",
+            (Verdict::Watch, _) => "to watch",
+            (Verdict::Failing, _) => "failing",
+            (Verdict::Lying, false) => "lying about what it stores",
+            (Verdict::Lying, true) => "lying about what they store",
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// What one signal showed: a verdict's state, or `unknown` where it could not be told (which
+/// moves no verdict).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    Healthy,
+    Watch,
+    Failing,
+    Lying,
+    Unknown,
+}
+
+impl State {
+    /// The verdict this state gives, none for `unknown`.
+    pub fn verdict(self) -> Option<Verdict> {
+        match self {
+            State::Healthy => Some(Verdict::Healthy),
+            State::Watch => Some(Verdict::Watch),
+            State::Failing => Some(Verdict::Failing),
+            State::Lying => Some(Verdict::Lying),
+            State::Unknown => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.verdict().map_or("unknown", Verdict::as_str)
+    }
+}
+
+impl From<Verdict> for State {
+    fn from(verdict: Verdict) -> State {
+        match verdict {
+            Verdict::Healthy => State::Healthy,
+            Verdict::Watch => State::Watch,
+            Verdict::Failing => State::Failing,
+            Verdict::Lying => State::Lying,
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Section {
-    /// `healthy`, `watch` (something to look at again), `failing` (errors, read-only) or
-    /// `lying` (it does not keep what it was given, yet said it did).
-    pub verdict: String,
+    pub verdict: Verdict,
     /// One sentence a person can act on.
     pub sentence: String,
     /// What the verdict was made from, worst first.
@@ -23,7 +150,7 @@ pub struct Section {
     pub checks: u64,
     /// The verdict of the check before this one, where there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub previous_verdict: Option<String>,
+    pub previous_verdict: Option<Verdict>,
     /// Bytes of known content written at the first check and read back at each.
     pub canary_bytes: u64,
     /// Of them, those read back other than written (flipped bits, zeros, old data).
@@ -106,8 +233,7 @@ pub struct Signal {
     /// `canaries`, `fresh_write`, `read_latency`, `write_stalls`, `read_only`,
     /// `filesystem_errors`, …
     pub name: String,
-    /// `healthy`, `watch`, `failing` or `lying`; `unknown` where it could not be told.
-    pub state: String,
+    pub state: State,
     /// What was seen, in words.
     pub evidence: String,
 }
@@ -140,8 +266,8 @@ impl Spread {
 }
 
 impl Section {
-    /// Whether the section makes sense: a verdict iomark gives, and timings that are finite
-    /// and not negative (what is wrong, where not).
+    /// Whether the section makes sense (its verdicts are typed: a word iomark does not give is
+    /// refused as the document is read): timings that are finite and not negative (what is wrong, where not).
     pub fn check(&self) -> Result<(), String> {
         let timings = [&self.read_latency_us, &self.synced_write_ms];
         let mut figures = timings
@@ -150,19 +276,6 @@ impl Section {
             .flat_map(|t| [t.p50, t.p99, t.max])
             .chain(self.baseline_read_p99_us)
             .chain(self.baseline_synced_write_p99_ms);
-        if !VERDICTS.contains(&self.verdict.as_str()) {
-            return Err(format!(
-                "verdict '{}' is not one iomark gives",
-                self.verdict
-            ));
-        }
-        if let Some(previous) = &self.previous_verdict {
-            if !VERDICTS.contains(&previous.as_str()) {
-                return Err(format!(
-                    "previous verdict '{previous}' is not one iomark gives"
-                ));
-            }
-        }
         if figures.any(|f| !(f.is_finite() && f >= 0.0)) {
             return Err("timings must be finite and not negative".into());
         }
@@ -196,5 +309,42 @@ impl Settings {
             data: "pattern".into(),
             count: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_and_exit_statuses_rise_with_the_verdict() {
+        let levels: Vec<u8> = Verdict::ALL.iter().map(|v| v.level()).collect();
+        assert_eq!(levels, [0, 1, 2, 3]);
+        let statuses: Vec<i32> = Verdict::ALL.iter().map(|v| v.exit_status()).collect();
+        assert_eq!(statuses, [0, 1, 2, 2]);
+        assert!(Verdict::Lying > Verdict::Failing && Verdict::Watch > Verdict::Healthy);
+    }
+
+    #[test]
+    fn verdicts_and_states_keep_their_words_and_refuse_others() {
+        for verdict in Verdict::ALL {
+            let word = serde_json::to_value(verdict).unwrap();
+            assert_eq!(word, verdict.as_str());
+            assert_eq!(serde_json::from_value::<Verdict>(word).unwrap(), verdict);
+            assert_eq!(Verdict::parse(verdict.as_str()), Some(verdict));
+            let state = State::from(verdict);
+            assert_eq!(serde_json::to_value(state).unwrap(), verdict.as_str());
+            assert_eq!(state.verdict(), Some(verdict));
+        }
+        assert_eq!(serde_json::to_value(State::Unknown).unwrap(), "unknown");
+        // A word iomark does not give is an error, never healthy.
+        for word in ["unknown", "HEALTHY", "ok", ""] {
+            assert!(
+                serde_json::from_value::<Verdict>(word.into()).is_err(),
+                "{word}"
+            );
+            assert_eq!(Verdict::parse(word), None);
+        }
+        assert!(serde_json::from_value::<State>("fine".into()).is_err());
     }
 }

@@ -343,7 +343,7 @@ impl Writing {
                     &device,
                     &name,
                     &at,
-                    &c.verdict,
+                    c.verdict.as_str(),
                     &written,
                 ])
                 .map_err(|e| format!("{}: {e}", FILES[2]))?;

@@ -229,11 +229,7 @@ fn cards_words(cards: &views::cards::CardsView) -> (String, String) {
     let now: Vec<String> = cards
         .now
         .iter()
-        .map(|(verdict, n)| match verdict.as_str() {
-            "watch" => format!("{n} to watch"),
-            "lying" => format!("{n} lying about what they store"),
-            other => format!("{n} {other}"),
-        })
+        .map(|(verdict, n)| format!("{n} {}", verdict.meaning(*n != 1)))
         .collect();
     (cards.sentence.clone(), now.join(", "))
 }

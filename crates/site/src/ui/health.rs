@@ -47,7 +47,9 @@ pub async fn health(State(app): State<Shared>) -> Response {
             let newest = of.last().and_then(|d| d.health.as_ref());
             Watched {
                 path: path.to_string(),
-                verdict: newest.map(|h| h.verdict.clone()).unwrap_or_default(),
+                verdict: newest
+                    .map(|h| h.verdict.as_str().to_string())
+                    .unwrap_or_default(),
                 sentence: newest.map(|h| h.sentence.clone()).unwrap_or_default(),
                 checks: of.len(),
                 chart: chart::svg(Kind::Health, &of).unwrap_or_default(),

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use iomark_result::result::health::Verdict;
 use iomark_store::CardRow;
 
 /// The most cards of one submitter a device's record counts.
@@ -29,7 +30,7 @@ pub struct CardsView {
     pub longest_months: f64,
     /// How many a check now finds healthy, to watch, failing or lying (the newest check's
     /// verdict), in that order.
-    pub now: Vec<(String, usize)>,
+    pub now: Vec<(Verdict, usize)>,
     /// Each card that failed (a check found it failing or lying), the soonest first.
     pub failed: Vec<Failure>,
     /// How many submitters the failed cards are of.
@@ -41,7 +42,7 @@ pub struct CardsView {
 /// One card's failure: which, after how long watched, and what its device wrote till then.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Failure {
-    pub verdict: String,
+    pub verdict: Verdict,
     pub months: f64,
     /// Terabytes written from its first shared check to the failing one, where the checks
     /// could count them (every check between in one boot of its machine).
@@ -74,15 +75,9 @@ pub fn of(rows: &[CardRow]) -> Option<CardsView> {
     months.sort_by(f64::total_cmp);
     let median_months = months[iomark_result::stats::median_index(&months)];
     let longest_months = months.last().copied().unwrap_or(0.0);
-    let now = iomark_result::result::health::VERDICTS
-        .iter()
-        .rev()
-        .map(|v| {
-            (
-                v.to_string(),
-                counted.iter().filter(|r| r.verdict == *v).count(),
-            )
-        })
+    let now = Verdict::ALL
+        .into_iter()
+        .map(|v| (v, counted.iter().filter(|r| r.verdict == v).count()))
         .filter(|(_, n)| *n > 0)
         .collect();
     let mut failed: Vec<Failure> = counted
@@ -90,7 +85,7 @@ pub fn of(rows: &[CardRow]) -> Option<CardsView> {
         .filter_map(|r| {
             let (at, verdict, written) = r.failed.as_ref()?;
             Some(Failure {
-                verdict: verdict.clone(),
+                verdict: *verdict,
                 months: (at - r.first_s).max(0) as f64 / MONTH_S,
                 written_tb: written.map(|w| w as f64 / 1e12),
             })
@@ -157,10 +152,7 @@ fn sentence(
         ),
     };
     let words = |f: &Failure| {
-        let what = match f.verdict.as_str() {
-            "lying" => "lying about what it stores",
-            _ => "failing",
-        };
+        let what = f.verdict.meaning(false);
         match f.written_tb {
             Some(tb) => format!("{what} after {} and {tb:.2} TB written", span(f.months)),
             None => format!("{what} after {}", span(f.months)),
@@ -212,9 +204,12 @@ mod tests {
             first_s: 0,
             last_s: days * 86_400,
             checks: days,
-            verdict: verdict.into(),
+            verdict: Verdict::parse(verdict).unwrap(),
             written: Some(days * 10_000_000_000),
-            failed: failed.map(|(d, v)| (d * 86_400, v.to_string(), Some(d * 10_000_000_000))),
+            failed: failed.map(|(d, v)| {
+                let v = Verdict::parse(v).unwrap();
+                (d * 86_400, v, Some(d * 10_000_000_000))
+            }),
         }
     }
 
@@ -234,9 +229,9 @@ mod tests {
         assert_eq!(
             view.now,
             vec![
-                ("healthy".into(), 1),
-                ("failing".into(), 4),
-                ("lying".into(), 1)
+                (Verdict::Healthy, 1),
+                (Verdict::Failing, 4),
+                (Verdict::Lying, 1)
             ]
         );
         assert!(view

@@ -11,7 +11,7 @@ pub mod nvme;
 
 use std::path::Path;
 
-use iomark_result::result::health::{DeviceReport, Signal};
+use iomark_result::result::health::{DeviceReport, Signal, State};
 
 /// Why a device's report was not read: it has one, but this process may not ask for it.
 pub const NEEDS_ROOT: &str = "needs root";
@@ -45,9 +45,9 @@ pub fn read(root: &Path, disk: &Path, name: &str) -> Option<Result<DeviceReport,
 /// The report as a signal: healthy, watch or failing as the device says, with its figures.
 pub fn signal(report: &DeviceReport) -> Signal {
     let state = match report.says.as_str() {
-        "failing" => "failing",
-        "warning" => "watch",
-        _ => "healthy",
+        "failing" => State::Failing,
+        "warning" => State::Watch,
+        _ => State::Healthy,
     };
     let mut said = Vec::new();
     if let Some(used) = report.life_used_percent {
@@ -82,7 +82,7 @@ pub fn signal(report: &DeviceReport) -> Signal {
     };
     Signal {
         name: "device_report".into(),
-        state: state.into(),
+        state,
         evidence: match said.is_empty() {
             true => format!("{source} nothing of its wear"),
             false => format!("{source} {}", said.join(", ")),
