@@ -1,4 +1,4 @@
-//! `iomark ui`: the local app (`web::ui`) on a free port of 127.0.0.1, opened in the desktop's
+//! `iomark ui`: the local app (`iomark_app`, `crates/app/`) on a free port of 127.0.0.1, opened in the desktop's
 //! browser with its one-time key, until Ctrl-C.
 
 use std::path::PathBuf;
@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use crate::cli::UiArgs;
-use iomark_site::ui::{self, Config};
+use iomark_app::{self as ui, Config};
 use iomark_store::{Location, Pooling, Store};
 
 pub fn run(args: &UiArgs) -> anyhow::Result<()> {

@@ -322,12 +322,8 @@ fn secured(response: Response) -> Response {
 
 /// The security headers every answer carries, with `csp` where the answer says no policy of
 /// its own (a page with inline styles says its own) and the referrer policy given: the site's,
-/// and the local app's (`ui/guard.rs`).
-pub(crate) fn secured_with(
-    mut response: Response,
-    csp: &'static str,
-    referrer: &'static str,
-) -> Response {
+/// and the local app's (`crates/app/src/guard.rs`).
+pub fn secured_with(mut response: Response, csp: &'static str, referrer: &'static str) -> Response {
     let headers = response.headers_mut();
     if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
         headers.insert(

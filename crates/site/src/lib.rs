@@ -1,5 +1,5 @@
-//! `iomark serve`: the results site, and `iomark ui`, the local app (`ui/`: a front end over
-//! `iomark run`, with a guard of its own). The site's server-rendered pages (askama templates,
+//! `iomark serve`: the results site (its stylesheet, security headers and stop signal are the
+//! local app's too, `crates/app/`). The site's server-rendered pages (askama templates,
 //! checked at compile time and escaping by default; no JavaScript) and a JSON API under
 //! `/api/v1/`, both over the store, on SQLite or PostgreSQL.
 //!
@@ -9,7 +9,7 @@
 //!   request fails, as JSON or as a page;
 //! - `openapi.rs`: the API described (OpenAPI 3.1, from the handlers' own annotations);
 //! - `card.rs`: a result's card as a PNG to post;
-//! - `dump.rs`: every public result in bulk, made in the background into files, with the
+//! - `dump/`: every public result in bulk, made in the background into files, with the
 //!   licence the operator publishes them under;
 //! - `cache.rs`: GET answers kept for a few seconds (every visitor sees the same pages);
 //! - `metrics.rs`: what an operator watches, at `/metrics` (Prometheus);
@@ -21,7 +21,7 @@
 //! and lets the requests in flight finish; a submission answered 201 is committed before the
 //! answer is sent.
 //!
-//! What lives where: `iomark serve`: `mod.rs` (routes, one store pool, graceful shutdown); `views/`
+//! What lives where: `iomark serve`: `lib.rs` (routes, one store pool, graceful shutdown); `views/`
 //! (what a page, its API answer and its card show, found once from the store's rows: a file per
 //! resource, `leaderboard.rs`, `device.rs`, `compare.rs`, `listing.rs` (every result a page at a
 //! time, the raw data), `standing.rs` (where a submitted result stands, in figures and a sentence
@@ -75,7 +75,6 @@ mod listener;
 mod metrics;
 mod openapi;
 mod pages;
-pub mod ui;
 mod views;
 mod watched;
 mod writers;
@@ -93,7 +92,11 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use iomark_store::Store;
 
+pub use guard::secured_with;
 pub use metrics::{install_log, Log};
+
+/// The site's stylesheet, which the app's pages use too.
+pub const STYLESHEET: &str = include_str!("site.css");
 
 /// The largest request body taken, far above any result document (the real runs kept in
 /// `tests/golden/charts/` are 4 to 25 KB: a standard run 22 KB, a surface scan 25 KB) and far
@@ -278,7 +281,8 @@ async fn keep_fresh(state: Shared) {
     }
 }
 
-async fn stopped() {
+/// Ends at SIGTERM or SIGINT: when a server (the site, the app) stops taking requests.
+pub async fn stopped() {
     use tokio::signal::unix::{signal, SignalKind};
     let (Ok(mut term), Ok(mut int)) = (
         signal(SignalKind::terminate()),

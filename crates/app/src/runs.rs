@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 
-use super::Shared;
+use crate::Shared;
 
 /// The profiles a run may be started with, as `iomark run --profile` names them.
 pub const PROFILES: [&str; 5] = ["standard", "quick", "nvme", "pi", "sdcard"];

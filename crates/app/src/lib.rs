@@ -10,7 +10,7 @@
 //! - `runs.rs`: the runs started, their children and their progress;
 //! - `mounts.rs`: what can be measured: the mounted filesystems, each with what `iomark info`
 //!   knows of it;
-//! - `pages.rs`: the screens, from the templates in `templates/ui/`; `ui.js`: the one small
+//! - `pages.rs`: the screens, from the templates in `templates/`; `ui.js`: the one small
 //!   script (the live table and rate; every page works without it);
 //! - `compare.rs` (saved runs side by side, `iomark compare --json`), `submit.rs` (a run sent
 //!   to a results site, `iomark submit`, after its whole document is shown), `health.rs` (the
@@ -94,7 +94,7 @@ pub async fn serve(
     // The runs are stopped first: a page watching one holds its connection until it ends.
     let server = axum::serve(listener, router(app.clone())).with_graceful_shutdown(async move {
         let was_idle = tokio::select! {
-            _ = super::stopped() => false,
+            _ = iomark_site::stopped() => false,
             _ = idle => true,
         };
         runs.runs.stop_all().await;

@@ -1,4 +1,4 @@
-//! The app's screens, from the templates in `templates/ui/`: what to measure (`/`), a run as it
+//! The app's screens, from the templates in `templates/`: what to measure (`/`), a run as it
 //! goes (`/runs/N`), a result (`/results/ID`: the HTML report `iomark export` writes, with the
 //! app's links above it) and its card, and the saved runs (`/history`). Every page works
 //! without the script: a run's page refreshes itself where scripts do not run.
@@ -8,14 +8,14 @@ use axum::extract::{Path as UrlPath, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
-use super::mounts::Place;
-use super::runs::{End, PROFILES};
-use super::Shared;
+use crate::mounts::Place;
+use crate::runs::{End, PROFILES};
+use crate::Shared;
 use iomark_export::chart::{self, Kind};
 use iomark_result::result::Summary;
 
 #[derive(Template)]
-#[template(path = "ui/home.html")]
+#[template(path = "home.html")]
 struct Home {
     title: String,
     places: Vec<Place>,
@@ -54,7 +54,7 @@ struct Row {
 }
 
 #[derive(Template)]
-#[template(path = "ui/run.html")]
+#[template(path = "run.html")]
 struct RunPage {
     title: String,
     n: u64,
@@ -199,7 +199,7 @@ pub async fn card(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Re
 }
 
 #[derive(Template)]
-#[template(path = "ui/history.html")]
+#[template(path = "history.html")]
 struct History {
     title: String,
     runs: Vec<Saved>,
@@ -255,10 +255,14 @@ pub async fn history(State(app): State<Shared>) -> Response {
     }
 }
 
+/// The site's stylesheet and the app's own, once.
+static STYLESHEET: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| [iomark_site::STYLESHEET, include_str!("ui.css")].concat());
+
 pub async fn stylesheet() -> Response {
     (
         [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        concat!(include_str!("../site.css"), include_str!("ui.css")),
+        STYLESHEET.as_str(),
     )
         .into_response()
 }

@@ -9,7 +9,7 @@ use axum::extract::{Form, Path as UrlPath, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::Shared;
+use crate::Shared;
 
 #[derive(Deserialize)]
 pub struct Site {
@@ -20,7 +20,7 @@ pub struct Site {
 }
 
 #[derive(Template)]
-#[template(path = "ui/submit.html")]
+#[template(path = "submit.html")]
 struct Page {
     title: String,
     id: String,
@@ -58,7 +58,7 @@ pub async fn preview(
         false => site.server.clone(),
     };
     if !plain(&id) {
-        return super::pages::not_found().await;
+        return crate::pages::not_found().await;
     }
     let mut page = Page {
         title: "Send to a results site".into(),
@@ -83,7 +83,7 @@ pub async fn preview(
         if !site.model.trim().is_empty() {
             args.push(&model);
         }
-        match super::iomark(&app, &args, Duration::from_secs(30)).await {
+        match crate::iomark(&app, &args, Duration::from_secs(30)).await {
             Ok((document, _)) => page.preview = Some(document),
             Err(why) => page.problem = Some(why),
         }
@@ -92,7 +92,7 @@ pub async fn preview(
             "'{server}' is not a site's address: give http://HOST or https://HOST"
         ));
     }
-    super::pages::page(&page)
+    crate::pages::page(&page)
 }
 
 pub async fn send(
@@ -101,7 +101,7 @@ pub async fn send(
     Form(site): Form<Site>,
 ) -> Response {
     if !plain(&id) {
-        return super::pages::not_found().await;
+        return crate::pages::not_found().await;
     }
     let mut page = Page {
         title: "Send to a results site".into(),
@@ -115,14 +115,14 @@ pub async fn send(
     };
     let Some(server) = checked(&site.server) else {
         page.problem = Some("give the site's address: http://HOST or https://HOST".into());
-        return super::pages::page(&page);
+        return crate::pages::page(&page);
     };
     let mut args = vec!["submit", id.as_str(), "--server", server.as_str(), "--yes"];
     let model = format!("--model={}", site.model.trim());
     if !site.model.trim().is_empty() {
         args.push(&model);
     }
-    match super::iomark(&app, &args, Duration::from_secs(120)).await {
+    match crate::iomark(&app, &args, Duration::from_secs(120)).await {
         Ok((said, _)) => {
             page.link = said
                 .lines()
@@ -133,5 +133,5 @@ pub async fn send(
         }
         Err(why) => page.problem = Some(why),
     }
-    super::pages::page(&page)
+    crate::pages::page(&page)
 }

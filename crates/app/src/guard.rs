@@ -16,7 +16,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::Shared;
+use crate::Shared;
 
 /// The app's pages: its own script and styles, images of its own, forms to itself.
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
@@ -130,7 +130,7 @@ fn refused(status: StatusCode, why: &'static str) -> Response {
 /// The site's security headers with the app's policy; its own address to itself (a form's
 /// Origin), nothing to another site; never kept by a cache.
 fn secured(response: Response) -> Response {
-    let mut response = crate::guard::secured_with(response, CSP, "same-origin");
+    let mut response = iomark_site::secured_with(response, CSP, "same-origin");
     response
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use super::Shared;
+use crate::Shared;
 
 struct Row {
     test: String,
@@ -19,7 +19,7 @@ struct Row {
 }
 
 #[derive(Template)]
-#[template(path = "ui/compare.html")]
+#[template(path = "compare.html")]
 struct Page {
     title: String,
     runs: Vec<(char, String, String)>,
@@ -49,7 +49,7 @@ pub async fn compare(State(app): State<Shared>, RawQuery(query): RawQuery) -> Re
     let mut args = vec!["compare"];
     args.extend(ids.iter().map(String::as_str));
     args.push("--json");
-    let json = match super::iomark(&app, &args, Duration::from_secs(60)).await {
+    let json = match crate::iomark(&app, &args, Duration::from_secs(60)).await {
         Ok((out, _)) => out,
         Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
     };
@@ -60,7 +60,7 @@ pub async fn compare(State(app): State<Shared>, RawQuery(query): RawQuery) -> Re
         )
             .into_response();
     };
-    super::pages::page(&of(&answer))
+    crate::pages::page(&of(&answer))
 }
 
 fn of(answer: &Value) -> Page {

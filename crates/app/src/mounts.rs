@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::Shared;
+use crate::Shared;
 
 /// How long a list read is shown before it is read again.
 const FRESH: Duration = Duration::from_secs(30);

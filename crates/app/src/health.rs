@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use super::Shared;
+use crate::Shared;
 use iomark_export::chart::{self, Kind};
 
 struct Watched {
@@ -20,7 +20,7 @@ struct Watched {
 }
 
 #[derive(Template)]
-#[template(path = "ui/health.html")]
+#[template(path = "health.html")]
 struct Page {
     title: String,
     watched: Vec<Watched>,
@@ -56,7 +56,7 @@ pub async fn health(State(app): State<Shared>) -> Response {
             }
         })
         .collect();
-    super::pages::page(&Page {
+    crate::pages::page(&Page {
         title: "Health over time".into(),
         watched,
     })
