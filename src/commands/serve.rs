@@ -1,4 +1,4 @@
-//! `iomark serve`: the results site over a store (see `web/`).
+//! `iomark serve`: the results site over a store (see `crates/site/`).
 
 use std::io::Write;
 

@@ -32,8 +32,9 @@
 //! - `replicas.rs`: the PostgreSQL replicas a server reads from, `lag.rs` how far behind they
 //!   are.
 //!
-//! The API is async, as sqlx is; every write goes through [`Db::write`]. It knows nothing of
-//! what the figures mean.
+//! The API is async, as sqlx is; every write goes through [`Db::write`]. It judges figures in
+//! one place only, `hold.rs` (what waits for a moderator, decided inside the submission's
+//! transaction); everywhere else it keeps and reads them.
 
 mod aggregate;
 mod cards;

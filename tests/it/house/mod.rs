@@ -7,13 +7,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod names;
 mod types;
 
 /// The rooms, in the order data flows: each may import only rooms after it. `main.rs` and
 /// `lib.rs` hold the rooms and are left out.
-const ROOMS: [&str; 22] = [
+const ROOMS: [&str; 23] = [
     "commands",
     "cli",
+    "app",
     "web",
     "output",
     "export",
@@ -44,13 +46,14 @@ type Module = Vec<String>;
 /// (`crates/store`) is that room, so its `lib.rs` is `["store"]`; a crate of several rooms
 /// holds them as modules, and the binary's own `src/` holds `cli`, `commands` and `output`.
 /// The second column is how other crates name it (`iomark_store::Store` is `store::Store`).
-const CRATES: [(&str, &str, &[&str]); 6] = [
+const CRATES: [(&str, &str, &[&str]); 7] = [
     ("src", "iomark", &[]),
     ("crates/result/src", "iomark_result", &[]),
     ("crates/core/src", "iomark_core", &[]),
     ("crates/store/src", "iomark_store", &["store"]),
     ("crates/export/src", "iomark_export", &["export"]),
     ("crates/site/src", "iomark_site", &["web"]),
+    ("crates/app/src", "iomark_app", &["app"]),
 ];
 
 /// A source file: its module path as the rooms see it (`crates/store/src/history.rs` is
@@ -321,6 +324,56 @@ fn rooms_stay_small_and_commands_never_exit() {
         }
     }
     assert!(big.is_empty(), "files over {MAX_LINES} lines: {big:?}");
+}
+
+/// Nothing in the crates reads arguments, prints or exits: that is the binary's (its `output`
+/// and `main`). The exceptions are named: the second Ctrl-C says so and ends the process at once
+/// (`interrupt`), and the site's log goes to standard error (`metrics.rs`).
+#[test]
+fn the_crates_neither_print_nor_exit() {
+    const DEEDS: [&str; 8] = [
+        "println!",
+        "eprintln!",
+        "print!(",
+        "eprint!(",
+        "process::exit",
+        "io::stderr",
+        "io::stdout",
+        "env::args",
+    ];
+    const ALLOWED: [(&str, &str); 3] = [
+        ("crates/core/src/interrupt.rs", "io::stderr"),
+        ("crates/core/src/interrupt.rs", "process::exit"),
+        ("crates/site/src/metrics.rs", "io::stderr"),
+    ];
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for Source { path, .. } in modules().into_values() {
+        let file = path
+            .strip_prefix(top)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if !file.starts_with("crates/") {
+            continue;
+        }
+        let code = code(&path);
+        // A word of its own: `println!` is not in `eprintln!`.
+        let does = |deed: &str| {
+            code.match_indices(deed).any(|(at, _)| {
+                !code[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            })
+        };
+        for deed in DEEDS {
+            if does(deed) && !ALLOWED.contains(&(file.as_str(), deed)) {
+                found.push(format!("{file}: {deed}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the crates print, exit or read arguments (return it to the binary): {found:#?}"
+    );
 }
 
 /// The paths a document names (in backticks, or in its diagrams): each starts at a top folder

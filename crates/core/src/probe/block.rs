@@ -2,8 +2,8 @@
 //!
 //! `mountinfo` gives the filesystem's `major:minor`; `/sys/dev/block/MAJ:MIN` links to its
 //! node in the device tree. From there: a partition's disk is its parent directory; a
-//! device-mapper volume (LUKS, LVM) and an md array name their members under `slaves/`; a loop
-//! device names its backing file. The path of the disk's node tells the transport (a USB bridge
+//! device-mapper volume (LUKS, LVM) and an md array name their members under
+//! `/sys/block/NAME/slaves/`; a loop device names its backing file. The path of the disk's node tells the transport (a USB bridge
 //! sits above `host0/target0:0:0` in the path; an SD card under `mmc_host`). All of it is
 //! documented in the kernel's sysfs ABI (Documentation/ABI/testing/sysfs-block).
 

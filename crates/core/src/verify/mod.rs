@@ -3,7 +3,7 @@
 //! Three ways, one pattern (`pattern.rs`: every sector says where it belongs):
 //! - **files** (`files.rs`), on a filesystem, non-destructive: fill the free space with files,
 //!   read them back (H2testw's and f3write/f3read's job);
-//! - **probe** (`capacity.rs`), on a raw device, destructive: find its real capacity in seconds
+//! - **probe** (`capacity/`), on a raw device, destructive: find its real capacity in seconds
 //!   (f3probe's job);
 //! - **full**, on a raw device, destructive: write all of it, read all of it back, and name
 //!   every wrong byte by its offset.
@@ -329,7 +329,7 @@ pub fn full(
     Ok(Outcome::Done(Box::new(section)))
 }
 
-/// Find a raw device's real capacity by sampling (`capacity.rs`).
+/// Find a raw device's real capacity by sampling (`capacity/`).
 pub fn probe(dev: &mut RawDevice, observer: &dyn Observer) -> Result<Outcome, VerifyError> {
     let seed = iomark_result::rng::Rng::from_entropy().next_u64();
     let live = Arc::new(Live::default());
