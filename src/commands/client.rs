@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use anyhow::bail;
-use serde_json::Value;
+use iomark_site::answers::Refusal;
 
 /// The site's address given to `flag`, without a trailing slash; http(s) only.
 pub fn server_url(flag: &str, text: &str) -> anyhow::Result<String> {
@@ -57,12 +57,18 @@ pub fn request(
     Ok((status, text))
 }
 
-pub fn reason(answer: &Value, text: &str) -> String {
-    answer
-        .get("error")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .unwrap_or_else(|| one_line(text))
+/// Why a site said no: its refusal's words, else the first of what it answered.
+pub fn reason(text: &str) -> String {
+    match serde_json::from_str::<Refusal>(text) {
+        Ok(refusal) => refusal.error,
+        Err(_) => one_line(text),
+    }
+}
+
+/// What a site answered, read as the type it answers with; none where it is not that (another
+/// program at the address, a proxy's page).
+pub fn answer<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+    serde_json::from_str(text).ok()
 }
 
 pub fn one_line(text: &str) -> String {

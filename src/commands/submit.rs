@@ -5,14 +5,13 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use anyhow::{bail, Context};
-use serde_json::Value;
-
-use super::client::{one_line, reason, request, server_url};
+use super::client::{answer, one_line, reason, request, server_url};
 use super::{ask, say, with_store};
 use crate::cli::SubmitArgs;
 use crate::output::printable;
+use anyhow::{bail, Context};
 use iomark_result::result::{now_rfc3339, ResultDoc};
+use iomark_site::answers;
 use iomark_store::Receipt;
 use iomark_store::StoreError;
 
@@ -56,7 +55,6 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
              site may or may not have it"
         )
     })?;
-    let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     if status == 409 {
         // Sent before: by hand, or from another machine's store (a lost answer to this
         // submission would have been answered with its receipt).
@@ -70,16 +68,16 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     if status != 201 {
         bail!(
             "not submitted (the result stays in your store): {server} answered {status}: {}",
-            reason(&answer, &text)
+            reason(&text)
         );
     }
-    let field = |name: &str| answer.get(name).and_then(Value::as_str).map(str::to_string);
-    let (Some(url), Some(token)) = (field("url"), field("token")) else {
+    let Some(answer) = answer::<answers::Receipt>(&text) else {
         bail!(
             "not submitted: {server} answered without a receipt: {}",
             one_line(&text)
         );
     };
+    let (url, token) = (answer.url.clone(), answer.token.clone());
     let receipt = Receipt {
         id: public.id.clone(),
         server: server.clone(),
@@ -97,10 +95,12 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     }
     say!("url: {url}")?;
     say!("token: {token}")?;
-    if let Some(flag) = field("flag") {
-        say!("Kept out of the rankings: {}", printable(&flag))?;
+    if let Some(flag) = &answer.flag {
+        say!("Kept out of the rankings: {}", printable(flag))?;
     }
-    print_standing(&answer, &server)?;
+    if let Some(standing) = &answer.standing {
+        print_standing(standing, &server)?;
+    }
     match kept {
         Ok(()) => say!(
             "The token is kept in your store: `iomark submit --delete {short} --server {server}` deletes the result there."
@@ -143,22 +143,13 @@ fn confirmed() -> anyhow::Result<bool> {
 }
 
 /// Where it stands, as the site says it: a sentence per ranked figure, and its advice.
-fn print_standing(answer: &Value, server: &str) -> anyhow::Result<()> {
-    let sentences: Vec<&str> = answer["standing"]["figures"]
-        .as_array()
-        .map(|figures| {
-            figures
-                .iter()
-                .filter_map(|f| f["sentence"].as_str())
-                .collect()
-        })
-        .unwrap_or_default();
-    if !sentences.is_empty() {
+fn print_standing(standing: &answers::Standing, server: &str) -> anyhow::Result<()> {
+    if !standing.figures.is_empty() {
         say!("Where it stands on {server}:")?;
-        for sentence in sentences {
-            say!("  {}", printable(sentence))?;
+        for figure in &standing.figures {
+            say!("  {}", printable(&figure.sentence))?;
         }
-        if let Some(advice) = answer["standing"]["advice"].as_str() {
+        if let Some(advice) = &standing.advice {
             say!("{}", printable(advice))?;
         }
     }
@@ -179,7 +170,6 @@ fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
     let url = format!("{server}/api/v1/results/{}", receipt.id);
     let (status, text) = request("DELETE", &url, Some(&receipt.token), None)
         .with_context(|| format!("not deleted: {server}"))?;
-    let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     match status {
         200 | 404 => {
             with_store(&args.store, async |s| {
@@ -192,10 +182,7 @@ fn delete(args: &SubmitArgs, server: &str) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        _ => bail!(
-            "not deleted: {server} answered {status}: {}",
-            reason(&answer, &text)
-        ),
+        _ => bail!("not deleted: {server} answered {status}: {}", reason(&text)),
     }
 }
 

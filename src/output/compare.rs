@@ -79,7 +79,7 @@ impl Widths {
         for row in &c.rows {
             for (k, cell) in row.cells.iter().enumerate() {
                 let Some(cell) = cell else { continue };
-                w.value[k] = w.value[k].max(figure(row.unit, cell.value).len());
+                w.value[k] = w.value[k].max(figure(&row.unit, cell.value).len());
                 if let (Some(diff), Some(verdict)) = (cell.diff_pct, cell.verdict) {
                     w.diff[k] = w.diff[k].max(format!("{diff:+.1}%").len());
                     w.verdict[k] = w.verdict[k].max(verdict.as_str().len());
@@ -125,7 +125,12 @@ fn table(out: &mut String, c: &Comparison, letters: &[String], style: Style) {
                 }
                 continue;
             };
-            let _ = write!(line, "{:>v$}", figure(row.unit, cell.value), v = w.value[k]);
+            let _ = write!(
+                line,
+                "{:>v$}",
+                figure(&row.unit, cell.value),
+                v = w.value[k]
+            );
             if w.diff[k] == 0 {
                 continue;
             }

@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Style;
 use iomark_core::progress::{Live, Observer, Phase};
+use iomark_result::events::{Done, Event};
 use iomark_result::result::TestResult;
 use iomark_result::units::{format_size, mb_per_s};
 
@@ -31,8 +32,8 @@ pub enum Mode {
 }
 
 /// One JSON progress line on standard error.
-fn emit(value: serde_json::Value) {
-    super::to_stderr(&format!("{value}\n"));
+fn emit(event: Event) {
+    super::to_stderr(&format!("{}\n", event.line()));
 }
 
 struct Ticker {
@@ -63,7 +64,9 @@ impl Progress {
     pub fn line(&self, text: &str) {
         match self.mode {
             Mode::Silent => {}
-            Mode::Json => emit(serde_json::json!({"event": "note", "message": text})),
+            Mode::Json => emit(Event::Note {
+                message: text.to_string(),
+            }),
             Mode::Human => match self.current.lock().unwrap().as_ref() {
                 Some(ticker) => ticker.bar.println(text),
                 None => super::to_stderr(&format!("{text}\n")),
@@ -101,7 +104,9 @@ impl Observer for Progress {
             Phase::Bytes { label, bytes } => (label.clone(), *bytes, false, Some(Duration::ZERO)),
         };
         if self.mode == Mode::Json {
-            emit(serde_json::json!({"event": "start", "phase": label}));
+            emit(Event::Start {
+                phase: label.clone(),
+            });
         }
         let bar = if self.style.interactive && self.mode == Mode::Human {
             ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr())
@@ -148,13 +153,12 @@ impl Observer for Progress {
                     let bytes = live.bytes();
                     let since_tick = now.duration_since(tick.0).as_secs_f64();
                     if mode == Mode::Json && since_tick >= 1.0 {
-                        emit(serde_json::json!({
-                            "event": "tick",
-                            "phase": phase,
-                            "elapsed_s": now.duration_since(started).as_secs_f64(),
-                            "bytes": bytes,
-                            "mb_per_s": mb_per_s(bytes - tick.1, since_tick),
-                        }));
+                        emit(Event::Tick {
+                            phase: phase.clone(),
+                            elapsed_s: now.duration_since(started).as_secs_f64(),
+                            bytes,
+                            mb_per_s: mb_per_s(bytes - tick.1, since_tick),
+                        });
                         tick = (now, bytes);
                     }
                     let window = now.duration_since(last.0).as_secs_f64();
@@ -209,19 +213,18 @@ impl Progress {
             Mode::Human => {}
             Mode::Silent => return,
             Mode::Json => {
-                emit(serde_json::json!({
-                    "event": "done",
-                    "phase": ticker.label,
-                    "seconds": seconds,
-                    "test": result.map(|t| &t.name),
-                    "mb_per_s": match (result, said) {
+                emit(Event::Done(Done {
+                    phase: ticker.label,
+                    seconds,
+                    test: result.map(|t| t.name.clone()),
+                    mb_per_s: match (result, said) {
                         (Some(t), _) => Some(t.mb_per_s),
                         (None, None) => Some(mb_per_s(ticker.live.bytes(), seconds)),
                         (None, Some(_)) => None,
                     },
-                    "summary": said,
-                    "iops": result.map(|t| t.iops),
-                    "run_left_s": ticker.after.map(|a| a.as_secs_f64()),
+                    summary: said.map(str::to_string),
+                    iops: result.map(|t| t.iops),
+                    run_left_s: ticker.after.map(|a| a.as_secs_f64()),
                 }));
                 return;
             }

@@ -7,9 +7,9 @@ use askama::Template;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 
 use crate::Shared;
+use iomark_result::compare::{Cell, Comparison};
 
 struct Row {
     test: String,
@@ -53,75 +53,64 @@ pub async fn compare(State(app): State<Shared>, RawQuery(query): RawQuery) -> Re
         Ok((out, _)) => out,
         Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
     };
-    let Ok(answer) = serde_json::from_str::<Value>(&json) else {
+    let Ok(answer) = serde_json::from_str::<Comparison>(&json) else {
         return (
             StatusCode::INTERNAL_SERVER_ERROR,
             "iomark compare answered no comparison",
         )
             .into_response();
     };
-    crate::pages::page(&of(&answer))
+    crate::pages::page(&of(answer))
 }
 
-fn of(answer: &Value) -> Page {
-    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
-    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let runs = list(&answer["runs"])
+fn of(answer: Comparison) -> Page {
+    let runs = answer
+        .runs
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let label = r["label"]
-                .as_str()
+            let label = r
+                .label
+                .as_deref()
                 .map(|l| format!(" · {l}"))
                 .unwrap_or_default();
             (
                 iomark_result::compare::letter(i),
-                text(&r["id"]),
-                format!(
-                    "{} · {}{label}",
-                    text(&r["started_at"]).replace('T', " "),
-                    text(&r["device"])
-                ),
+                r.id.clone(),
+                format!("{} · {}{label}", r.started_at.replace('T', " "), r.device),
             )
         })
         .collect();
-    let rows: Vec<Row> = list(&answer["rows"])
+    let rows: Vec<Row> = answer
+        .rows
         .iter()
         .map(|row| Row {
-            test: text(&row["test"]).replace('_', " "),
-            unit: text(&row["unit"]),
-            cells: list(&row["cells"]).iter().map(cell).collect(),
+            test: row.test.replace('_', " "),
+            unit: row.unit.clone(),
+            cells: row.cells.iter().map(cell).collect(),
         })
         .collect();
-    let spread = text(&answer["spread"]);
-    let within_noise = text(&answer["within_noise"]);
     Page {
         title: "Compare".into(),
         runs,
         rows,
-        differences: list(&answer["differences"]).iter().map(text).collect(),
+        differences: answer.differences,
         method: iomark_result::compare::METHOD,
-        spread,
-        within_noise,
+        spread: answer.spread.unwrap_or_default(),
+        within_noise: answer.within_noise.unwrap_or_default(),
     }
 }
 
 /// A run's figure, its difference from the baseline's and the verdict, in words.
-fn cell(c: &Value) -> (String, String, String) {
-    let value = c["value"].as_f64().map_or("–".into(), |v| {
-        if v >= 100.0 {
-            format!("{v:.0}")
-        } else {
-            format!("{v:.1}")
-        }
-    });
-    let diff = c["diff_pct"]
-        .as_f64()
-        .map_or(String::new(), |d| format!("{d:+.1}%"));
-    let verdict = match c["verdict"].as_str() {
-        None => String::new(),
-        Some("cant_tell") => "can't tell".into(),
-        Some(v) => v.replace('_', " "),
+fn cell(c: &Option<Cell>) -> (String, String, String) {
+    let Some(c) = c else {
+        return ("–".into(), String::new(), String::new());
     };
+    let value = match c.value {
+        v if v >= 100.0 => format!("{v:.0}"),
+        v => format!("{v:.1}"),
+    };
+    let diff = c.diff_pct.map_or(String::new(), |d| format!("{d:+.1}%"));
+    let verdict = c.verdict.map_or(String::new(), |v| v.as_str().to_string());
     (value, diff, verdict)
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use iomark_result::result::Info;
 
 use crate::Shared;
 
@@ -120,20 +120,24 @@ async fn place(app: &Shared, path: String, label: String) -> Place {
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true);
-    let info: Value = match tokio::time::timeout(INFO_TIME, command.output()).await {
-        Ok(Ok(out)) => serde_json::from_slice(&out.stdout).unwrap_or(Value::Null),
-        _ => Value::Null,
+    // Where it says nothing in time, or nothing iomark reads, the path alone.
+    let info: Option<Info> = match tokio::time::timeout(INFO_TIME, command.output()).await {
+        Ok(Ok(out)) => serde_json::from_slice(&out.stdout).ok(),
+        _ => None,
     };
-    let target = &info["target"];
-    let device = &target["device"];
-    let text = |v: &Value| v.as_str().map(str::to_string);
-    let name = [text(&device["vendor"]), text(&device["model"])]
+    let target = info.as_ref().map(|i| &i.target);
+    let device = target.and_then(|t| t.device.as_ref());
+    let name = device
+        .map(|d| [&d.vendor, &d.model].into_iter().flatten().cloned())
         .into_iter()
         .flatten()
         .collect::<Vec<_>>()
         .join(" ");
-    let node = text(&device["name"]).map(|n| format!("/dev/{n}"));
-    let device = match (name.is_empty(), node, text(&device["transport"])) {
+    let node = device
+        .and_then(|d| d.name.as_ref())
+        .map(|n| format!("/dev/{n}"));
+    let transport = device.and_then(|d| d.transport.clone());
+    let device = match (name.is_empty(), node, transport) {
         (false, _, Some(t)) => format!("{name} ({t})"),
         (false, _, None) => name,
         (true, Some(node), Some(t)) => format!("{node} ({t})"),
@@ -142,14 +146,15 @@ async fn place(app: &Shared, path: String, label: String) -> Place {
     };
     Place {
         writable: writable(Path::new(&path)),
-        filesystem: text(&target["filesystem"]).unwrap_or_default(),
-        free: target["free_bytes"]
-            .as_u64()
+        filesystem: target
+            .and_then(|t| t.filesystem.clone())
+            .unwrap_or_default(),
+        free: target
+            .and_then(|t| t.free_bytes)
             .map(|b| format!("{:.1} GB free", b as f64 / 1e9))
             .unwrap_or_default(),
-        warnings: info["warnings"]
-            .as_array()
-            .map(|w| w.iter().filter_map(|w| text(&w["message"])).collect())
+        warnings: info
+            .map(|i| i.warnings.into_iter().map(|w| w.message).collect())
             .unwrap_or_default(),
         device,
         label,

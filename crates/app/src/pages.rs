@@ -9,9 +9,10 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
 use crate::mounts::Place;
-use crate::runs::{End, PROFILES};
+use crate::runs::PROFILES;
 use crate::Shared;
 use iomark_export::chart::{self, Kind};
+use iomark_result::events::{Ending, Event};
 use iomark_result::result::Summary;
 
 #[derive(Template)]
@@ -80,18 +81,17 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
     let mut steps: Vec<String> = Vec::new();
     let mut now = "starting".to_string();
     for line in &state.lines {
-        let phase = line["phase"].as_str().unwrap_or_default();
-        match line["event"].as_str() {
-            Some("start") => now = phase.to_string(),
-            Some("done") => {
-                let (Some(test), Some(mb)) = (line["test"].as_str(), line["mb_per_s"].as_f64())
-                else {
-                    let rate = line["summary"]
-                        .as_str()
-                        .map(str::to_string)
-                        .or_else(|| line["mb_per_s"].as_f64().map(|mb| format!("{mb:.1} MB/s")));
+        match line {
+            Event::Start { phase } => now = phase.clone(),
+            Event::Done(done) => {
+                let (Some(test), Some(mb)) = (&done.test, done.mb_per_s) else {
+                    let rate = done
+                        .summary
+                        .clone()
+                        .or_else(|| done.mb_per_s.map(|mb| format!("{mb:.1} MB/s")));
                     steps.push(format!(
-                        "{phase}: {}",
+                        "{}: {}",
+                        done.phase,
                         rate.unwrap_or_else(|| "done".into())
                     ));
                     continue;
@@ -115,20 +115,20 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
                     _ => rows[index].read = figure,
                 }
             }
-            _ => {}
+            Event::Tick { .. } | Event::Note { .. } | Event::End(_) => {}
         }
     }
     let (going, result, failed) = match &state.end {
         None => (true, None, None),
-        Some(End::Done(id)) => (false, Some(id.clone()), None),
-        Some(End::Stopped) => (false, None, None),
-        Some(End::Failed(why)) => (false, None, Some(why.clone())),
+        Some(Ending::Done { result }) => (false, Some(result.clone()), None),
+        Some(Ending::Stopped) => (false, None, None),
+        Some(Ending::Failed { message }) => (false, None, Some(message.clone())),
     };
     if let Some(end) = &state.end {
         now = match end {
-            End::Done(_) => "done: saved in your history".into(),
-            End::Stopped => "stopped: its test file is removed".into(),
-            End::Failed(_) => "failed".into(),
+            Ending::Done { .. } => "done: saved in your history".into(),
+            Ending::Stopped => "stopped: its test file is removed".into(),
+            Ending::Failed { .. } => "failed".into(),
         };
     }
     page(&RunPage {

@@ -14,11 +14,12 @@ use axum::http::{header, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde_json::{json, Value};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 
 use crate::Shared;
+use iomark_result::events::{self, Ending};
+use iomark_result::result::ResultDoc;
 
 /// The profiles a run may be started with, as `iomark run --profile` names them.
 pub const PROFILES: [&str; 5] = ["standard", "quick", "nvme", "pi", "sdcard"];
@@ -58,34 +59,15 @@ pub struct Run {
     pub profile: String,
     pid: Option<u32>,
     state: Mutex<Progress>,
-    events: broadcast::Sender<String>,
+    events: broadcast::Sender<events::Event>,
 }
 
 /// A run's progress so far.
 #[derive(Clone, Default)]
 pub struct Progress {
-    /// Its progress lines, as the run wrote them, and the last: how it ended.
-    pub lines: Vec<Value>,
-    pub end: Option<End>,
-}
-
-#[derive(Clone)]
-pub enum End {
-    /// Saved: the result's id.
-    Done(String),
-    Stopped,
-    /// What it said, where it failed.
-    Failed(String),
-}
-
-impl End {
-    fn event(&self) -> Value {
-        match self {
-            End::Done(id) => json!({"event": "end", "status": "done", "result": id}),
-            End::Stopped => json!({"event": "end", "status": "stopped"}),
-            End::Failed(why) => json!({"event": "end", "status": "failed", "message": why}),
-        }
-    }
+    /// Its progress lines, as the run wrote them, and how it ended.
+    pub lines: Vec<events::Event>,
+    pub end: Option<Ending>,
 }
 
 impl Runs {
@@ -134,15 +116,15 @@ impl Run {
         }
     }
 
-    fn said(&self, line: Value) {
+    fn said(&self, line: events::Event) {
         let mut state = self.state.lock().unwrap();
-        let _ = self.events.send(line.to_string());
+        let _ = self.events.send(line.clone());
         state.lines.push(line);
     }
 
-    fn ended(&self, end: End) {
+    fn ended(&self, end: Ending) {
         let mut state = self.state.lock().unwrap();
-        let _ = self.events.send(end.event().to_string());
+        let _ = self.events.send(events::Event::End(end.clone()));
         state.end = Some(end);
     }
 }
@@ -199,10 +181,12 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
         if let Some(stderr) = stderr {
             let mut lines = tokio::io::BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
-                match serde_json::from_str::<Value>(&line) {
-                    Ok(value) if value.get("event").is_some() => run.said(value),
-                    _ if !line.trim().is_empty() => notes.push(line),
-                    _ => {}
+                // A line that is no progress event is what the run said (a warning, its error).
+                match serde_json::from_str::<events::Event>(&line) {
+                    Ok(events::Event::End(_)) => notes.push(line),
+                    Ok(event) => run.said(event),
+                    Err(_) if !line.trim().is_empty() => notes.push(line),
+                    Err(_) => {}
                 }
             }
         }
@@ -222,7 +206,7 @@ fn ending(
     status: std::io::Result<std::process::ExitStatus>,
     document: &Path,
     notes: &[String],
-) -> End {
+) -> Ending {
     use std::os::unix::process::ExitStatusExt;
     let said = || {
         let last: Vec<&str> = notes
@@ -236,19 +220,22 @@ fn ending(
     };
     match status {
         Ok(s) if s.success() => {
-            let id = std::fs::read(document)
+            let saved = std::fs::read(document)
                 .ok()
-                .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
-                .and_then(|doc| doc["id"].as_str().map(str::to_string));
-            match id {
-                Some(id) => End::Done(id),
-                None => End::Failed(format!("the run ended without its result. {}", said())),
+                .and_then(|bytes| serde_json::from_slice::<ResultDoc>(&bytes).ok());
+            match saved {
+                Some(doc) => Ending::Done { result: doc.id },
+                None => Ending::Failed {
+                    message: format!("the run ended without its result. {}", said()),
+                },
             }
         }
         // Ctrl-C: iomark's own 130, or the signal itself.
-        Ok(s) if s.code() == Some(130) || s.signal() == Some(libc::SIGINT) => End::Stopped,
-        Ok(_) => End::Failed(said()),
-        Err(e) => End::Failed(format!("the run could not be waited for: {e}")),
+        Ok(s) if s.code() == Some(130) || s.signal() == Some(libc::SIGINT) => Ending::Stopped,
+        Ok(_) => Ending::Failed { message: said() },
+        Err(e) => Ending::Failed {
+            message: format!("the run could not be waited for: {e}"),
+        },
     }
 }
 
@@ -323,9 +310,9 @@ pub async fn events(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Resp
     // Subscribed before the lines so far are read: none falls between.
     let receiver = run.events.subscribe();
     let state = run.state();
-    let mut first: Vec<String> = state.lines.iter().map(Value::to_string).collect();
+    let mut first = state.lines.clone();
     if let Some(end) = &state.end {
-        first.push(end.event().to_string());
+        first.push(events::Event::End(end.clone()));
     }
     let ended = state.end.is_some();
     let stream = futures_util::stream::unfold(
@@ -333,7 +320,7 @@ pub async fn events(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Resp
         |(mut first, mut receiver, ended)| async move {
             if let Some(line) = first.next() {
                 return Some((
-                    Ok::<_, std::convert::Infallible>(Event::default().data(line)),
+                    Ok::<_, std::convert::Infallible>(Event::default().data(line.line())),
                     (first, receiver, ended),
                 ));
             }
@@ -343,8 +330,9 @@ pub async fn events(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Resp
             loop {
                 match receiver.recv().await {
                     Ok(line) => {
-                        let last = line.contains("\"event\":\"end\"");
-                        return Some((Ok(Event::default().data(line)), (first, receiver, last)));
+                        let last = matches!(line, events::Event::End(_));
+                        let data = Event::default().data(line.line());
+                        return Some((Ok(data), (first, receiver, last)));
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => continue,
                     Err(broadcast::error::RecvError::Closed) => return None,

@@ -2,7 +2,8 @@
 //!
 //! `result` is the document (`iomark.result/1`): its schema, typed scores and warnings, its
 //! validation, the figures a site ranks by and what a result is of. Beside it: `compare`
-//! (verdicts between runs), `reference` (published figures), `stats`, `units`, `rng`, `dirs`
+//! (verdicts between runs), `events` (the progress lines a run writes and the app reads),
+//! `reference` (published figures), `stats`, `units`, `rng`, `dirs`
 //! (XDG folders) and `space` (free space). This crate measures nothing, stores nothing and
 //! prints nothing; everything else in iomark depends on it. The map is docs/ARCHITECTURE.md.
 //!
@@ -30,6 +31,7 @@
 
 pub mod compare;
 pub mod dirs;
+pub mod events;
 pub mod reference;
 pub mod result;
 pub mod rng;

@@ -50,10 +50,16 @@ pub const REASON_MAX: usize = 500;
 const KEY_MAX: usize = 200;
 
 /// `{"reason": …}`: what a moderator's action is sent with (read by [`reason`]).
-pub struct Reason;
+#[derive(serde::Deserialize)]
+pub struct Reason {
+    reason: Option<String>,
+}
 
 /// `{"into": KEY, "reason": …}`: what a merge is sent with (read by [`merge`]).
-pub struct Merge;
+#[derive(serde::Deserialize)]
+pub struct Merge {
+    into: Option<String>,
+}
 
 /// An object of `fields`, each some words of at most so many characters.
 fn words_object(fields: &[(&str, usize, &str)]) -> RefOr<Schema> {
@@ -108,9 +114,9 @@ pub struct Review {
 
 /// The reason a moderator gives: `{"reason": "…"}` ([`Reason`]).
 fn reason(body: &Bytes) -> Result<String, Failure> {
-    let value: serde_json::Value = serde_json::from_slice(body)
+    let value: Reason = serde_json::from_slice(body)
         .map_err(|_| Failure::bad("send {\"reason\": \"why\"} as JSON"))?;
-    let reason = params::words("reason", value["reason"].as_str(), REASON_MAX)?;
+    let reason = params::words("reason", value.reason.as_deref(), REASON_MAX)?;
     Ok(reason.trim().to_string())
 }
 
@@ -239,8 +245,9 @@ pub async fn merge(
 ) -> Result<Response, Api> {
     allowed(&state, &headers)?;
     let reason = reason(&body)?;
-    let value: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-    let into = params::words("into", value["into"].as_str(), KEY_MAX)?.trim();
+    let value: Merge = serde_json::from_slice(&body)
+        .map_err(|_| Failure::bad("send {\"into\": KEY, \"reason\": \"why\"} as JSON"))?;
+    let into = params::words("into", value.into.as_deref(), KEY_MAX)?.trim();
     match state.store.moderation().merge(&key, into, &reason).await? {
         Moderated::NoSuchResult => Err(Failure::not_found(format!(
             "both devices need results here: '{key}' and '{into}'"

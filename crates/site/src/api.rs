@@ -4,7 +4,7 @@
 use axum::extract::{Path, Query, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
@@ -70,8 +70,8 @@ pub async fn device(
     Ok(Json(views::device_view(&state, &key, &query).await?))
 }
 
-/// What a submission is answered with.
-#[derive(Serialize, ToSchema)]
+/// What a submission is answered with (`iomark submit` reads it as this type).
+#[derive(Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Receipt {
     pub id: String,
     pub url: String,
@@ -82,6 +82,7 @@ pub struct Receipt {
     /// Where it stands among its model and its kind on its board, figure by figure; null when
     /// it is kept out of rankings or the standing could not be read (the result is saved
     /// either way).
+    #[serde(default)]
     pub standing: Option<views::Standing>,
 }
 

@@ -77,8 +77,9 @@ impl Failure {
     }
 }
 
-/// How the API says no: `{"error": "…"}`, the reason in words.
-#[derive(Serialize, utoipa::ToSchema)]
+/// How the API says no: `{"error": "…"}`, the reason in words (its clients read it as this
+/// type).
+#[derive(Debug, PartialEq, Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct Refusal {
     /// Why, in a sentence a person can act on.
     pub error: String,

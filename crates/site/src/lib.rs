@@ -7,6 +7,8 @@
 //!   once from the store's rows (so a page and its API answer always agree); `pages/` draws
 //!   them as HTML, a file per resource, and `api.rs` answers them as JSON; `error.rs`: how a
 //!   request fails, as JSON or as a page;
+//! - `answers.rs`: what the API answers, as `iomark submit` and `iomark health --share` read
+//!   it (the same types);
 //! - `openapi.rs`: the API described (OpenAPI 3.1, from the handlers' own annotations);
 //! - `card.rs`: a result's card as a PNG to post;
 //! - `dump/`: every public result in bulk, made in the background into files, with the
@@ -64,6 +66,7 @@
 //! long). It knows nothing of terminals, the engine.
 
 mod admin;
+pub mod answers;
 mod api;
 mod cache;
 mod card;

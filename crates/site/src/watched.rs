@@ -7,7 +7,7 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -28,8 +28,8 @@ const AHEAD_S: f64 = 300.0;
 /// The most a device can have written per day in a check: a petabyte (11.6 GB/s all day).
 const MOST_PER_DAY: u64 = 1_000_000_000_000_000;
 
-/// What a share is answered with.
-#[derive(Serialize, ToSchema)]
+/// What a share is answered with (`iomark health --share` reads it as this type).
+#[derive(Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct CardReceipt {
     /// Checks new to the site, and checks it had already from this card (sent again).
     pub added: u64,
@@ -123,8 +123,8 @@ pub async fn share(
     Ok(response)
 }
 
-/// A card withdrawn.
-#[derive(Serialize, ToSchema)]
+/// A card withdrawn (`iomark health --unshare` reads it as this type).
+#[derive(Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Withdrawn {
     /// How many of its checks the site had, all removed.
     pub checks: u64,

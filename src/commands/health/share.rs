@@ -10,13 +10,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use super::super::client::{reason, request, server_url};
+use super::super::client::{answer, reason, request, server_url};
 use super::super::destination::Destination;
 use super::super::{say, with_store};
 use crate::cli::HealthArgs;
 use iomark_result::result::ResultDoc;
+use iomark_site::answers;
 
 /// The most checks, and bytes of them, sent in one request (the site takes 100 and 1 MiB).
 const MOST: usize = 100;
@@ -103,8 +103,8 @@ impl Share {
                 &installation,
                 &batch.1,
             )?;
-            added += answer["added"].as_u64().unwrap_or(0);
-            url = answer["url"].as_str().map(str::to_string);
+            added += answer.added;
+            url = Some(answer.url);
             shares.sites[site].sent_up_to = Some(batch.0);
             write(&self.file, &shares)?;
         }
@@ -138,16 +138,18 @@ pub fn withdraw(url: &str, dir: &Path) -> anyhow::Result<()> {
         None,
     )
     .with_context(|| format!("--unshare: not withdrawn from {server}"))?;
-    let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     match status {
-        200 => say!(
-            "Withdrawn from {server}: its {} check(s) of this card are gone",
-            answer["checks"].as_u64().unwrap_or(0)
-        )?,
+        200 => match answer::<answers::Withdrawn>(&text) {
+            Some(withdrawn) => say!(
+                "Withdrawn from {server}: its {} check(s) of this card are gone",
+                withdrawn.checks
+            )?,
+            None => say!("Withdrawn from {server}: its checks of this card are gone")?,
+        },
         404 => say!("{server} had no check of this card; its key is forgotten")?,
         _ => bail!(
             "--unshare: not withdrawn: {server} answered {status}: {}",
-            reason(&answer, &text)
+            reason(&text)
         ),
     }
     shares.sites.remove(site);
@@ -208,7 +210,12 @@ fn batches(checks: &[ResultDoc]) -> anyhow::Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-fn post(server: &str, key: &str, installation: &str, body: &str) -> anyhow::Result<Value> {
+fn post(
+    server: &str,
+    key: &str,
+    installation: &str,
+    body: &str,
+) -> anyhow::Result<answers::CardReceipt> {
     let (status, text) = request(
         "POST",
         &format!("{server}/api/v1/card-health"),
@@ -216,14 +223,18 @@ fn post(server: &str, key: &str, installation: &str, body: &str) -> anyhow::Resu
         Some((body, installation)),
     )
     .with_context(|| format!("--share: no answer from {server}: the checks stay here and the next --share sends them"))?;
-    let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     if status != 201 {
         bail!(
             "--share: {server} answered {status}: {} (the checks stay here, and the next --share sends them)",
-            reason(&answer, &text)
+            reason(&text)
         );
     }
-    Ok(answer)
+    answer(&text).with_context(|| {
+        format!(
+            "--share: {server} answered 201 without a receipt: {} (the next --share sends the checks again)",
+            super::super::client::one_line(&text)
+        )
+    })
 }
 
 /// The folder's shares; none where it has none yet. Only a regular file is read.

@@ -6,7 +6,7 @@
 //! called two identical quick runs 26% "slower" beside a 54% difference "within noise". The
 //! tenths stay for the timeline.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::result::{ResultDoc, TestResult};
 
@@ -46,7 +46,7 @@ pub const HELP: &str = concat!(
      \"no device\"."
 );
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     Faster,
@@ -75,7 +75,7 @@ impl Verdict {
     }
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Run {
     pub id: String,
     pub started_at: String,
@@ -87,11 +87,11 @@ pub struct Run {
 }
 
 /// One test across the runs.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Row {
     pub test: String,
     /// `MB/s` for blocks of 64 KiB and more, `IOPS` below.
-    pub unit: &'static str,
+    pub unit: String,
     /// One per run, in the order given; none where that run lacks the test.
     pub cells: Vec<Option<Cell>>,
     /// How much a run's level was taken to differ from another's beyond its loops, in percent
@@ -101,7 +101,7 @@ pub struct Row {
     pub run_spread_runs: Option<usize>,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Cell {
     pub value: f64,
     pub cv: f64,
@@ -117,7 +117,7 @@ pub struct Cell {
     pub detectable: Option<f64>,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Comparison {
     pub runs: Vec<Run>,
     pub rows: Vec<Row>,
@@ -381,7 +381,7 @@ pub fn compare(docs: &[ResultDoc], earlier: &[ResultDoc], from: Earlier) -> Comp
                 .collect();
             Row {
                 test: name.to_string(),
-                unit,
+                unit: unit.to_string(),
                 cells,
                 run_spread_pct: spreads[row].sd * 100.0,
                 run_spread_runs: spreads[row].runs,

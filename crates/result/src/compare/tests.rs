@@ -305,3 +305,20 @@ fn within_noise_says_how_far_apart_a_verdict_needed() {
     assert_eq!(cell.detectable, None);
     assert_eq!(c.within_noise, None);
 }
+
+/// `iomark compare --json` is read back by the app as this same type: every field, the gaps
+/// and the sentences included, reads back as it was written.
+#[test]
+fn a_comparison_reads_back_as_written() {
+    let mut a = sample::doc();
+    a.tests = vec![measured(100.0, &[99.9, 100.0, 100.1])];
+    let mut b = a.clone();
+    let mut write = measured(50.0, &[49.0, 50.0, 51.0]);
+    write.name = "SEQ1M_Q8T1_write".into();
+    b.tests = vec![measured(133.0, &[132.9, 133.0, 133.1]), write];
+    b.label = Some("after".into());
+    let c = compare(&[a, b], &[], Earlier::Saved);
+    assert!(c.within_noise.is_some() && c.rows[1].cells[0].is_none());
+    let text = serde_json::to_string_pretty(&c).unwrap();
+    assert_eq!(serde_json::from_str::<Comparison>(&text).unwrap(), c);
+}

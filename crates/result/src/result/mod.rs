@@ -12,6 +12,7 @@ pub mod headline;
 pub mod health;
 mod id;
 pub mod identity;
+mod info;
 pub mod langs;
 mod link;
 pub mod metric;
@@ -34,6 +35,7 @@ use serde::{Deserialize, Serialize};
 
 pub use id::{new_id, now_rfc3339, short_ids, unix_rfc3339, SHORT_ID};
 pub use identity::Identity;
+pub use info::Info;
 pub use names::{fit_text, printable};
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
@@ -385,14 +387,6 @@ pub struct TimelineSample {
     /// Fields this version does not know (from a newer iomark), kept as they came.
     #[serde(flatten)]
     pub extra: Extra,
-}
-
-#[derive(Serialize)]
-/// What `iomark info --json` prints: the result document's `host` and `target`, and warnings.
-pub struct Info {
-    pub host: Host,
-    pub target: Target,
-    pub warnings: Vec<Warning>,
 }
 
 impl TestResult {

@@ -16,7 +16,7 @@ pub use compare::{comparison, Compared};
 pub use device::{device_view, DeviceQuery, DeviceView, Mine};
 pub use leaderboard::{checked, leaderboard, BoardQuery, Choices, Leaderboard, Ranked};
 pub use listing::{listing, ListQuery, Listed, Listing};
-pub use standing::{standing, Standing};
+pub use standing::{standing, Figure, Group, Standing};
 
 use super::error::Failure;
 use crate::State;

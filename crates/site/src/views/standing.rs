@@ -2,7 +2,7 @@
 //! its own model, and among devices of its kind on its board. Percentiles only from enough
 //! results; otherwise it says there are too few.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::State;
 use iomark_result::result::metric::{shown, METRICS};
@@ -12,7 +12,7 @@ use iomark_store::{Among, FigureStanding, Whose};
 /// Fewer other results than this, and no percentile is given.
 pub const ENOUGH: i64 = 5;
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Group {
     /// What the group is, in words: `SanDisk Extreme 64 GB results`, `USB flash results on
     /// Raspberry Pi 4 Model B`.
@@ -28,18 +28,18 @@ pub struct Group {
     pub median: Option<f64>,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Figure {
-    pub metric: &'static str,
-    pub label: &'static str,
-    pub unit: &'static str,
+    pub metric: String,
+    pub label: String,
+    pub unit: String,
     pub value: f64,
     pub model: Option<Group>,
     pub kind: Group,
     pub sentence: String,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Standing {
     pub figures: Vec<Figure>,
     /// The headline figure's sentence.
@@ -98,7 +98,7 @@ pub async fn standing(
                 .and_then(|m| m.percentile)
                 .is_some_and(|p| p < 20.0)
         })
-        .map(|f| f.label)
+        .map(|f| f.label.as_str())
         .collect();
     let advice = (!slow.is_empty()).then(|| {
         format!(
@@ -178,9 +178,9 @@ fn figure(f: &FigureStanding, model: Option<&str>, kind: &str) -> Figure {
         )),
     }
     Figure {
-        metric: f.metric.column,
-        label: f.metric.label,
-        unit,
+        metric: f.metric.column.to_string(),
+        label: f.metric.label.to_string(),
+        unit: unit.to_string(),
         value: f.value,
         model,
         kind,
