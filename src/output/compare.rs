@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::Style;
 use iomark_result::compare::{Comparison, Verdict};
+use iomark_result::units::figure;
 
 pub fn render(c: &Comparison, style: Style) -> String {
     let mut out = String::new();
@@ -53,14 +54,6 @@ fn key(out: &mut String, c: &Comparison, letters: &[String], style: Style) {
     }
 }
 
-fn figure(unit: &str, v: f64) -> String {
-    if unit == "IOPS" {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
-}
-
 /// Each run's columns: its value's width, and for a later run its difference's and verdict's
 /// (0 where it has none).
 struct Widths {
@@ -79,7 +72,7 @@ impl Widths {
         for row in &c.rows {
             for (k, cell) in row.cells.iter().enumerate() {
                 let Some(cell) = cell else { continue };
-                w.value[k] = w.value[k].max(figure(&row.unit, cell.value).len());
+                w.value[k] = w.value[k].max(figure(cell.value).to_string().len());
                 if let (Some(diff), Some(verdict)) = (cell.diff_pct, cell.verdict) {
                     w.diff[k] = w.diff[k].max(format!("{diff:+.1}%").len());
                     w.verdict[k] = w.verdict[k].max(verdict.as_str().len());
@@ -125,12 +118,7 @@ fn table(out: &mut String, c: &Comparison, letters: &[String], style: Style) {
                 }
                 continue;
             };
-            let _ = write!(
-                line,
-                "{:>v$}",
-                figure(&row.unit, cell.value),
-                v = w.value[k]
-            );
+            let _ = write!(line, "{:>v$}", figure(cell.value), v = w.value[k]);
             if w.diff[k] == 0 {
                 continue;
             }

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use super::{printable, Style};
 use iomark_result::result::{short_ids, Summary};
+use iomark_result::units::figure;
 
 pub fn render(runs: &[Summary], style: Style) -> String {
     if runs.is_empty() {
@@ -11,6 +12,7 @@ pub fn render(runs: &[Summary], style: Style) -> String {
     }
     let ids: Vec<&str> = runs.iter().map(|r| r.id.as_str()).collect();
     let short = short_ids(&ids, iomark_result::result::SHORT_ID);
+    let shown = |v: Option<f64>| v.map_or("-".into(), |v| figure(v).to_string());
     let rows: Vec<[String; 11]> = runs
         .iter()
         .zip(short)
@@ -25,10 +27,10 @@ pub fn render(runs: &[Summary], style: Style) -> String {
                 printable(r.device.as_deref().unwrap_or("?")).into_owned(),
                 printable(r.filesystem.as_deref().unwrap_or_default()).into_owned(),
                 printable(&r.profile).into_owned(),
-                figure(r.seq_read_mb_per_s, 1),
-                figure(r.seq_write_mb_per_s, 1),
-                figure(r.rnd_read_iops, 0),
-                figure(r.rnd_write_iops, 0),
+                shown(r.seq_read_mb_per_s),
+                shown(r.seq_write_mb_per_s),
+                shown(r.rnd_read_iops),
+                shown(r.rnd_write_iops),
                 printable(r.headline.as_deref().unwrap_or_default()).into_owned(),
             ]
         })
@@ -97,12 +99,6 @@ pub fn render(runs: &[Summary], style: Style) -> String {
         )
     );
     out
-}
-
-fn figure(value: Option<f64>, decimals: usize) -> String {
-    value
-        .map(|v| format!("{v:.decimals$}"))
-        .unwrap_or_else(|| "-".into())
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::Style;
 use iomark_core::progress::{Live, Observer, Phase};
 use iomark_result::events::{Done, Event};
 use iomark_result::result::TestResult;
-use iomark_result::units::{format_size, mb_per_s};
+use iomark_result::units::{format_size, mb_per_s, Rate};
 
 pub struct Progress {
     style: Style,
@@ -163,7 +163,7 @@ impl Observer for Progress {
                     }
                     let window = now.duration_since(last.0).as_secs_f64();
                     if window >= 0.5 {
-                        bar.set_message(format!("{:.1} MB/s", mb_per_s(bytes - last.1, window)));
+                        bar.set_message(Rate(mb_per_s(bytes - last.1, window)).to_string());
                         last = (now, bytes);
                     }
                     let position = if by_time {

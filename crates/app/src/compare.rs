@@ -106,10 +106,7 @@ fn cell(c: &Option<Cell>) -> (String, String, String) {
     let Some(c) = c else {
         return ("–".into(), String::new(), String::new());
     };
-    let value = match c.value {
-        v if v >= 100.0 => format!("{v:.0}"),
-        v => format!("{v:.1}"),
-    };
+    let value = iomark_result::units::figure(c.value).to_string();
     let diff = c.diff_pct.map_or(String::new(), |d| format!("{d:+.1}%"));
     let verdict = c.verdict.map_or(String::new(), |v| v.as_str().to_string());
     (value, diff, verdict)

@@ -14,6 +14,7 @@ use crate::Shared;
 use iomark_export::chart::{self, Kind};
 use iomark_result::events::{Ending, Event};
 use iomark_result::result::Summary;
+use iomark_result::units::Rate;
 
 #[derive(Template)]
 #[template(path = "home.html")]
@@ -88,7 +89,7 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
                     let rate = done
                         .summary
                         .clone()
-                        .or_else(|| done.mb_per_s.map(|mb| format!("{mb:.1} MB/s")));
+                        .or_else(|| done.mb_per_s.map(|mb| Rate(mb).to_string()));
                     steps.push(format!(
                         "{}: {}",
                         done.phase,

@@ -171,8 +171,8 @@ fn table_rows(doc: &ResultDoc) -> Vec<Row> {
             Row {
                 name: name.replace('_', " "),
                 cells: vec![
-                    cell(read, &|t| figure(t.mb_per_s)),
-                    cell(write, &|t| figure(t.mb_per_s)),
+                    cell(read, &|t| figure(t.mb_per_s).to_string()),
+                    cell(write, &|t| figure(t.mb_per_s).to_string()),
                     cell(read, &|t| format!("{:.0}", t.iops)),
                     cell(write, &|t| format!("{:.0}", t.iops)),
                     cell(read, &|t| format_micros(t.latency_us.p99)),
@@ -203,8 +203,8 @@ fn langs_section(doc: &ResultDoc) -> Option<Langs> {
                 name: r.lang.clone(),
                 variant: r.variant.clone(),
                 cells: vec![
-                    figure(r.write.mb_per_s),
-                    figure(r.read.mb_per_s),
+                    figure(r.write.mb_per_s).to_string(),
+                    figure(r.read.mb_per_s).to_string(),
                     format!("{:.2}", r.write.ns_per_byte),
                     format!("{:.2}", r.read.ns_per_byte),
                 ],
@@ -240,7 +240,7 @@ fn test_rows(doc: &ResultDoc) -> Vec<Row> {
             Row {
                 name: t.name.replace('_', " "),
                 cells: vec![
-                    figure(t.mb_per_s),
+                    figure(t.mb_per_s).to_string(),
                     format!("{:.0}", t.iops),
                     format_micros(l.min),
                     format_micros(l.mean),

@@ -63,13 +63,5 @@ pub fn exporter(format: Format) -> Box<dyn Exporter> {
     }
 }
 
-/// A figure with a sensible number of decimals for its size.
-pub(crate) fn figure(value: f64) -> String {
-    if value >= 100.0 {
-        format!("{value:.0}")
-    } else if value >= 10.0 {
-        format!("{value:.1}")
-    } else {
-        format!("{value:.2}")
-    }
-}
+/// A figure with the digits its size earns: one rule for every output.
+pub(crate) use iomark_result::units::figure;

@@ -128,7 +128,8 @@ fn tests_table(out: &mut String, doc: &ResultDoc) {
     } in iomark_result::result::rows(&doc.tests)
     {
         let mb = |t: Option<&iomark_result::result::TestResult>| {
-            t.map(|t| figure(t.mb_per_s)).unwrap_or_else(|| "–".into())
+            t.map(|t| figure(t.mb_per_s).to_string())
+                .unwrap_or_else(|| "–".into())
         };
         let iops = |t: Option<&iomark_result::result::TestResult>| {
             t.map(|t| format!("{:.0}", t.iops))

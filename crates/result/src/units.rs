@@ -171,6 +171,68 @@ pub fn per_second(count: u64, seconds: f64) -> f64 {
     }
 }
 
+/// A figure as people read it, one rule for every output (the terminal, HTML, Markdown, the
+/// card, the site, the app): the digits its size earns, two decimals under 10, one under 100,
+/// whole numbers from 100 (`4.52`, `58.2`, `1143`), and `–` where it is no number. Shown with
+/// `{}`; padding and alignment (`{:>8}`) apply.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figure {
+    value: f64,
+    /// Thousands set apart (`86,881`), as the site's tables write them.
+    grouped: bool,
+}
+
+/// `value` as a figure: [`Figure`]'s rule.
+pub fn figure(value: f64) -> Figure {
+    Figure {
+        value,
+        grouped: false,
+    }
+}
+
+/// `value` as a figure with its thousands set apart (`86,881`), for a table's columns.
+pub fn grouped(value: f64) -> Figure {
+    Figure {
+        value,
+        grouped: true,
+    }
+}
+
+impl std::fmt::Display for Figure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.value;
+        let text = match v.abs() {
+            a if !a.is_finite() => "–".to_string(),
+            a if a >= 1000.0 && self.grouped => {
+                let whole = format!("{:.0}", a);
+                let mut out = String::from(if v < 0.0 { "-" } else { "" });
+                for (i, c) in whole.chars().enumerate() {
+                    if i > 0 && (whole.len() - i) % 3 == 0 {
+                        out.push(',');
+                    }
+                    out.push(c);
+                }
+                out
+            }
+            a if a >= 100.0 => format!("{v:.0}"),
+            a if a >= 10.0 => format!("{v:.1}"),
+            _ => format!("{v:.2}"),
+        };
+        f.pad(&text)
+    }
+}
+
+/// A rate as a sentence, a step or a progress line says it: `91.5 MB/s` (MB = 10^6 bytes), to
+/// a tenth whatever its size (a table gives its figures as [`Figure`]s under its own heading).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate(pub f64);
+
+impl std::fmt::Display for Rate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(&format!("{:.1} MB/s", self.0))
+    }
+}
+
 /// A duration in microseconds, readable: `85 µs`, `1.25 ms`, `2.0 s`.
 pub fn format_micros(us: f64) -> String {
     if us < 1_000.0 {
@@ -185,6 +247,23 @@ pub fn format_micros(us: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn figures_earn_the_digits_of_their_size() {
+        let shown = |v: f64| figure(v).to_string();
+        assert_eq!(shown(4.5237), "4.52");
+        assert_eq!(shown(58.16), "58.2");
+        assert_eq!(shown(1143.23), "1143");
+        assert_eq!(shown(86881.0), "86881");
+        assert_eq!(grouped(86881.0).to_string(), "86,881");
+        assert_eq!(grouped(1_234_567.4).to_string(), "1,234,567");
+        assert_eq!(grouped(999.6).to_string(), "1000");
+        assert_eq!(grouped(-1500.0).to_string(), "-1,500");
+        assert_eq!(shown(f64::NAN), "–");
+        assert_eq!(grouped(f64::INFINITY).to_string(), "–");
+        assert_eq!(format!("[{:>6}]", figure(58.16)), "[  58.2]");
+        assert_eq!(Rate(1143.234).to_string(), "1143.2 MB/s");
+    }
 
     #[test]
     fn sizes_in_both_families() {

@@ -8,6 +8,7 @@ use sqlx::{Any, Row, Transaction};
 use iomark_result::result::identity::Identity;
 use iomark_result::result::metric::METRICS;
 use iomark_result::result::ResultDoc;
+use iomark_result::units::figure;
 
 /// Submitters who must agree on a device's kind before a result that says otherwise waits.
 pub const ESTABLISHED: i64 = 3;
@@ -116,14 +117,6 @@ async fn far_beyond(
         }
     }
     Ok(None)
-}
-
-/// A figure as a reason prints it: whole from 100 up, else to a tenth.
-fn figure(value: f64) -> String {
-    match value >= 100.0 {
-        true => format!("{value:.0}"),
-        false => format!("{value:.1}"),
-    }
 }
 
 #[cfg(test)]

@@ -389,7 +389,7 @@ pub fn probe(dev: &mut RawDevice, observer: &dyn Observer) -> Result<Outcome, Ve
 
 /// A pass's rate as its summary says it, for the line progress prints when the pass ends.
 fn rate_text(bytes: u64, seconds: f64) -> String {
-    rate(bytes, seconds).map_or("–".into(), |r| format!("{r:.1} MB/s"))
+    rate(bytes, seconds).map_or("–".into(), |r| iomark_result::units::Rate(r).to_string())
 }
 
 fn rate(bytes: u64, seconds: f64) -> Option<f64> {

@@ -104,7 +104,7 @@ impl ResultDoc {
                         ),
                     },
                     None => Headline {
-                        short: format!("no cliff, {:.1} MB/s", s.before_mb_per_s),
+                        short: format!("no cliff, {}", crate::units::Rate(s.before_mb_per_s)),
                         sentence: format!(
                             "Wrote {:.1} MB/s throughout {}: no write cache ran out.",
                             s.before_mb_per_s,
@@ -175,7 +175,7 @@ fn langs_headline(langs: &super::langs::Section) -> Option<Headline> {
     let name = |r: &super::langs::LangResult| format!("{}/{}", r.lang, r.variant);
     if pool.len() == 1 {
         return Some(Headline {
-            short: format!("{} {:.1} MB/s", name(fast), fast.write.mb_per_s),
+            short: format!("{} {}", name(fast), crate::units::Rate(fast.write.mb_per_s)),
             sentence: format!(
                 "Written one byte at a time through {through}, {} managed {:.1} MB/s: the \
                  runtime, not the device, sets this rate.",

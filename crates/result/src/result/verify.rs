@@ -65,7 +65,7 @@ impl Section {
     /// The figures behind the verdict, labelled, as every report shows them.
     pub fn figures(&self) -> Vec<(&'static str, String)> {
         use crate::units::format_size;
-        let rate = |r: Option<f64>| r.map_or("-".into(), |r| format!("{r:.1} MB/s"));
+        let rate = |r: Option<f64>| r.map_or("-".into(), |r| crate::units::Rate(r).to_string());
         let mut out = vec![
             ("written", format_size(self.written_bytes)),
             ("intact", format_size(self.good_bytes)),

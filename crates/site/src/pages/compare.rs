@@ -85,7 +85,7 @@ fn results_page(c: &iomark_result::compare::Comparison, api: String) -> CompareP
                     .map(|cell| match cell {
                         None => String::from("–").into(),
                         Some(cell) => CompareCell {
-                            text: figure(cell.value),
+                            text: figure(cell.value).to_string(),
                             verdict: match (cell.diff_pct, cell.verdict) {
                                 (Some(d), Some(v)) => format!("{d:+.1}%, {}", v.as_str()),
                                 _ => String::new(),
@@ -141,7 +141,7 @@ fn devices_page(devices: &[views::DeviceView], api: String) -> ComparePage {
                         };
                         let versus = d.versus.as_ref().and_then(|v| v.get(m.column));
                         CompareCell {
-                            text: figure(s.median),
+                            text: figure(s.median).to_string(),
                             verdict: match versus {
                                 Some(v) => format!(
                                     "({}) {:+.0}%, {}",

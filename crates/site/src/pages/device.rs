@@ -116,7 +116,7 @@ pub async fn device(
                 Some(Figure {
                     label: m.label.into(),
                     unit: m.unit.into(),
-                    median: figure(s.median),
+                    median: figure(s.median).to_string(),
                     range: range(s),
                     n: s.n,
                 })

@@ -79,6 +79,7 @@ fn tick_label(value: f64, step: f64) -> String {
     if step >= 1.0 {
         // Whole numbers, with thousands separated as in the tables.
         figure(value.round())
+            .to_string()
             .split('.')
             .next()
             .unwrap_or_default()

@@ -230,7 +230,7 @@ fn board_line(d: &views::Ranked, board: &views::Leaderboard) -> BoardLine {
             .map(|c| {
                 let median = d.device.stats.get(c.figure).map(|s| s.median);
                 Cell {
-                    text: median.map(figure).unwrap_or_else(|| "–".into()),
+                    text: median.map_or("–".into(), |v| figure(v).to_string()),
                     bar: median.zip(c.best.filter(|b| *b > 0.0)).map(|(v, best)| {
                         // Any figure above nothing shows at least a sliver.
                         ((v / best * 20.0).round() as u8).clamp(u8::from(v > 0.0), 20)
@@ -242,7 +242,9 @@ fn board_line(d: &views::Ranked, board: &views::Leaderboard) -> BoardLine {
         range: range(&d.figure),
         price: money(d.device.price_usd, 2),
         per_gb: money(d.usd_per_gb, 3),
-        per_usd: d.mb_per_s_per_usd.map(figure).unwrap_or_else(|| "–".into()),
+        per_usd: d
+            .mb_per_s_per_usd
+            .map_or("–".into(), |v| figure(v).to_string()),
     }
 }
 

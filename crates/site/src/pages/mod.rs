@@ -42,28 +42,8 @@ fn render(template: &impl Template) -> Result<Html<String>, Page> {
     })
 }
 
-/// A figure as the tables print it: three significant digits, thousands for IOPS.
-pub fn figure(value: f64) -> String {
-    if !value.is_finite() {
-        "–".into()
-    } else if value >= 1000.0 {
-        let whole = format!("{:.0}", value);
-        let mut out = String::new();
-        for (i, c) in whole.chars().enumerate() {
-            if i > 0 && (whole.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
-    } else if value >= 100.0 {
-        format!("{value:.0}")
-    } else if value >= 10.0 {
-        format!("{value:.1}")
-    } else {
-        format!("{value:.2}")
-    }
-}
+/// A figure as the tables print it: the digits its size earns, thousands set apart for IOPS.
+pub use iomark_result::units::grouped as figure;
 
 /// A figure's middle half over its submitters' medians: a single submitter has none.
 fn range(s: &Spread) -> String {
@@ -99,8 +79,7 @@ fn cells(stats: &BTreeMap<String, f64>, metrics: &[&Metric]) -> Vec<String> {
         .map(|m| {
             stats
                 .get(m.column)
-                .map(|v| figure(*v))
-                .unwrap_or_else(|| "–".into())
+                .map_or("–".into(), |v| figure(*v).to_string())
         })
         .collect()
 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::State;
 use iomark_result::result::metric::{shown, METRICS};
 use iomark_result::result::ResultDoc;
+use iomark_result::units::figure;
 use iomark_store::{Among, FigureStanding, Whose};
 
 /// Fewer other results than this, and no percentile is given.
@@ -84,7 +85,7 @@ pub async fn standing(
     };
     let figures: Vec<Figure> = found
         .iter()
-        .map(|f| figure(f, model_name.as_deref(), &kind_name))
+        .map(|f| placed(f, model_name.as_deref(), &kind_name))
         .collect();
     let summary = figures
         .first()
@@ -127,12 +128,12 @@ fn group(among: &Among, name: String) -> Group {
     }
 }
 
-fn figure(f: &FigureStanding, model: Option<&str>, kind: &str) -> Figure {
+fn placed(f: &FigureStanding, model: Option<&str>, kind: &str) -> Figure {
     let model = model.map(|m| group(&f.model, format!("{m} results")));
     let kind = group(&f.kind, kind.to_string());
     let what = f.metric.label;
     let unit = f.metric.unit;
-    let value = number(f.value);
+    let value = figure(f.value);
     let mut sentence = format!("{what} {value} {unit}: ");
     match (&model, &kind) {
         (
@@ -149,7 +150,7 @@ fn figure(f: &FigureStanding, model: Option<&str>, kind: &str) -> Figure {
                 "{} of {} (their median {} {unit})",
                 place(*p),
                 counted(m, "other "),
-                median.map(number).unwrap_or_else(|| "-".into())
+                median.map_or("-".into(), |m| figure(m).to_string())
             ));
         }
         (
@@ -209,14 +210,6 @@ fn place(p: f64) -> String {
     format!("{band} (faster than {p:.0}%)")
 }
 
-fn number(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,7 +235,7 @@ mod tests {
 
     #[test]
     fn the_sentence_places_it_or_says_there_are_too_few() {
-        let slow = figure(
+        let slow = placed(
             &standing((212, 20.0), (900, 300.0)),
             Some("SanDisk Extreme 64 GB"),
             "microSD results on Raspberry Pi 4 Model B",
@@ -252,7 +245,7 @@ mod tests {
             "RND4K Q1T1 read 1500 IOPS: in the slowest fifth (faster than 9%) of 212 other \
              SanDisk Extreme 64 GB results (their median 2500 IOPS)"
         );
-        let few = figure(
+        let few = placed(
             &standing((1, 1.0), (40, 30.0)),
             Some("SanDisk Extreme 64 GB"),
             "microSD results on Raspberry Pi 4 Model B",
@@ -264,7 +257,7 @@ mod tests {
              few to place it; faster than most (faster than 75%) of 40 microSD results on \
              Raspberry Pi 4 Model B"
         );
-        let busy = figure(
+        let busy = placed(
             &standing((5000, 4000.0), (5000, 2500.0)),
             Some("SanDisk Extreme 64 GB"),
             "microSD results on Raspberry Pi 4 Model B",
@@ -274,7 +267,7 @@ mod tests {
             "RND4K Q1T1 read 1500 IOPS: in the fastest fifth (faster than 80%) of the latest 5000 \
              other SanDisk Extreme 64 GB results (their median 2500 IOPS)"
         );
-        let none = figure(&standing((0, 0.0), (2, 1.0)), None, "USB flash results");
+        let none = placed(&standing((0, 0.0), (2, 1.0)), None, "USB flash results");
         assert!(
             none.sentence
                 .contains("too few results to place it yet (2 other USB flash results)"),
