@@ -53,7 +53,7 @@ fn main() {
     if let Err(error) = outcome {
         // Stopped by the user: what was left where, and the signal's status.
         if let Some(stopped) = error.downcast_ref::<iomark::commands::Stopped>() {
-            eprintln!("iomark: {stopped}");
+            iomark::output::to_stderr(&format!("iomark: {stopped}\n"));
             std::process::exit(iomark::interrupt::stop_status());
         }
         if let Some(iomark::commands::Exit(code)) = error.downcast_ref() {

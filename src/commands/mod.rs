@@ -77,6 +77,15 @@ macro_rules! say {
 }
 pub(crate) use say;
 
+/// `eprintln!` that never panics: a closed standard error (`… 2>&1 | head -1`) is not an error
+/// of the command's.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::output::to_stderr(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use note;
+
 /// `print!` through [`write_stdout`], flushed (a question before its answer).
 macro_rules! ask {
     ($($arg:tt)*) => {

@@ -29,7 +29,7 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     let body = serde_json::to_string_pretty(&public)?;
     if args.dry_run {
         say!("{body}")?;
-        eprintln!(
+        super::note!(
             "Dry run: nothing was sent. This is the whole document `iomark submit {short} --server {server}` would send."
         );
         return Ok(());
@@ -105,7 +105,7 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
         Ok(()) => say!(
             "The token is kept in your store: `iomark submit --delete {short} --server {server}` deletes the result there."
         )?,
-        Err(e) => eprintln!("Warning: the receipt could not be kept ({e}): note the token above to delete the result later."),
+        Err(e) => super::note!("Warning: the receipt could not be kept ({e}): note the token above to delete the result later."),
     }
     Ok(())
 }
@@ -122,7 +122,7 @@ fn public_copy(args: &SubmitArgs, doc: &ResultDoc) -> anyhow::Result<ResultDoc> 
     if code_only && !args.yes && !args.dry_run && std::io::stdin().is_terminal() {
         public.sold_as = ask_sold_as(&public)?;
     } else if code_only {
-        eprintln!(
+        super::note!(
             "Note: the card names itself only '{}' (a code in its registers), which nobody \
              searches for: --model \"…\" says what it is sold as.",
             printable(&public.identity().device_name)
@@ -230,7 +230,7 @@ fn post_until_answered(server: &str, body: &str, sent: Sent) -> anyhow::Result<(
         if tries == TRIES {
             return answer;
         }
-        eprintln!("No answer from {server} ({problem}): sending it again with the same token.");
+        super::note!("No answer from {server} ({problem}): sending it again with the same token.");
         std::thread::sleep(Duration::from_secs(tries));
         tries += 1;
     }

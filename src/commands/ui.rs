@@ -17,7 +17,7 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
     let listener = std::net::TcpListener::bind(listen)
         .map_err(|e| anyhow::anyhow!("cannot listen on {listen}: {e}"))?;
     if !listen.ip().is_loopback() {
-        eprintln!(
+        super::note!(
             "Warning: --listen {listen} lets other machines reach this app (with its key, over \
              plain HTTP): use it only on a network you trust"
         );

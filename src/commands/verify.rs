@@ -108,14 +108,14 @@ fn confirm(args: &VerifyArgs, dev: &RawDevice, target: &result::Target) -> anyho
             dev.path.display()
         );
     }
-    eprintln!(
+    super::note!(
         "{}: {model}, {size}. Everything on it will be overwritten.",
         dev.path.display()
     );
     if args.yes {
         return Ok(());
     }
-    eprint!("Type its size as shown ({size}) to go on: ");
+    crate::output::to_stderr(&format!("Type its size as shown ({size}) to go on: "));
     std::io::stderr().flush()?;
     let mut answer = String::new();
     std::io::stdin().read_line(&mut answer)?;

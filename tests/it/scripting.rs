@@ -182,6 +182,34 @@ fn a_closed_pipe_ends_output_quietly() {
     }
 }
 
+/// Issue 59: `iomark submit … 2>&1 | head -1` panicked (exit 101) when its word about a failed
+/// send met the closed pipe on standard error. It fails as a send fails: 1.
+#[test]
+fn a_closed_standard_error_is_not_a_panic() {
+    use std::process::Stdio;
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    ok(iomark(home.path())
+        .args(["run", dir.path().to_str().unwrap(), "--quiet"])
+        .args(FAST));
+    // Nothing listens on port 9: each try is refused, and said so on standard error.
+    let mut child = iomark(home.path())
+        .args([
+            "submit",
+            "latest",
+            "--server",
+            "http://127.0.0.1:9",
+            "--yes",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{status:?}");
+}
+
 /// Issue 45: `run -p quick` answered "to pass '-p' as a value, use '-- -p'".
 #[test]
 fn p_is_short_for_profile() {

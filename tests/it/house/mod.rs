@@ -377,6 +377,36 @@ fn the_crates_neither_print_nor_exit() {
     );
 }
 
+/// The binary writes to the terminal only through `output` (`say!`, `note!`, `to_stderr`): the
+/// standard macros panic on a closed pipe (`iomark submit … 2>&1 | head -1` did, exit 101).
+#[test]
+fn the_binary_never_prints_through_what_panics_on_a_closed_pipe() {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for Source { path, .. } in modules().into_values() {
+        if !path.starts_with(top.join("src")) {
+            continue;
+        }
+        let code = code(&path);
+        for deed in ["println!", "eprintln!", "print!(", "eprint!("] {
+            if code.contains(deed) {
+                found.push(format!(
+                    "{}: {deed}",
+                    path.strip_prefix(top).unwrap().display()
+                ));
+            }
+        }
+    }
+    let main = std::fs::read_to_string(top.join("src/main.rs")).unwrap();
+    if main.contains("println!") || main.contains("print!(") {
+        found.push("src/main.rs".into());
+    }
+    assert!(
+        found.is_empty(),
+        "prints that panic on a closed pipe: {found:#?}"
+    );
+}
+
 /// The paths a document names (in backticks, or in its diagrams): each starts at a top folder
 /// of the repository or ends in a file's extension.
 fn named_paths(text: &str) -> BTreeSet<String> {
