@@ -214,8 +214,9 @@ fn the_system_s_timer_is_valid_and_as_hardened_as_the_site_s_unit() {
     }
     need("systemd-analyze", "systemd");
     need("unshare", "util-linux");
-    // Folders outside /tmp, as a card's and a store's are: the service gets a private /tmp.
-    let made = || tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // Folders outside /tmp, as a card's and a store's are, wherever the project lives (a clone
+    // under /tmp too): the service gets a private /tmp.
+    let made = || tempfile::tempdir_in("/var/lib").unwrap();
     let (home, units, dir, metrics) = (made(), made(), made(), made());
     let textfile = metrics.path().join("card.prom");
     let in_tmp = tempfile::tempdir().unwrap();
@@ -245,6 +246,14 @@ fn the_system_s_timer_is_valid_and_as_hardened_as_the_site_s_unit() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{more:?}: {}", text(&out.stderr));
+        // A folder under /tmp costs the sandbox its own /tmp, and the user is told.
+        let told = text(&out.stdout).contains("cannot give it a /tmp of its own");
+        assert_eq!(
+            told,
+            dir.starts_with("/tmp"),
+            "{more:?}: {}",
+            text(&out.stdout)
+        );
         let stem = stem(dir);
         let service = units.path().join(format!("{stem}.service"));
         let timer = units.path().join(format!("{stem}.timer"));

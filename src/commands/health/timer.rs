@@ -107,9 +107,11 @@ pub fn install(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
         systemctl(&place, &["daemon-reload"])?;
         systemctl(&place, &["enable", "--now", &name])?;
         // The first check now, in its sandbox: a unit that cannot work says so at once.
+        // Its status is the verdict's: a card not healthy fails the service, as it should.
         systemctl(&place, &["start", &format!("{stem}.service")]).with_context(|| {
             format!(
-                "the timer is installed, but its first check failed: see `journalctl{scope} -u                  {stem}.service`"
+                "the timer is installed, but its first check did not find the card healthy, or \
+                 could not be made: see `journalctl{scope} -u {stem}.service`"
             )
         })?;
     } else {
@@ -126,6 +128,12 @@ pub fn install(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
         say!("The first check ran now. Its checks: `journalctl{scope} -u {stem}.service`; the next: `systemctl{scope} list-timers {name}`.")?;
     } else {
         say!("systemd is installed but not running here (a container?): the timer is enabled and starts at the next boot.")?;
+    }
+    if !place.user && !plan.private_tmp() {
+        say!(
+            "Note: it writes under /tmp or /var/tmp, so its sandbox cannot give it a /tmp of its \
+             own (PrivateTmp=): a folder elsewhere keeps the check more apart from the system."
+        )?;
     }
     say!(
         "Remove it with `iomark health {} --remove-timer{}`.",

@@ -165,12 +165,7 @@ impl Plan {
              ProtectKernelLogs=yes\nProtectControlGroups=yes\nProtectClock=yes\n\
              ProtectHostname=yes\nProtectProc=invisible\nRemoveIPC=yes\n",
         );
-        // A private /tmp would hide a folder checked (or a store kept) under it.
-        let in_tmp = self
-            .writes
-            .iter()
-            .any(|w| w.starts_with("/tmp") || w.starts_with("/var/tmp"));
-        if !in_tmp {
+        if self.private_tmp() {
             out.push_str("PrivateTmp=yes\n");
         }
         for folder in &self.writes {
@@ -189,6 +184,15 @@ impl Plan {
             out.push_str("PrivateNetwork=yes\nIPAddressDeny=any\n");
         }
         out
+    }
+
+    /// Whether the system's service gets a /tmp of its own: not where it writes under /tmp or
+    /// /var/tmp (a folder checked, a store kept there), which a private one would hide.
+    pub fn private_tmp(&self) -> bool {
+        !self
+            .writes
+            .iter()
+            .any(|w| w.starts_with("/tmp") || w.starts_with("/var/tmp"))
     }
 
     pub fn timer(&self, dir: &Path, every: Duration) -> String {
