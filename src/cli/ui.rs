@@ -7,8 +7,8 @@ use super::outputs::StoreArgs;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 The app is this machine's own: it listens on 127.0.0.1 (a free port) and opens in the desktop's
-browser; the address it opens carries a one-time key, and every request needs it (then a cookie
-of the app's own), comes to 127.0.0.1 or localhost by name, and every action comes from the
+browser; the address it opens carries a one-time key (handed to the browser in a file only you
+can read, never on a command line), and every request needs it (then a cookie of the app's own), comes to 127.0.0.1 or localhost by name, and every action comes from the
 app's own pages. A run is `iomark run` itself, its progress shown as it goes; Stop is Ctrl-C.
 Ctrl-C here stops the app, and the runs still going as Ctrl-C stops them; so does half an hour
 without a visit while no run goes (--idle-stop).

@@ -1,5 +1,7 @@
-//! `iomark ui`: the local app (`iomark_app`, `crates/app/`) on a free port of 127.0.0.1, opened in the desktop's
-//! browser with its one-time key, until Ctrl-C.
+//! `iomark ui`: the local app (`iomark_app`, `crates/app/`) on a free port of 127.0.0.1, opened in
+//! the desktop's browser with its one-time key, until Ctrl-C. The key never stands on a command
+//! line, where every user of the machine reads it (`ps`): the browser is given a file only this
+//! user can read, which carries it on to the app, as notebook servers do.
 
 use std::path::PathBuf;
 
@@ -33,6 +35,7 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
         idle: (!args.idle_stop.is_zero()).then_some(args.idle_stop),
     };
     let no_open = args.no_open;
+    let opener = work.join("open.html");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -43,7 +46,7 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
             let url = format!("http://{address}/?key={secret}");
             let _ = super::say!("iomark ui: {url} (Ctrl-C stops it)");
             if !no_open {
-                open(&url);
+                open(&opener, &url);
             }
         })
         .await
@@ -61,8 +64,13 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
     served
 }
 
-/// Opens `url` in the desktop's browser, where there is a desktop and `xdg-open`.
-fn open(url: &str) {
+/// Opens `url` in the desktop's browser, where there is a desktop and `xdg-open`: through
+/// `file`, a page only this user can read that sends the browser on to `url`, so that the key
+/// is on no command line. `xdg-open` is waited for (on a thread of its own), never left a
+/// zombie for the app's life.
+fn open(file: &std::path::Path, url: &str) {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
     let desktop =
         std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
     if !desktop {
@@ -70,14 +78,36 @@ fn open(url: &str) {
             super::say!("No desktop here: open the address above in a browser on this machine.");
         return;
     }
+    let page = format!(
+        "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"0;url={url}\">\n\
+         <title>iomark</title>\n<p><a href=\"{url}\">Open iomark</a></p>\n"
+    );
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(file)
+        .and_then(|mut f| f.write_all(page.as_bytes()));
+    if let Err(e) = written {
+        let _ = super::say!(
+            "Could not write {} ({e}): open the address above in a browser.",
+            file.display()
+        );
+        return;
+    }
     let opened = std::process::Command::new("xdg-open")
-        .arg(url)
+        .arg(file)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-    if opened.is_err() {
-        let _ = super::say!("Could not start xdg-open: open the address above in a browser.");
+    match opened {
+        Ok(mut child) => {
+            std::thread::spawn(move || child.wait());
+        }
+        Err(_) => {
+            let _ = super::say!("Could not start xdg-open: open the address above in a browser.");
+        }
     }
 }
 

@@ -652,3 +652,120 @@ fn the_menu_entry_is_valid_and_starts_the_app() {
         );
     }
 }
+
+/// Issue 60: the key reaches no other user of the machine. The browser is opened with a file
+/// only this user can read (never the keyed address on a command line, which `ps` shows
+/// everyone), the file carries the key on, `xdg-open` is waited for (no zombie), and no
+/// process's command line or environment holds the key; as another user, the file cannot be
+/// read and a request without the key is refused.
+#[test]
+fn the_key_is_on_no_command_line_and_in_no_file_another_user_reads() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    let seen = bin.path().join("seen");
+    // A stand-in for the desktop's opener: it says what it was given and what the file holds.
+    let opener = bin.path().join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{0}.args'\ncat \"$1\" > '{0}.page'\nmv '{0}.page' '{0}'\n",
+            seen.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap()
+    );
+    let mut child = iomark(home.path())
+        .arg("ui")
+        .env("DISPLAY", ":99")
+        .env("PATH", path)
+        .env("XDG_RUNTIME_DIR", home.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let pid = child.id();
+    let key = line
+        .split("?key=")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no key in: {line}"))
+        .to_string();
+    let mut app = App {
+        child: Some(child),
+        port: 0,
+        key: key.clone(),
+    };
+    let began = std::time::Instant::now();
+    while !seen.exists() && began.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let args = std::fs::read_to_string(seen.with_extension("args")).unwrap();
+    assert!(
+        !args.contains(&key),
+        "the opener's command line holds the key: {args}"
+    );
+    let file = Path::new(args.trim());
+    let page = std::fs::read_to_string(&seen).unwrap();
+    assert!(page.contains(&format!("?key={key}")), "{page}");
+    let mode = std::fs::metadata(file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{}", file.display());
+    // The opener, done, is not left a zombie.
+    std::thread::sleep(Duration::from_millis(500));
+    let zombies: Vec<String> = children(pid)
+        .into_iter()
+        .filter(|stat| stat.contains(") Z "))
+        .collect();
+    assert!(zombies.is_empty(), "{zombies:?}");
+    // No process of the machine holds the key where others can read it.
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        for part in ["cmdline", "environ"] {
+            let text = std::fs::read(entry.path().join(part)).unwrap_or_default();
+            let text = String::from_utf8_lossy(&text);
+            assert!(
+                !text.contains(&key),
+                "{} holds the key: {text}",
+                entry.path().join(part).display()
+            );
+        }
+    }
+    if crate::common::is_root() {
+        let nobody = |args: &[&str]| {
+            std::process::Command::new("setpriv")
+                .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"])
+                .args(args)
+                .output()
+                .unwrap()
+        };
+        let read = nobody(&["cat", file.to_str().unwrap()]);
+        assert!(!read.status.success(), "another user read the key's file");
+        let listed = nobody(&["ls", home.path().to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&listed.stdout);
+        assert!(!text.contains(&key));
+    } else {
+        crate::common::skip("another user's view needs root to become nobody");
+    }
+    assert!(app.stop().code().is_some());
+}
+
+/// The `stat` lines of `pid`'s children.
+fn children(pid: u32) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter(|stat| {
+            stat.rsplit_once(") ")
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .is_some_and(|ppid| ppid == pid.to_string())
+        })
+        .collect()
+}
