@@ -96,7 +96,8 @@ pub fn find(lang: &str, machine: &str) -> Option<&'static Reference> {
 
 /// Published figures for one device, from a benchmark that was not iomark's (so they are shown
 /// beside iomark's results, never among them), in the units the source printed.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeviceFigures {
     pub device: &'static str,
     pub host: &'static str,

@@ -13,7 +13,8 @@ pub const MAX_ROWS: u32 = 500;
 
 /// How one figure spreads over a device's results: over its submitters' own medians, each
 /// submitter once (`n` of them), as `aggregate` makes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Spread {
     pub median: f64,
     pub p25: f64,
@@ -22,7 +23,8 @@ pub struct Spread {
 }
 
 /// One line of a leaderboard.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeviceRow {
     pub key: String,
     pub name: String,
@@ -56,7 +58,8 @@ impl DeviceRow {
 }
 
 /// One result as a site lists it.
-#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Entry {
     pub id: String,
     pub class: String,

@@ -24,7 +24,8 @@ pub enum Moderated {
 }
 
 /// One line of the audit.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditLine {
     pub at: String,
     pub action: String,

@@ -10,19 +10,8 @@ use super::{Extra, Settings};
 /// How a check ends, best first (so a worse verdict compares greater): the verdict of a check
 /// is its worst signal's. The JSON word is `as_str`'s; a word iomark does not give is refused
 /// where a document is read, never taken for healthy.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Healthy,

@@ -25,7 +25,8 @@ pub const OUTLIER_PEERS: i64 = 5;
 const LOOKED_AT: u32 = 5000;
 
 /// A ranked result far outside its own model's others in one figure (the farthest).
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Outlier {
     /// The result, as the listing gives it.
     #[serde(flatten)]
