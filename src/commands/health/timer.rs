@@ -176,6 +176,14 @@ pub fn remove(args: &HealthArgs, dir: &Path) -> anyhow::Result<()> {
     remove_ours(&service)?;
     if systemctl_here() && systemd_running() {
         systemctl(&place, &["daemon-reload"])?;
+        // A check that found the card not healthy failed its service (its status is the
+        // verdict's): that mark goes with the unit. None to clear is no error.
+        let _ = place
+            .systemctl()
+            .args(["reset-failed", &format!("{stem}.service")])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
     }
     let (mut removed, mut left) = (Vec::new(), Vec::new());
     for file in &kept {
