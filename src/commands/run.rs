@@ -18,7 +18,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     let dir = directory(args.path.as_deref())?;
     let target = iomark_core::probe::local_target(&dir);
-    let transport = target.device.as_ref().and_then(|d| d.transport.as_deref());
+    let transport = target.device.as_ref().and_then(|d| d.transport);
     let default = suite::Profile::default_for(transport);
     let mut options = args.options(default);
     options.thermometer = Some(iomark_core::probe::thermal::local);

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::Style;
-use iomark_result::result::{Device, Host, Info, Nvme, Sd, Target, Usb};
+use iomark_result::result::{Device, Host, Info, Nvme, Sd, Target, Transport, Usb};
 use iomark_result::units::format_size;
 
 /// Labelled lines, a value each where one is known; a line whose value is unknown is left out.
@@ -89,7 +89,7 @@ fn device(rows: &mut Rows, d: &Device) {
         name = format!("{} on {name}", d.stack.join(" on "));
     }
     rows.row("device", Some(name));
-    rows.row("transport", d.transport.clone());
+    rows.row("transport", d.transport.map(|t| t.to_string()));
     let identity: Vec<String> = [d.vendor.clone(), d.model.clone()]
         .into_iter()
         .flatten()
@@ -127,19 +127,19 @@ fn device(rows: &mut Rows, d: &Device) {
 fn kind(d: &Device) -> Option<String> {
     let kind = d.kind();
     match (d.rotation_rpm, d.rotational) {
-        _ if d.transport.as_deref() == Some("loop") => {
+        _ if d.transport == Some(Transport::Loop) => {
             Some("a loop device: what holds its file decides".to_string())
         }
         (Some(0), _) => Some(format!("{kind}; solid state, as the drive says")),
         (Some(rpm), _) => Some(format!("{kind}; {rpm} rpm, as the drive says")),
         // A virtual disk reports whatever its hypervisor chose (virtio says
         // rotational by default), not what the host's storage is.
-        (None, Some(_)) if d.transport.as_deref() == Some("virtio") => {
+        (None, Some(_)) if d.transport == Some(Transport::Virtio) => {
             Some("a virtual disk: the host's storage may be anything".to_string())
         }
         // The kernel says rotational unless the device answers otherwise, and most USB
         // sticks and bridges do not answer.
-        (None, Some(true)) if d.transport.as_deref() == Some("usb") => Some(format!(
+        (None, Some(true)) if d.transport == Some(Transport::Usb) => Some(format!(
             "{kind}; the kernel's 'rotational' is only its default: the device did not say"
         )),
         (None, Some(true)) => Some(format!("{kind}; rotational, as the kernel reports it")),

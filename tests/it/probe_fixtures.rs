@@ -288,7 +288,7 @@ sys/devices/virtual/block/md0/slaves/sda1 -> ../../../../pci0000:00/0000:00:1f.2
     let device = target.device.expect("a device under md0");
     assert_eq!(device.stack, ["md0 (raid1)", "sda1 (partition)"]);
     assert_eq!(device.name.as_deref(), Some("sda"));
-    assert_eq!(device.transport.as_deref(), Some("sata"));
+    assert_eq!(device.transport.map(|t| t.as_str()), Some("sata"));
     assert_eq!(device.rotational, Some(true));
     assert_eq!(device.model.as_deref(), Some("WDC WD40EFRX-68N"));
 }

@@ -136,7 +136,7 @@ async fn place(app: &Shared, path: String, label: String) -> Place {
     let node = device
         .and_then(|d| d.name.as_ref())
         .map(|n| format!("/dev/{n}"));
-    let transport = device.and_then(|d| d.transport.clone());
+    let transport = device.and_then(|d| d.transport);
     let device = match (name.is_empty(), node, transport) {
         (false, _, Some(t)) => format!("{name} ({t})"),
         (false, _, None) => name,

@@ -65,7 +65,8 @@ impl Exporter for Csv {
             .target
             .device
             .as_ref()
-            .and_then(|d| d.transport.clone())
+            .and_then(|d| d.transport)
+            .map(|t| t.to_string())
             .unwrap_or_default();
         for t in &doc.tests {
             let l = &t.latency_us;

@@ -280,7 +280,7 @@ fn facts(doc: &ResultDoc) -> Vec<(&'static str, String)> {
             .flatten()
             .collect();
         facts.push(("Device", name.join(" ")));
-        facts.extend(d.transport.clone().map(|t| ("Transport", t)));
+        facts.extend(d.transport.map(|t| ("Transport", t.to_string())));
         facts.extend(d.size_bytes.map(|b| ("Size", format_size(b))));
         if let Some(usb) = &d.usb {
             let link = usb

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use super::sysfs::{parse_u64, read, resolve, selected, trim};
-use iomark_result::result::Device;
+use iomark_result::result::{Device, Transport};
 
 /// The device behind `major_minor` (`"8:2"`), or `None` where the filesystem has no block device
 /// (tmpfs, proc, network filesystems: their major is 0).
@@ -93,25 +93,25 @@ fn first_member(node: &Path) -> Option<PathBuf> {
 }
 
 /// The transport, from the disk's name and its place in the device tree.
-pub fn transport(node: &Path) -> &'static str {
+pub fn transport(node: &Path) -> Transport {
     let name = file_name(node);
     let path = node.to_string_lossy();
     if name.starts_with("loop") {
-        "loop"
+        Transport::Loop
     } else if name.starts_with("mmcblk") {
-        "mmc"
+        Transport::Mmc
     } else if name.starts_with("nvme") {
-        "nvme"
+        Transport::Nvme
     } else if path.contains("/usb") {
-        "usb"
+        Transport::Usb
     } else if path.contains("/virtio") {
-        "virtio"
+        Transport::Virtio
     } else if path.contains("/ata") {
-        "sata"
+        Transport::Sata
     } else if path.contains("/host") && path.contains("/target") {
-        "scsi"
+        Transport::Scsi
     } else {
-        "other"
+        Transport::Other
     }
 }
 
@@ -125,7 +125,7 @@ pub fn serial_hash(serial: &str) -> String {
 /// path under the disk's node (`size`, `queue/rotational`, `device/model`; `None` where
 /// missing): what the probe makes of a real disk, of any bytes alike, before it asks the
 /// transport's own registers.
-pub fn decode(name: &str, transport: &str, attr: &dyn Fn(&str) -> Option<String>) -> Device {
+pub fn decode(name: &str, transport: Transport, attr: &dyn Fn(&str) -> Option<String>) -> Device {
     let text = |path: &str| attr(path).as_deref().and_then(trim);
     let number = |path: &str| text(path).as_deref().and_then(parse_u64);
     Device {
@@ -137,7 +137,7 @@ pub fn decode(name: &str, transport: &str, attr: &dyn Fn(&str) -> Option<String>
             .or_else(|| text("serial"))
             .map(|s| serial_hash(&s)),
         size_bytes: number("size").and_then(|sectors| sectors.checked_mul(512)),
-        transport: Some(transport.into()),
+        transport: Some(transport),
         rotational: number("queue/rotational").map(|r| r == 1),
         logical_block_size: number("queue/logical_block_size"),
         physical_block_size: number("queue/physical_block_size"),
@@ -159,20 +159,23 @@ fn describe(root: &Path, node: &Path, stack: Vec<String>) -> Device {
         std::fs::read_to_string(node.join(name)).ok()
     });
     device.stack = stack;
-    if matches!(transport, "usb" | "sata" | "scsi") {
+    if matches!(
+        transport,
+        Transport::Usb | Transport::Sata | Transport::Scsi
+    ) {
         let answers = super::ata::probe(&device_dir);
         device.drive_model = answers.model;
         device.rotation_rpm = answers.rotation_rpm;
     }
     match transport {
-        "usb" => {
+        Transport::Usb => {
             let usb = super::usb::probe(node);
             if device.serial_hash.is_none() {
                 device.serial_hash = super::usb::serial(node).map(|s| serial_hash(&s));
             }
             device.usb = usb;
         }
-        "mmc" => {
+        Transport::Mmc => {
             let sd = super::mmc::probe(root, node);
             if let Some(sd) = &sd {
                 device.model = device.model.or_else(|| sd.product.clone());
@@ -180,7 +183,7 @@ fn describe(root: &Path, node: &Path, stack: Vec<String>) -> Device {
             }
             device.sd = sd;
         }
-        "nvme" => device.nvme = super::nvme::probe(node),
+        Transport::Nvme => device.nvme = super::nvme::probe(node),
         _ => {}
     }
     device
@@ -192,7 +195,7 @@ mod tests {
 
     #[test]
     fn transports_from_paths() {
-        let t = |p: &str| transport(Path::new(p));
+        let t = |p: &str| transport(Path::new(p)).as_str();
         assert_eq!(
             t("/sys/devices/pci0000:00/0000:00:02.0/virtio1/block/vda"),
             "virtio"

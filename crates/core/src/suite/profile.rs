@@ -6,7 +6,7 @@
 //! `docs/ARCHITECTURE.md`.
 
 use super::{latency, pi, sdcard, standard, surface, sustained, sweep, Defaults};
-use iomark_result::result::{Score, Target, TestResult, Warning};
+use iomark_result::result::{Score, Target, TestResult, Transport, Warning};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -83,9 +83,9 @@ impl Profile {
 
     /// The profile a run takes when none is asked for: nvme on an NVMe drive (its transport,
     /// as the probe found it), else standard.
-    pub fn default_for(transport: Option<&str>) -> Profile {
+    pub fn default_for(transport: Option<Transport>) -> Profile {
         match transport {
-            Some("nvme") => Profile::Nvme,
+            Some(Transport::Nvme) => Profile::Nvme,
             _ => Profile::Standard,
         }
     }
@@ -135,8 +135,14 @@ mod tests {
 
     #[test]
     fn an_nvme_drive_gets_the_nvme_table_unless_told() {
-        assert_eq!(Profile::default_for(Some("nvme")), Profile::Nvme);
-        for other in [Some("sata"), Some("usb"), Some("mmc"), Some("virtio"), None] {
+        assert_eq!(Profile::default_for(Some(Transport::Nvme)), Profile::Nvme);
+        let others = [
+            Transport::Sata,
+            Transport::Usb,
+            Transport::Mmc,
+            Transport::Virtio,
+        ];
+        for other in others.into_iter().map(Some).chain([None]) {
             assert_eq!(Profile::default_for(other), Profile::Standard);
         }
         let rows: Vec<String> = Profile::Nvme

@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::{sustained, Defaults, FileSize, TestSpec};
 use crate::engine::{Op, Pattern};
 use iomark_result::result::score::{ClassFigures, ClassVerdict, SdCardScore};
-use iomark_result::result::{Target, TestResult, Warning, WarningKind};
+use iomark_result::result::{Target, TestResult, Transport, Warning, WarningKind};
 
 /// One class: its name and minimums (sequential write MB/s, random 4 KiB read and write IOPS).
 pub struct Class {
@@ -127,7 +127,7 @@ pub fn seat(target: &Target) -> Seat {
     let Some(device) = target.device.as_ref() else {
         return Seat::NotACard("a device iomark could not identify".into());
     };
-    if device.transport.as_deref() == Some("mmc") || device.sd.is_some() {
+    if device.transport == Some(Transport::Mmc) || device.sd.is_some() {
         return Seat::Bus {
             timing: device.sd.as_ref().and_then(|sd| sd.bus_timing.clone()),
         };
@@ -138,7 +138,7 @@ pub fn seat(target: &Target) -> Seat {
         .chain(device.usb.as_ref().and_then(|u| u.product.as_ref()))
         .map(|s| s.to_lowercase())
         .collect::<Vec<_>>();
-    let reader = device.transport.as_deref() == Some("usb")
+    let reader = device.transport == Some(Transport::Usb)
         && names
             .iter()
             .any(|n| READER_WORDS.iter().any(|w| n.contains(w)));
@@ -368,7 +368,7 @@ mod tests {
         ];
         let mut target = sample::doc().target;
         let device = target.device.get_or_insert_with(Default::default);
-        device.transport = Some("virtio".into());
+        device.transport = Some(Transport::Virtio);
         device.sd = None;
         device.usb = None;
         let virtual_disk = seat(&target);
@@ -379,7 +379,7 @@ mod tests {
         assert!(verdicts(&reference).is_empty());
         // The same figures from a card on a UHS-I bus: V60 and V90 can't be told there.
         let device = target.device.as_mut().unwrap();
-        device.transport = Some("mmc".into());
+        device.transport = Some(Transport::Mmc);
         device.sd = Some(iomark_result::result::Sd {
             bus_timing: Some("sd uhs SDR104".into()),
             ..Default::default()
@@ -395,7 +395,7 @@ mod tests {
         );
         // In a USB reader that says so: judged, but not V60 and V90.
         let device = target.device.as_mut().unwrap();
-        device.transport = Some("usb".into());
+        device.transport = Some(Transport::Usb);
         device.sd = None;
         device.model = Some("USB3.0 CRW -SD/MMC".into());
         assert_eq!(seat(&target), Seat::Reader);

@@ -58,7 +58,7 @@ mod tests {
         let mut doc = crate::result::sample::doc();
         doc.target.device = Some(crate::result::Device {
             model: Some("SN64G".into()),
-            transport: Some("mmc".into()),
+            transport: Some(crate::result::Transport::Mmc),
             size_bytes: Some(63_864_569_856),
             sd: Some(Default::default()),
             ..Default::default()

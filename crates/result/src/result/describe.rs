@@ -23,7 +23,7 @@ pub fn device_line(doc: &ResultDoc) -> Option<String> {
         .trim()
         .to_string(),
     );
-    parts.extend(device.transport.clone());
+    parts.extend(device.transport.map(|t| t.to_string()));
     if let Some(speed) = device.usb.as_ref().and_then(|u| u.speed_mbps) {
         parts.push(format!("{speed} Mbps"));
     }

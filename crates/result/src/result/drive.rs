@@ -5,7 +5,7 @@
 //! Pure functions of the document's `Device`, used by [`super::identity`].
 
 use super::names::{is_filler, normalise};
-use super::Device;
+use super::{Device, Transport};
 
 /// Who makes a drive, by the first word of its model, and what a buyer calls the maker.
 const MAKERS: &[(&str, &str)] = &[
@@ -229,8 +229,8 @@ pub(super) fn kind(device: &Device) -> &'static str {
         None => None,
     };
     let rotational = spins.or(device.rotational).unwrap_or(false);
-    match device.transport.as_deref() {
-        Some("mmc") => match device.sd.as_ref().and_then(|s| s.kind.as_deref()) {
+    match device.transport {
+        Some(Transport::Mmc) => match device.sd.as_ref().and_then(|s| s.kind.as_deref()) {
             Some(k) if k.eq_ignore_ascii_case("mmc") => "eMMC",
             Some(_) | None if device.sd.is_some() => {
                 // SD cards and microSD cards share registers; the microSD is by far the
@@ -243,7 +243,7 @@ pub(super) fn kind(device: &Device) -> &'static str {
             }
             _ => "eMMC",
         },
-        Some("usb") => {
+        Some(Transport::Usb) => {
             let bridged = device.usb.as_ref().is_some_and(|u| u.bridge.is_some());
             // The kernel clears `rotational` only on the device's answer; 1 is its default.
             let spins = spins.or((device.rotational == Some(false)).then_some(false));
@@ -258,11 +258,11 @@ pub(super) fn kind(device: &Device) -> &'static str {
                 None => "USB flash",
             }
         }
-        Some("nvme") => "NVMe",
-        Some("sata") if rotational => "SATA HDD",
-        Some("sata") => "SATA SSD",
-        Some("virtio") | Some("loop") => "virtual",
-        _ => "other",
+        Some(Transport::Nvme) => "NVMe",
+        Some(Transport::Sata) if rotational => "SATA HDD",
+        Some(Transport::Sata) => "SATA SSD",
+        Some(Transport::Virtio | Transport::Loop) => "virtual",
+        Some(Transport::Scsi | Transport::Other) | None => "other",
     }
 }
 
@@ -330,7 +330,7 @@ mod tests {
     fn usb_device(vendor: &str, model: &str, usb: (&str, &str, &str, Option<&str>)) -> Device {
         let (id, manufacturer, product, bridge) = usb;
         Device {
-            transport: Some("usb".into()),
+            transport: Some(Transport::Usb),
             vendor: Some(vendor.into()),
             model: Some(model.into()),
             size_bytes: Some(500_107_862_016),
@@ -428,7 +428,7 @@ mod tests {
         assert_eq!(kind(&ssd), "USB HDD");
         // A SATA disk that says it spins at 7200 rpm while the kernel was told otherwise.
         let sata = Device {
-            transport: Some("sata".into()),
+            transport: Some(Transport::Sata),
             rotational: Some(false),
             rotation_rpm: Some(7200),
             ..Device::default()

@@ -34,7 +34,7 @@ pub struct Identity {
     /// The model as people write it (`SanDisk Extreme SN64G`), with its capacity.
     pub device_name: String,
     pub kind: &'static str,
-    pub transport: Option<String>,
+    pub transport: Option<super::Transport>,
     /// Results are ranked only with results of the same class: the same profile, I/O mode
     /// and data (`standard/direct/random`).
     pub class: String,
@@ -103,7 +103,7 @@ impl ResultDoc {
             device_key,
             device_name,
             kind: device.map_or("other", drive::kind),
-            transport: device.and_then(|d| d.transport.clone()),
+            transport: device.and_then(|d| d.transport),
             // A polled run's Q1T1 figures leave out the CPU's wake-up: ranked apart.
             class: format!(
                 "{}/{}/{}{}",
@@ -224,7 +224,7 @@ mod tests {
     fn one_key_per_model_and_capacity() {
         let mut doc = sample::doc();
         let mut d = device();
-        d.transport = Some("mmc".into());
+        d.transport = Some(crate::result::Transport::Mmc);
         d.model = Some("SN64G".into());
         d.size_bytes = Some(63_864_569_856);
         let mut sd: Sd = serde_json::from_value(serde_json::json!({})).unwrap();
@@ -251,7 +251,7 @@ mod tests {
     fn a_usb2_stick_faster_than_its_link_is_flagged() {
         let mut doc = sample::doc();
         let mut d = device();
-        d.transport = Some("usb".into());
+        d.transport = Some(crate::result::Transport::Usb);
         d.vendor = Some("Generic".into());
         d.model = Some("Flash Disk".into());
         let mut usb: Usb = serde_json::from_value(serde_json::json!({})).unwrap();
@@ -284,7 +284,7 @@ mod tests {
     fn named(vendor: &str, model: &str) -> ResultDoc {
         let mut doc = sample::doc();
         let mut d = device();
-        d.transport = Some("usb".into());
+        d.transport = Some(crate::result::Transport::Usb);
         d.vendor = Some(vendor.into());
         d.model = Some(model.into());
         d.size_bytes = Some(64_000_000_000);
@@ -345,7 +345,7 @@ mod tests {
             d.sd = None;
             d.nvme = None;
             d.rotation_rpm = Some(0);
-            d.transport = Some(kind.into());
+            d.transport = Some(crate::result::Transport::of(kind));
             if kind == "mmc" {
                 d.sd = Some(serde_json::from_value(serde_json::json!({"kind": "SD"})).unwrap());
             }
@@ -387,7 +387,7 @@ mod tests {
         // A microSD card in a Pi 4's slot, DDR50 at 50 MHz: 50 MB/s at most.
         let mut card = named("SanDisk", "SN64G");
         let d = card.target.device.as_mut().unwrap();
-        d.transport = Some("mmc".into());
+        d.transport = Some(crate::result::Transport::Mmc);
         let mut sd: Sd = serde_json::from_value(serde_json::json!({})).unwrap();
         sd.kind = Some("SD".into());
         sd.bus_timing = Some("sd uhs DDR50".into());
@@ -399,12 +399,12 @@ mod tests {
         assert!(flag.contains("SD bus ('sd uhs DDR50' at 50 MHz)"), "{flag}");
         // SATA III carries 600 MB/s.
         let mut sata = named("Samsung", "SSD 860 EVO");
-        sata.target.device.as_mut().unwrap().transport = Some("sata".into());
+        sata.target.device.as_mut().unwrap().transport = Some(crate::result::Transport::Sata);
         assert_eq!(sata.link_ceiling().unwrap().0, 600.0);
         // PCIe 3.0 x4: 3,938 MB/s.
         let mut nvme = named("Samsung", "SSD 970 EVO Plus");
         let d = nvme.target.device.as_mut().unwrap();
-        d.transport = Some("nvme".into());
+        d.transport = Some(crate::result::Transport::Nvme);
         d.nvme = Some(
             serde_json::from_value(serde_json::json!({
                 "link_speed": "8.0 GT/s PCIe", "link_width": 4

@@ -22,7 +22,7 @@ mod tests {
         doc.target.device = Some(crate::result::Device {
             name: Some("mmcblk0".into()),
             model: Some("SC64G".into()),
-            transport: Some("mmc".into()),
+            transport: Some(crate::result::Transport::Mmc),
             size_bytes: Some(63_864_569_856),
             ..Default::default()
         });

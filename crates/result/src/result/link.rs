@@ -40,7 +40,7 @@ impl ResultDoc {
         if let Some(sd) = &device.sd {
             links.extend(sd_bus(sd));
         }
-        if device.transport.as_deref() == Some("sata") {
+        if device.transport == Some(super::Transport::Sata) {
             // SATA III: 6 Gbit/s with 8b/10b coding.
             links.push((600.0, "SATA link (6 Gbit/s, SATA III)".into()));
         }

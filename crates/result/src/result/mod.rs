@@ -27,6 +27,7 @@ mod thin;
 pub mod time;
 mod timeline;
 pub mod token;
+mod transport;
 pub mod validate;
 pub mod verify;
 pub mod warning;
@@ -41,6 +42,7 @@ pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
 pub use thin::SITE_KEEPS;
 pub use timeline::{per_second, sample_lengths};
+pub use transport::Transport;
 pub use validate::{check_label, check_sold_as, DocumentError};
 pub use warning::{Warning, WarningKind};
 
@@ -154,7 +156,7 @@ pub struct Device {
     pub serial_hash: Option<String>,
     pub size_bytes: Option<u64>,
     /// usb, mmc, nvme, sata, scsi, virtio, loop or other.
-    pub transport: Option<String>,
+    pub transport: Option<Transport>,
     pub rotational: Option<bool>,
     pub logical_block_size: Option<u64>,
     pub physical_block_size: Option<u64>,
@@ -482,7 +484,7 @@ pub struct Summary {
     pub label: Option<String>,
     pub profile: String,
     pub device: Option<String>,
-    pub transport: Option<String>,
+    pub transport: Option<Transport>,
     pub filesystem: Option<String>,
     pub seq_read_mb_per_s: Option<f64>,
     pub seq_write_mb_per_s: Option<f64>,

@@ -28,7 +28,7 @@ pub fn ssd_doc() -> ResultDoc {
     doc.target.device = Some(crate::result::Device {
         model: Some("Samsung SSD 980 PRO 1TB".into()),
         vendor: Some("Samsung".into()),
-        transport: Some("nvme".into()),
+        transport: Some(crate::result::Transport::Nvme),
         size_bytes: Some(1_000_204_886_016),
         ..Default::default()
     });

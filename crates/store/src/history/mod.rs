@@ -103,7 +103,7 @@ impl<'a> History<'a> {
         .bind(&doc.host.board)
         .bind(&doc.host.arch)
         .bind(Some(doc.device_label()))
-        .bind(device.and_then(|d| d.transport.clone()))
+        .bind(device.and_then(|d| d.transport).map(|t| t.as_str()))
         .bind(&doc.target.filesystem)
         .bind(doc.settings.direct as i64)
         .bind(h.seq_read_mb_per_s)
@@ -286,7 +286,9 @@ fn summary(row: &AnyRow) -> Result<Summary, sqlx::Error> {
         label: row.try_get("label")?,
         profile: row.try_get("profile")?,
         device: row.try_get("device")?,
-        transport: row.try_get("device_transport")?,
+        transport: row
+            .try_get::<Option<String>, _>("device_transport")?
+            .map(|t| iomark_result::result::Transport::of(&t)),
         filesystem: row.try_get("filesystem")?,
         seq_read_mb_per_s: row.try_get("seq_read_mb_per_s")?,
         seq_write_mb_per_s: row.try_get("seq_write_mb_per_s")?,

@@ -12,6 +12,7 @@ pub mod nvme;
 use std::path::Path;
 
 use iomark_result::result::health::{DeviceReport, Signal, State};
+use iomark_result::result::Transport;
 
 /// Why a device's report was not read: it has one, but this process may not ask for it.
 pub const NEEDS_ROOT: &str = "needs root";
@@ -30,13 +31,21 @@ pub fn read(root: &Path, disk: &Path, name: &str) -> Option<Result<DeviceReport,
         .map(Ok);
     }
     let node = root.join("dev").join(name);
-    if name.starts_with("nvme") {
+    // The bus as the probe settles it, from the disk's place in the device tree.
+    let placed = std::fs::canonicalize(disk).unwrap_or_else(|_| disk.to_path_buf());
+    let transport = crate::probe::block::transport(&placed);
+    if transport == Transport::Nvme {
         return Some(nvme::read(&node));
     }
     // Only where the kernel found the SCSI/ATA translation (libata's "ATA" vendor, or a
     // bridge that gave the ATA Information page): a USB stick is never sent an ATA command.
     let vendor = std::fs::read_to_string(device.join("vendor")).unwrap_or_default();
-    if name.starts_with("sd") && (vendor.trim() == "ATA" || device.join("vpd_pg89").exists()) {
+    let translated = vendor.trim() == "ATA" || device.join("vpd_pg89").exists();
+    if matches!(
+        transport,
+        Transport::Sata | Transport::Usb | Transport::Scsi
+    ) && translated
+    {
         return ata::read(&node).transpose();
     }
     None
