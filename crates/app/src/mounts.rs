@@ -122,7 +122,10 @@ async fn place(app: &Shared, path: String, label: String) -> Place {
         .kill_on_drop(true);
     // Where it says nothing in time, or nothing iomark reads, the path alone.
     let info: Option<Info> = match tokio::time::timeout(INFO_TIME, command.output()).await {
-        Ok(Ok(out)) => serde_json::from_slice(&out.stdout).ok(),
+        // Read as text: the document's readers are built for text once, not again for bytes.
+        Ok(Ok(out)) => String::from_utf8(out.stdout)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok()),
         _ => None,
     };
     let target = info.as_ref().map(|i| &i.target);

@@ -220,9 +220,10 @@ fn ending(
     };
     match status {
         Ok(s) if s.success() => {
-            let saved = std::fs::read(document)
+            // Read as text: the document's readers are built for text once, not again for bytes.
+            let saved = std::fs::read_to_string(document)
                 .ok()
-                .and_then(|bytes| serde_json::from_slice::<ResultDoc>(&bytes).ok());
+                .and_then(|text| serde_json::from_str::<ResultDoc>(&text).ok());
             match saved {
                 Some(doc) => Ending::Done { result: doc.id },
                 None => Ending::Failed {

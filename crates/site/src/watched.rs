@@ -74,7 +74,9 @@ pub async fn share(
         super::metrics::refused("not_card_health");
         Failure::new(StatusCode::UNPROCESSABLE_ENTITY, why)
     };
-    let values = match serde_json::from_slice::<Value>(&body) {
+    // As text, as every other reader here reads JSON (one reader in the binary, not two).
+    let text = std::str::from_utf8(&body).unwrap_or_default();
+    let values = match serde_json::from_str::<Value>(text) {
         Ok(Value::Array(values)) => values,
         Ok(one @ Value::Object(_)) => vec![one],
         _ => return Err(unfit("send a JSON array of health check documents".into()).into()),

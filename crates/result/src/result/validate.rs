@@ -53,7 +53,9 @@ impl ResultDoc {
             None => return Err(DocumentError::NoSchema),
         }
         check_text(&value, &mut String::new())?;
-        let doc: ResultDoc = serde_json::from_value(value).map_err(DocumentError::Invalid)?;
+        // Read again from the text, as the store reads what it keeps: one reader of the whole
+        // document in the binary, not a second one from the parsed value (about 100 KB).
+        let doc: ResultDoc = serde_json::from_str(text).map_err(DocumentError::Invalid)?;
         doc.check()?;
         Ok(doc)
     }
