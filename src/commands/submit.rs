@@ -282,7 +282,7 @@ fn describe(doc: &ResultDoc, server: &str, bytes: usize) -> String {
     if let Some(price) = doc.price_usd {
         lines.push(format!("  price:    ${price:.2}"));
     }
-    lines.push("No hostname and no user name are in it; your home folder is written ~. --dry-run prints all of it.".into());
+    lines.push("No hostname and no user name are in it: your home folder is written ~, and a desktop's mounts /media/USER/… (/run/media/USER/…). --dry-run prints all of it.".into());
     lines.push("With it goes this installation's key, by which the site counts all you send as one submitter's (it keeps only a keyed hash of the key and of your network).".into());
     lines.join("\n")
 }

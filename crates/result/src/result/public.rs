@@ -6,16 +6,16 @@ use super::ResultDoc;
 
 impl ResultDoc {
     /// This document less what could point at a person: their home folder becomes `~` in
-    /// every text (a test file's folder often names its owner). Serial numbers are already
+    /// every text (a test file's folder often names its owner), and the owner's folder of a
+    /// desktop's mounts `USER` (`/media/alice/CARD` → `/media/USER/CARD`, as udisks mounts a
+    /// card under its user's name; `/run/media/alice/…` likewise). Serial numbers are already
     /// only a salted hash, and iomark records no hostname or user name.
     pub fn for_submission(&self, home: Option<&Path>) -> ResultDoc {
         let home = home
             .and_then(|h| h.to_str())
             .map(|h| h.trim_end_matches('/'))
-            .filter(|h| !h.is_empty());
-        let Some(home) = home else {
-            return self.clone();
-        };
+            .filter(|h| !h.is_empty())
+            .unwrap_or("");
         // Every text in the document, not only the test path: a langs run's reasons, a loop
         // device's backing file, fields of a newer version.
         let Ok(mut value) = serde_json::to_value(self) else {
@@ -32,13 +32,40 @@ impl ResultDoc {
 
 fn hide(value: &mut serde_json::Value, home: &str) {
     match value {
-        serde_json::Value::String(text) if text.contains(home) => {
-            *text = replace_home(text, home);
+        serde_json::Value::String(text) => {
+            if !home.is_empty() && text.contains(home) {
+                *text = replace_home(text, home);
+            }
+            if text.contains("/media/") {
+                *text = hide_mount_owner(text);
+            }
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(|v| hide(v, home)),
         serde_json::Value::Object(map) => map.values_mut().for_each(|v| hide(v, home)),
         _ => {}
     }
+}
+
+/// The folder after `/media/` (or `/run/media/`) that holds another, a user's name as udisks
+/// names it, becomes `USER`: `/media/alice/CARD` → `/media/USER/CARD`; `/media/CARD` stays.
+fn hide_mount_owner(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("/media/") {
+        let start = at + "/media/".len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest
+            .find('/')
+            .filter(|&end| end > 0 && rest.len() > end + 1);
+        let named = end.is_some_and(|end| !rest[..end].contains(char::is_whitespace));
+        if let (Some(end), true) = (end, named) {
+            out.push_str("USER");
+            rest = &rest[end..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `home` where it is a whole path (followed by `/`, the end, or a character no name has
@@ -64,6 +91,23 @@ fn replace_home(text: &str, home: &str) -> String {
 mod tests {
     use crate::result::sample;
     use std::path::Path;
+
+    /// Issue 59: a card mounted by the desktop carries its user's name in its path.
+    #[test]
+    fn the_owner_of_a_desktop_s_mounts_is_not_sent() {
+        let mut doc = sample::doc();
+        doc.target.path = "/media/alice/SD CARD".into();
+        doc.warnings.push(crate::result::Warning::new(
+            crate::result::WarningKind::HighVariation,
+            "loops of /run/media/bob/USB/.iomark-1.tmp varied; /media/CARD and /media/ too",
+        ));
+        let sent = doc.for_submission(None);
+        assert_eq!(sent.target.path, "/media/USER/SD CARD");
+        assert_eq!(
+            sent.warnings.last().unwrap().message,
+            "loops of /run/media/USER/USB/.iomark-1.tmp varied; /media/CARD and /media/ too"
+        );
+    }
 
     #[test]
     fn paths_under_home_are_not_sent() {
