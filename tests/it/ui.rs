@@ -28,11 +28,18 @@ impl App {
     }
 
     fn start_with(home: &Path, more: &[&str]) -> App {
-        let mut child = iomark(home)
+        let mut command = iomark(home);
+        command
             .args(["ui", "--no-open"])
             .args(more)
             .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_DISPLAY");
+        App::spawn(home, &mut command)
+    }
+
+    /// `command` (an `iomark ui`) started with its runs' folder in `home`, once it says where.
+    fn spawn(home: &Path, command: &mut std::process::Command) -> App {
+        let mut child = command
             .env("XDG_RUNTIME_DIR", home)
             .stdout(Stdio::piped())
             .spawn()
@@ -680,30 +687,10 @@ fn the_key_is_on_no_command_line_and_in_no_file_another_user_reads() {
         bin.path().display(),
         std::env::var("PATH").unwrap()
     );
-    let mut child = iomark(home.path())
-        .arg("ui")
-        .env("DISPLAY", ":99")
-        .env("PATH", path)
-        .env("XDG_RUNTIME_DIR", home.path())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let pid = child.id();
-    let key = line
-        .split("?key=")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no key in: {line}"))
-        .to_string();
-    let mut app = App {
-        child: Some(child),
-        port: 0,
-        key: key.clone(),
-    };
+    let mut command = iomark(home.path());
+    command.arg("ui").env("DISPLAY", ":99").env("PATH", path);
+    let mut app = App::spawn(home.path(), &mut command);
+    let (pid, key) = (app.child.as_ref().unwrap().id(), app.key.clone());
     let began = std::time::Instant::now();
     while !seen.exists() && began.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(50));
