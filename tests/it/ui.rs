@@ -260,31 +260,53 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
         page.contains("RND4K Q32T2") && page.contains("id=\"done\""),
         "{page}"
     );
-    // Two runs started at once: each its own number, both to their end.
-    let started: Vec<String> = std::thread::scope(|s| {
+    // Two runs started at once on one device (issue 60): one runs, the other is told which
+    // run is going there, and where (two at once would each halve the other's figures).
+    let started: Vec<(u16, String, String)> = std::thread::scope(|s| {
         let starts: Vec<_> = (0..2)
             .map(|_| {
                 let (cookie, origin, options) = (&cookie, &origin, &options);
-                s.spawn(move || raw(port, "POST", "/runs", &[cookie, origin], options).1)
+                s.spawn(move || raw(port, "POST", "/runs", &[cookie, origin], options))
             })
             .collect();
         starts.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    let mut places: Vec<String> = started
+    let mut statuses: Vec<u16> = started.iter().map(|(status, _, _)| *status).collect();
+    statuses.sort();
+    assert_eq!(statuses, [303, 409], "{started:?}");
+    let place = started
         .iter()
-        .filter_map(|head| head.lines().find_map(|l| l.strip_prefix("location: ")))
-        .map(str::to_string)
-        .collect();
-    places.sort();
-    assert_eq!(places, ["/runs/3", "/runs/4"], "{started:?}");
-    for place in &places {
-        let done = (0..600).any(|_| {
-            let (_, _, body) = raw(port, "GET", place, &[&cookie], "");
-            std::thread::sleep(Duration::from_millis(100));
-            body.contains("id=\"done\"")
-        });
-        assert!(done, "{place} did not end with its result");
-    }
+        .find_map(|(_, head, _)| head.lines().find_map(|l| l.strip_prefix("location: ")))
+        .unwrap()
+        .to_string();
+    assert_eq!(place, "/runs/3", "{started:?}");
+    let told = &started
+        .iter()
+        .find(|(status, _, _)| *status == 409)
+        .unwrap()
+        .2;
+    assert!(told.contains("run 3, at /runs/3"), "{told}");
+    // Another folder of the same disk is the same device.
+    let other = tempfile::tempdir_in(dir.path().parent().unwrap()).unwrap();
+    let again = format!("path={}&profile=quick&size=8MiB", other.path().display());
+    let (status, _, body) = raw(port, "POST", "/runs", &[&cookie, &origin], &again);
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("/runs/3"), "{body}");
+    let done = (0..600).any(|_| {
+        let (_, _, body) = raw(port, "GET", &place, &[&cookie], "");
+        std::thread::sleep(Duration::from_millis(100));
+        body.contains("id=\"done\"")
+    });
+    assert!(done, "{place} did not end with its result");
+    // Once it ended, the device is free again.
+    let (status, head, _) = raw(port, "POST", "/runs", &[&cookie, &origin], &again);
+    assert_eq!(status, 303, "{head}");
+    let done = (0..600).any(|_| {
+        let (_, _, body) = raw(port, "GET", "/runs/4", &[&cookie], "");
+        std::thread::sleep(Duration::from_millis(100));
+        body.contains("id=\"done\"")
+    });
+    assert!(done, "/runs/4 did not end with its result");
     // An SD card's result: the verdict Pi owners know, Raspberry Pi's own SD Card Speed Test.
     let mut card = crate::common::doc(
         &crate::common::site::ulid(3),

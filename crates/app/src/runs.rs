@@ -57,6 +57,8 @@ pub struct Runs {
 pub struct Run {
     pub path: String,
     pub profile: String,
+    /// The device it measures (`device_of`): one run at a time on each.
+    device: String,
     pid: Option<u32>,
     state: Mutex<Progress>,
     events: broadcast::Sender<events::Event>,
@@ -139,6 +141,22 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
         Ok(args) => args,
         Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
     };
+    let device = device_of(Path::new(&path));
+    // Checked and taken under one lock: two starts at once on one device cannot both pass.
+    let mut runs = app.runs.runs.lock().unwrap();
+    let going = runs
+        .iter()
+        .find(|(_, r)| r.device == device && r.state().end.is_none());
+    if let Some((going, _)) = going {
+        return (
+            StatusCode::CONFLICT,
+            format!(
+                "a run is going on this device ({device}) already: run {going}, at /runs/{going}. \
+                 Two at once would each halve the other's figures: wait for it, or stop it there."
+            ),
+        )
+            .into_response();
+    }
     let n = app
         .runs
         .last
@@ -166,6 +184,7 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
     let (events, _) = broadcast::channel(1024);
     let run = Arc::new(Run {
         path,
+        device,
         profile: match form.kind == "verify" {
             true => "verify".into(),
             false => form.profile.clone(),
@@ -174,7 +193,8 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
         state: Default::default(),
         events,
     });
-    app.runs.runs.lock().unwrap().insert(n, run.clone());
+    runs.insert(n, run.clone());
+    drop(runs);
     let stderr = child.stderr.take();
     tokio::spawn(async move {
         let mut notes = Vec::new();
@@ -199,6 +219,26 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
         [(header::LOCATION, format!("/runs/{n}"))],
     )
         .into_response()
+}
+
+/// The device a folder is on, as one run at a time sees it: the disk (a partition's parent)
+/// behind the filesystem, from `/sys/dev/block`; a filesystem of no block device (tmpfs) by its
+/// own number.
+fn device_of(path: &Path) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return path.display().to_string();
+    };
+    let (major, minor) = (libc::major(meta.dev()), libc::minor(meta.dev()));
+    let node = std::fs::canonicalize(format!("/sys/dev/block/{major}:{minor}"));
+    let disk = node.ok().map(|node| match node.join("partition").exists() {
+        true => node.parent().map(Path::to_path_buf).unwrap_or(node),
+        false => node,
+    });
+    match disk.as_ref().and_then(|d| d.file_name()) {
+        Some(name) => name.to_string_lossy().into_owned(),
+        None => format!("{major}:{minor}"),
+    }
 }
 
 /// How a run ended, from its exit status, its document and what it said.
