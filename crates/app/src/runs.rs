@@ -79,11 +79,7 @@ impl Runs {
 
     /// Whether a run is going.
     pub fn any_going(&self) -> bool {
-        self.runs
-            .lock()
-            .unwrap()
-            .values()
-            .any(|r| r.state().end.is_none())
+        self.runs.lock().unwrap().values().any(|r| r.going())
     }
 
     /// Every run still going stopped as Ctrl-C stops it, and waited for (a test file is
@@ -107,6 +103,11 @@ impl Runs {
 impl Run {
     pub fn state(&self) -> Progress {
         self.state.lock().unwrap().clone()
+    }
+
+    /// Whether it has not ended (without copying its lines).
+    fn going(&self) -> bool {
+        self.state.lock().unwrap().end.is_none()
     }
 
     /// Ctrl-C to the run, while it goes.
@@ -144,9 +145,7 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
     let device = device_of(Path::new(&path));
     // Checked and taken under one lock: two starts at once on one device cannot both pass.
     let mut runs = app.runs.runs.lock().unwrap();
-    let going = runs
-        .iter()
-        .find(|(_, r)| r.device == device && r.state().end.is_none());
+    let going = runs.iter().find(|(_, r)| r.device == device && r.going());
     if let Some((going, _)) = going {
         return (
             StatusCode::CONFLICT,
