@@ -375,8 +375,7 @@ pub struct InfoArgs {
 
 /// The command a command line names: its first word that is no option (`--color` takes the
 /// word after it).
-fn command_word(args: impl Iterator<Item = std::ffi::OsString>) -> Option<std::ffi::OsString> {
-    let mut args = args.peekable();
+fn command_word(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<std::ffi::OsString> {
     while let Some(arg) = args.next() {
         if arg == "--color" {
             args.next();

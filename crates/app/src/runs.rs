@@ -220,23 +220,17 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
         .into_response()
 }
 
-/// The device a folder is on, as one run at a time sees it: the disk (a partition's parent)
-/// behind the filesystem, from `/sys/dev/block`; a filesystem of no block device (tmpfs) by its
-/// own number.
+/// The device a folder is on, as one run at a time sees it: the disk the probe names below
+/// any partition, LUKS, LVM or md layer (what `iomark run` would measure); a filesystem of no
+/// block device (tmpfs) by its own number.
 fn device_of(path: &Path) -> String {
     use std::os::unix::fs::MetadataExt;
-    let Ok(meta) = std::fs::metadata(path) else {
-        return path.display().to_string();
-    };
-    let (major, minor) = (libc::major(meta.dev()), libc::minor(meta.dev()));
-    let node = std::fs::canonicalize(format!("/sys/dev/block/{major}:{minor}"));
-    let disk = node.ok().map(|node| match node.join("partition").exists() {
-        true => node.parent().map(Path::to_path_buf).unwrap_or(node),
-        false => node,
-    });
-    match disk.as_ref().and_then(|d| d.file_name()) {
-        Some(name) => name.to_string_lossy().into_owned(),
-        None => format!("{major}:{minor}"),
+    let target = iomark_core::probe::local_target(path);
+    match target.device.and_then(|d| d.name) {
+        Some(name) => name,
+        None => std::fs::metadata(path)
+            .map(|m| format!("{}:{}", libc::major(m.dev()), libc::minor(m.dev())))
+            .unwrap_or_else(|_| path.display().to_string()),
     }
 }
 
