@@ -26,7 +26,7 @@ pub(super) fn bars<DB: DrawingBackend>(
         .x_label_area_size(30)
         .y_label_area_size(150)
         // Row i (from the top) is centred on y = n - 1 - i, so that whole numbers label rows.
-        .build_cartesian_2d(0.0..max * 1.18, -0.5..n - 0.5)
+        .build_cartesian_2d(span(0.0, max * 1.18), -0.5..n - 0.5)
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -39,6 +39,7 @@ pub(super) fn bars<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     let slot = 0.8 / docs.len() as f64;
+    let at = inside(&chart);
     for (j, doc) in docs.iter().enumerate() {
         let mut bars = Vec::new();
         let mut labels = Vec::new();
@@ -48,12 +49,12 @@ pub(super) fn bars<DB: DrawingBackend>(
             let top = n - 1.0 - i as f64 + 0.4 - slot * j as f64;
             let color = color_for(docs, j, &t.op);
             bars.push(Rectangle::new(
-                [(0.0, top), (t.mb_per_s, top - slot * 0.9)],
+                [at((0.0, top)), at((t.mb_per_s, top - slot * 0.9))],
                 color.filled(),
             ));
             labels.push(Text::new(
                 format!("{}{:.1}", run_tag(docs, j), t.mb_per_s),
-                (t.mb_per_s + max * 0.01, top - slot * 0.15),
+                at((t.mb_per_s + max * 0.01, top - slot * 0.15)),
                 (FONT, 12).into_font().color(&BLACK),
             ));
         }

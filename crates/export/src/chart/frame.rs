@@ -85,6 +85,63 @@ pub(super) fn category(names: &[&str], top: usize, v: f64, reversed: bool) -> St
         .unwrap_or_default()
 }
 
+/// The farthest an axis reaches from zero: beyond any figure of storage in any unit it draws
+/// (µs, MB/s, IOPS, seconds, a Unix time), and far inside what the axis code steps through. A
+/// range out to about 1e308 overflowed to infinity there and its drawing never ended, so two
+/// views of one such result held a two-core site (issue 59). Every axis is made by [`span`] or
+/// [`log_span`], so no document, however made, draws one wider.
+pub(super) const AXIS_LIMIT: f64 = 1e12;
+
+/// A linear axis from `lo` to `hi`: finite, increasing and inside ±[`AXIS_LIMIT`] whatever the
+/// figures were (a point beyond it is drawn at the edge).
+pub(super) fn span(lo: f64, hi: f64) -> std::ops::Range<f64> {
+    let bound = |v: f64| match v.is_nan() {
+        true => 0.0,
+        false => v.clamp(-AXIS_LIMIT, AXIS_LIMIT),
+    };
+    let (lo, hi) = (bound(lo), bound(hi));
+    match hi > lo {
+        true => lo..hi,
+        false => (hi - 1.0).min(lo)..(lo + 1.0).max(hi),
+    }
+}
+
+/// A logarithmic axis from `lo` to `hi`: positive, as [`span`] is finite, and at most 18
+/// decades from 10⁻⁶ to [`AXIS_LIMIT`].
+pub(super) fn log_span(lo: f64, hi: f64) -> std::ops::Range<f64> {
+    let bound = |v: f64| match v.is_nan() {
+        true => 1.0,
+        false => v.clamp(1e-6, AXIS_LIMIT),
+    };
+    let (lo, hi) = (bound(lo), bound(hi));
+    match hi > lo {
+        true => lo..hi,
+        false => (lo / 10.0).max(1e-6)..(lo * 10.0).min(AXIS_LIMIT),
+    }
+}
+
+/// Where a point is drawn on `chart`: itself, or the nearest point of the plot where it lies
+/// outside the axes (plotters took a point far outside to a pixel past what an i32 holds, and
+/// a debug build panicked on it). Every point and shape a chart draws from figures goes
+/// through this.
+pub(super) fn inside<DB, X, Y>(
+    chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
+) -> impl Fn((f64, f64)) -> (f64, f64)
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let fit = |r: std::ops::Range<f64>| {
+        move |v: f64| match v.is_nan() {
+            true => r.start,
+            false => v.clamp(r.start.min(r.end), r.end.max(r.start)),
+        }
+    };
+    let (x, y) = (fit(chart.x_range()), fit(chart.y_range()));
+    move |(a, b)| (x(a), y(b))
+}
+
 /// An axis label: no more decimals than it needs (at most two), none from floating-point dust.
 pub(super) fn tick(v: f64) -> String {
     let text = format!("{v:.2}");
@@ -132,24 +189,27 @@ pub(super) fn color_for(docs: &[&ResultDoc], run: usize, op: &str) -> RGBColor {
 }
 
 /// A line, solid or dashed, on any chart whose coordinates are pairs of numbers.
-pub(super) fn draw_line<DB, CT>(
-    chart: &mut ChartContext<'_, DB, CT>,
+pub(super) fn draw_line<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
     points: &[(f64, f64)],
     color: RGBColor,
     dashed: bool,
 ) -> Result<(), ExportError>
 where
     DB: DrawingBackend,
-    CT: CoordTranslate<From = (f64, f64)>,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
 {
     let style = color.stroke_width(2);
+    let at = inside(chart);
+    let points = points.iter().map(|&p| at(p));
     if dashed {
         chart
-            .draw_series(DashedLineSeries::new(points.iter().copied(), 7, 5, style))
+            .draw_series(DashedLineSeries::new(points, 7, 5, style))
             .map_err(err)?;
     } else {
         chart
-            .draw_series(LineSeries::new(points.iter().copied(), style))
+            .draw_series(LineSeries::new(points, style))
             .map_err(err)?;
     }
     Ok(())
@@ -178,12 +238,13 @@ pub(super) fn lines<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .build_cartesian_2d(x_min..x_max, 0.0..y_max)
+        .build_cartesian_2d(span(x_min, x_max), span(0.0, y_max))
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     if log2_x {
-        // One label per power of two: the axis runs in whole steps.
-        mesh.x_labels(((x_max - x_min) as usize + 1) * 2);
+        // One label per power of two: the axis runs in whole steps (a block size is at most
+        // 2⁶⁴).
+        mesh.x_labels(((x_max - x_min).clamp(0.0, 64.0) as usize + 1) * 2);
     }
     mesh.x_desc(x_desc)
         .y_desc(y_desc)

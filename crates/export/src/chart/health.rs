@@ -80,7 +80,10 @@ pub(super) fn health<DB: DrawingBackend>(
             builder.caption(&caption, (FONT, 18));
         }
         let mut chart = builder
-            .build_cartesian_2d(x_range.clone(), 0.0..top)
+            .build_cartesian_2d(
+                super::frame::span(x_range.start, x_range.end),
+                super::frame::span(0.0, top),
+            )
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -103,14 +106,19 @@ pub(super) fn health<DB: DrawingBackend>(
                 .map_err(err)?;
             continue;
         }
+        let at = super::frame::inside(&chart);
         chart
             .draw_series(LineSeries::new(
-                points.iter().copied(),
+                points.iter().map(|&p| at(p)),
                 color.stroke_width(2),
             ))
             .map_err(err)?;
         chart
-            .draw_series(points.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .draw_series(
+                points
+                    .iter()
+                    .map(|&p| Circle::new(at(p), 3, color.filled())),
+            )
             .map_err(err)?;
         if k == 0 {
             // The verdict of each check that was not healthy, beside its point.
@@ -122,7 +130,7 @@ pub(super) fn health<DB: DrawingBackend>(
                         .read_latency_us
                         .as_ref()
                         .map_or(top * 0.8, |r| r.p99 / 1e3);
-                    EmptyElement::at((*t, y))
+                    EmptyElement::at(at((*t, y)))
                         + Text::new(
                             h.verdict.as_str(),
                             (6, -16),

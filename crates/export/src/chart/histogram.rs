@@ -43,7 +43,7 @@ pub(super) fn histogram<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .build_cartesian_2d((x_min..x_max).log_scale(), 0.0..y_max)
+        .build_cartesian_2d(log_span(x_min, x_max).log_scale(), span(0.0, y_max))
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -58,6 +58,7 @@ pub(super) fn histogram<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     let several = docs.len() > 1;
+    let at = inside(&chart);
     chart
         .draw_series(bars.iter().map(|&(lo, hi, share, color)| {
             let style = if several {
@@ -65,7 +66,7 @@ pub(super) fn histogram<DB: DrawingBackend>(
             } else {
                 color.filled()
             };
-            Rectangle::new([(lo, 0.0), (hi, share)], style)
+            Rectangle::new([at((lo, 0.0)), at((hi, share))], style)
         }))
         .map_err(err)?;
     legend(below, docs)

@@ -60,7 +60,7 @@ fn panel<DB: DrawingBackend>(
         .y_label_area_size(56)
         .build_cartesian_2d(
             -0.3..(PERCENTILES.len() as f64 - 0.7),
-            (y_min..y_max).log_scale(),
+            log_span(y_min, y_max).log_scale(),
         )
         .map_err(err)?;
     chart
@@ -77,11 +77,12 @@ fn panel<DB: DrawingBackend>(
         .map_err(err)?;
     for s in series {
         draw_line(&mut chart, &s.points, s.color, s.dashed)?;
+        let at = inside(&chart);
         chart
             .draw_series(
                 s.points
                     .iter()
-                    .map(|&p| Circle::new(p, 3, s.color.filled())),
+                    .map(|&p| Circle::new(at(p), 3, s.color.filled())),
             )
             .map_err(err)?;
     }

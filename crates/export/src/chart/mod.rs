@@ -285,6 +285,55 @@ mod tests {
         png(Kind::Timeline, &[&doc]).unwrap();
     }
 
+    /// Every float of `doc` set to `to` (the document's JSON walked, read back as a document).
+    fn every_figure(doc: &ResultDoc, to: f64) -> ResultDoc {
+        fn walk(v: &mut serde_json::Value, to: f64) {
+            match v {
+                serde_json::Value::Number(n) if n.is_f64() => *v = serde_json::json!(to),
+                serde_json::Value::Array(a) => a.iter_mut().for_each(|v| walk(v, to)),
+                serde_json::Value::Object(o) => o.values_mut().for_each(|v| walk(v, to)),
+                _ => {}
+            }
+        }
+        let mut value = serde_json::to_value(doc).unwrap();
+        walk(&mut value, to);
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn every_chart_of_the_largest_figures_is_drawn_at_once() {
+        // Issue 59: a latency of about 1e308 made an axis that overflowed to infinity, and
+        // its drawing never ended. Every figure at either end of what a float holds, in every
+        // chart of one run and of two: each is drawn (or refused) within seconds.
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let samples = [
+                iomark_result::result::sample::doc(),
+                iomark_result::result::sample::surface_doc(4, 8),
+            ];
+            for sample in &samples {
+                for to in [f64::MAX, -f64::MAX, f64::MIN_POSITIVE, 0.0, 1e300] {
+                    let doc = every_figure(sample, to);
+                    for kind in Kind::ALL {
+                        let _ = svg(kind, &[&doc]);
+                        let _ = svg(kind, &[&doc, sample]);
+                        let _ = png(kind, &[&doc]);
+                    }
+                    // The report a site's result page is.
+                    let _ = crate::Exporter::export(&crate::html::Html, &doc);
+                }
+            }
+            done.send(()).unwrap();
+        });
+        match finished.recv_timeout(std::time::Duration::from_secs(120)) {
+            Ok(()) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                panic!("the charts of the largest figures were still being drawn after 120 s")
+            }
+            Err(_) => panic!("drawing the charts of the largest figures panicked (above)"),
+        }
+    }
+
     #[test]
     fn every_chart_keeps_the_one_colour_rule() {
         // The colours a chart strokes and fills with, greys (axes, text) left out.

@@ -50,7 +50,7 @@ pub(super) fn surface<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(10)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..100.0, 0.0..rate_max)
+        .build_cartesian_2d(0.0..100.0, span(0.0, rate_max))
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -63,7 +63,11 @@ pub(super) fn surface<DB: DrawingBackend>(
         .map_err(err)?;
     for &(run, s) in &scans {
         let color = color_for(docs, run, "read");
-        let points = s.samples.iter().map(|p| (p.position * 100.0, p.mb_per_s));
+        let at = inside(&chart);
+        let points = s
+            .samples
+            .iter()
+            .map(|p| at((p.position * 100.0, p.mb_per_s)));
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(2)))
             .map_err(err)?;
@@ -78,7 +82,7 @@ pub(super) fn surface<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..100.0, 0.0..ms_max)
+        .build_cartesian_2d(0.0..100.0, span(0.0, ms_max))
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -92,11 +96,12 @@ pub(super) fn surface<DB: DrawingBackend>(
         .map_err(err)?;
     for &(run, s) in &scans {
         let color = color_for(docs, run, "read");
+        let at = inside(&chart);
         chart
             .draw_series(
-                s.access
-                    .iter()
-                    .map(|a| Circle::new((a.position * 100.0, a.ms), 2, color.mix(0.6).filled())),
+                s.access.iter().map(|a| {
+                    Circle::new(at((a.position * 100.0, a.ms)), 2, color.mix(0.6).filled())
+                }),
             )
             .map_err(err)?;
     }

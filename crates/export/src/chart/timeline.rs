@@ -50,9 +50,10 @@ fn points(t: &TestResult) -> (Vec<(f64, f64)>, f64) {
     };
     // Within the drawn time: a sample past the end (a last sample's length is a guess) would
     // be drawn far outside the panel, past what a pixel coordinate holds.
+    let end = end.max(0.0);
     let points = points
         .into_iter()
-        .map(|(t, v)| (t.clamp(0.0, end), v.max(0.01)))
+        .map(|(t, v)| (t.min(end).max(0.0), v.max(0.01)))
         .collect();
     (points, end)
 }
@@ -113,12 +114,12 @@ fn panel<DB: DrawingBackend>(
             area,
             caption,
             x_max,
-            (y_min..y_max).log_scale(),
+            log_span(y_min, y_max).log_scale(),
             lines,
             one_two_five,
         )
     } else {
-        plot_lines(area, caption, x_max, 0.0..y_max, lines, tick)
+        plot_lines(area, caption, x_max, span(0.0, y_max), lines, tick)
     }
 }
 
@@ -142,7 +143,7 @@ where
         .margin_right(20)
         .x_label_area_size(34)
         .y_label_area_size(56)
-        .build_cartesian_2d(0.0..x_max, y)
+        .build_cartesian_2d(span(0.0, x_max), y)
         .map_err(err)?;
     chart
         .configure_mesh()
