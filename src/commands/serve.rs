@@ -58,7 +58,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         })
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let store = Store::open_with(location.clone(), Pooling::SERVER)
             .await?
             .with_replicas(&args.read_db, Pooling::SERVER, args.read_db_max_lag)
@@ -96,7 +96,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot serve on {}: {e}", args.listen))?;
         Ok(())
-    })
+    });
+    // A drawing cut off at the stop (web::DRAIN) is not waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
 }
 
 /// The moderators' secret from `path`: refused where others could read it or guess it.

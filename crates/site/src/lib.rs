@@ -207,6 +207,11 @@ pub fn router(state: Shared) -> Router {
         .with_state(state)
 }
 
+/// How long requests under way when the site is told to stop are given to end: SIGTERM ends
+/// the server within seconds whatever a request is doing (issue 59: a page that never ended
+/// kept a stopped site up).
+pub const DRAIN: Duration = Duration::from_secs(3);
+
 /// Serves on `listener` (bound by the caller before it made anything, so that a port in use
 /// is said before a store is created) until SIGTERM or SIGINT. `ready` is told the address
 /// bound (port 0 picks one).
@@ -249,9 +254,23 @@ pub async fn serve(
     let refreshing = tokio::spawn(keep_fresh(state.clone()));
     ready(address);
     let app = router(state.clone()).into_make_service_with_connect_info::<listener::Peer>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(stopped())
-        .await?;
+    // At SIGTERM the site stops taking requests and gives those under way [`DRAIN`] to end.
+    let (stopping, mut stop) = tokio::sync::watch::channel(false);
+    let served = axum::serve(listener, app).with_graceful_shutdown(async move {
+        stopped().await;
+        let _ = stopping.send(true);
+    });
+    let drained = async move {
+        let _ = stop.wait_for(|stop| *stop).await;
+        tokio::time::sleep(DRAIN).await;
+    };
+    tokio::select! {
+        served = std::future::IntoFuture::into_future(served) => served?,
+        () = drained => tracing::warn!(
+            "requests still under way {} s after the signal to stop were cut off",
+            DRAIN.as_secs()
+        ),
+    }
     // A dump being made stops here; what it wrote is removed at the next start.
     dumping.abort();
     let _ = dumping.await;

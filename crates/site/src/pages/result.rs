@@ -51,13 +51,22 @@ impl ResultMeta {
 
 pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, Page> {
     let (entry, doc) = views::visible_result(&state, &id).await?;
-    use iomark_export::Exporter;
-    let report = iomark_export::html::Html.export(&doc).map_err(|e| {
-        Failure::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the report could not be drawn: {e}"),
-        )
-    })?;
+    // Drawn on a thread of its own, as a card is: the request's time limit holds while the
+    // charts are drawn, and the workers go on answering others.
+    let drawn = tokio::task::spawn_blocking(move || {
+        use iomark_export::Exporter;
+        iomark_export::html::Html.export(&doc)
+    })
+    .await;
+    let report = drawn
+        .map_err(|e| e.to_string())
+        .and_then(|r| r.map_err(|e| e.to_string()))
+        .map_err(|e| {
+            Failure::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the report could not be drawn: {e}"),
+            )
+        })?;
     let report = String::from_utf8_lossy(&report).to_string();
     let banner = ResultNav {
         device: entry.device_key.as_ref().map(|key| {
