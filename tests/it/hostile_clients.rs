@@ -370,7 +370,7 @@ fn closed_within(stream: &mut std::net::TcpStream, within: Duration) -> bool {
 
 /// A server with no rate limits and an open-file limit of 256 (192 connections), on a store
 /// in `dir`; this process's own limit raised to hold hundreds of connections to it.
-fn site_with_256_files(dir: &std::path::Path) -> Site {
+pub(crate) fn site_with_256_files(dir: &std::path::Path) -> Site {
     use std::os::unix::process::CommandExt;
     more_files();
     let db = dir.join("site.db");

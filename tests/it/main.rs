@@ -21,6 +21,7 @@ mod hostile_clients;
 mod house;
 mod info;
 mod install;
+mod intake;
 mod langs;
 mod moderation;
 mod openapi;

@@ -113,11 +113,23 @@ impl Tracker {
         }
     }
 
-    /// Bytes read from the client: a request begins, and its headers end at a blank line.
-    pub fn read(&self, bytes: &[u8]) {
-        if bytes.is_empty() || self.phase.load(Ordering::Relaxed) == ANSWERING {
-            return;
+    /// Bytes read from the client: a request begins at its first byte that is not a line's
+    /// end, and its headers end at a blank line. Whether a request is under way: blank lines
+    /// before one are no request (HTTP lets a server skip them), so a connection that sends
+    /// only those stays idle, and goes first when room is needed (issue 59: 1,000 sockets
+    /// sending blank lines were taken as answering and never closed).
+    pub fn read(&self, bytes: &[u8]) -> bool {
+        let phase = self.phase.load(Ordering::Relaxed);
+        if phase == ANSWERING {
+            return true;
         }
+        let bytes = match phase {
+            IDLE => match bytes.iter().position(|b| !matches!(b, b'\r' | b'\n')) {
+                Some(start) => &bytes[start..],
+                None => return false,
+            },
+            _ => bytes,
+        };
         self.enter(ASKING);
         const END: &[u8; 4] = b"\r\n\r\n";
         let mut matched = self.matched.load(Ordering::Relaxed) as usize;
@@ -130,10 +142,11 @@ impl Tracker {
             if matched == END.len() {
                 self.matched.store(0, Ordering::Relaxed);
                 self.enter(ANSWERING);
-                return;
+                return true;
             }
         }
         self.matched.store(matched as u8, Ordering::Relaxed);
+        true
     }
 
     /// Bytes written to the client: idle from now until it asks again.
@@ -196,7 +209,22 @@ mod tests {
         t.0.read(b"{}");
         assert_eq!(t.0.phase.load(Ordering::Relaxed), ANSWERING);
         t.0.wrote();
-        t.0.read(b"\r\r\n\r\n");
+        t.0.read(b"G\r\r\n\r\n");
         assert_eq!(t.0.phase.load(Ordering::Relaxed), ANSWERING);
+    }
+
+    #[test]
+    fn blank_lines_alone_are_no_request() {
+        let registry = Arc::new(Registry::default());
+        let t = Leave(registry.track());
+        for _ in 0..100 {
+            assert!(!t.0.read(b"\r\n\r\n\n\r"));
+        }
+        assert_eq!(t.0.phase.load(Ordering::Relaxed), IDLE);
+        assert!(registry.evict_one());
+        // One after them begins a request.
+        let u = Leave(registry.track());
+        assert!(u.0.read(b"\r\nGET / HTTP/1.1\r\n\r\n"));
+        assert_eq!(u.0.phase.load(Ordering::Relaxed), ANSWERING);
     }
 }

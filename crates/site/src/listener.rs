@@ -10,7 +10,8 @@
 //! - at most [`PER_PEER`] at once from one address (an IPv6 /64 counts as one), unless the
 //!   site is behind a proxy, from which every connection comes;
 //! - a connection that has sent nothing for [`IDLE`] since the site last wrote to it is closed
-//!   (an idle keep-alive, or a client that never sends a request), and so is one whose request
+//!   (an idle keep-alive, or a client that never sends a request: blank lines are no
+//!   request, whatever their number), and so is one whose request
 //!   has not been answered [`REQUEST`] after its first byte (a slow header; the handler's own
 //!   time limit answers long before) or that takes nothing of an answer for [`IDLE`].
 
@@ -291,8 +292,8 @@ impl AsyncRead for Connection {
                 None => Poll::Pending,
             },
             Poll::Ready(Ok(())) => {
-                this.tracker.0.read(&buf.filled()[before..]);
-                if buf.filled().len() > before && !this.asked {
+                // Blank lines alone begin no request: the idle time goes on.
+                if this.tracker.0.read(&buf.filled()[before..]) && !this.asked {
                     this.asked = true;
                     this.deadline.as_mut().reset(Instant::now() + REQUEST);
                 }

@@ -1,0 +1,242 @@
+//! What a stranger sends the results site (issue 59), class by class, against a real server:
+//! whatever a document holds, each page of it is drawn at once and a stopped site stops;
+//! what was deleted stays deleted; figures no storage gives do not rank; one household is
+//! one voice. Each test was seen failing on the code before issue 59's fourth pass.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::site::{device_doc, get, post, ulid, Site, NO_LIMITS};
+
+/// A server on a fresh SQLite store, with no rate limits.
+fn fresh() -> (Site, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &NO_LIMITS);
+    (site, dir)
+}
+
+/// Documents whose figures are finite but far past anything storage gives, each in a field a
+/// page draws or reads: (what, document).
+fn extreme_docs(first: u32) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    let mut n = first;
+    let mut with = |what: &str, change: &dyn Fn(&mut Value)| {
+        let mut doc = device_doc(n, "Huge", "Figures", 1.0, "Raspberry Pi 4 Model B");
+        change(&mut doc);
+        out.push((what.to_string(), doc));
+        n += 1;
+    };
+    for huge in [1e308, -1e308, 1e300, 1e15] {
+        with(&format!("every latency {huge:e}"), &|d| {
+            for t in d["tests"].as_array_mut().unwrap() {
+                for k in ["min", "mean", "p50", "p90", "p99", "p99_9", "max", "stddev"] {
+                    t["latency_us"][k] = json!(huge);
+                }
+            }
+        });
+        with(&format!("p99 and max {huge:e}"), &|d| {
+            d["tests"][0]["latency_us"]["p99"] = json!(huge);
+            d["tests"][0]["latency_us"]["max"] = json!(huge);
+        });
+        with(&format!("a timeline sample of {huge:e} MB/s"), &|d| {
+            d["tests"][0]["timeline"][0]["mb_per_s"] = json!(huge);
+        });
+        with(&format!("a timeline sample at {huge:e} s"), &|d| {
+            d["tests"][0]["timeline"][1]["t"] = json!(huge);
+        });
+        with(&format!("a loop of {huge:e} s"), &|d| {
+            d["tests"][0]["loops"][0]["seconds"] = json!(huge);
+        });
+        with(&format!("CPU time {huge:e} s"), &|d| {
+            d["tests"][0]["cpu"]["user_s"] = json!(huge);
+        });
+        with(&format!("a price of {huge:e}"), &|d| {
+            d["price_usd"] = json!(huge);
+        });
+        with(&format!("a USB link of {huge:e} Mb/s"), &|d| {
+            d["target"]["device"]["usb"]["speed_mbps"] = json!(huge);
+        });
+        with(&format!("a duration of {huge:e} s"), &|d| {
+            d["settings"]["duration_s"] = json!(huge);
+        });
+    }
+    out
+}
+
+/// The pages one result is shown on, by address.
+fn pages_of(url: &str, id: &str, device: Option<&str>) -> Vec<String> {
+    let mut pages = vec![
+        format!("{url}/results/{id}"),
+        format!("{url}/results/{id}/card.png"),
+        format!("{url}/api/v1/results/{id}"),
+        format!("{url}/"),
+        format!("{url}/api/v1/leaderboard"),
+        format!("{url}/compare?ids={id}"),
+    ];
+    if let Some(key) = device {
+        pages.push(format!("{url}/devices/{key}"));
+        pages.push(format!("{url}/api/v1/devices/{key}"));
+    }
+    pages
+}
+
+/// Issue 59: a result whose latency held about 1e308 was accepted, and drawing its page never
+/// ended; two views held both workers of a two-core site. Whatever a document holds, it is
+/// refused, or each of its pages is answered within seconds (bench/site-attack measures how
+/// fast, against the goal of 1 s; a debug build on a busy machine is given 10).
+#[test]
+fn every_page_of_an_accepted_document_is_drawn_at_once() {
+    let (site, _dir) = fresh();
+    let mut slow = Vec::new();
+    let mut accepted = 0;
+    for (what, doc) in extreme_docs(9000) {
+        let sent = post(&format!("{}/api/v1/results", site.url), &doc);
+        match sent.status {
+            201 => accepted += 1,
+            422 => continue,
+            other => panic!("{what}: {other} {}", sent.body),
+        }
+        let id = doc["id"].as_str().unwrap();
+        let device = get(&format!("{}/api/v1/results/{id}", site.url)).json()["device_key"]
+            .as_str()
+            .map(str::to_string);
+        for page in pages_of(&site.url, id, device.as_deref()) {
+            let asked = Instant::now();
+            let answer = get(&page);
+            let took = asked.elapsed();
+            if answer.status == 0 || took > Duration::from_secs(10) || answer.status >= 500 {
+                slow.push(format!("{what}: {page}: {} in {took:?}", answer.status));
+            }
+        }
+        if !slow.is_empty() {
+            // The site is held: the pages after would wait their whole time each.
+            break;
+        }
+    }
+    assert!(
+        slow.is_empty(),
+        "{accepted} accepted; slow or failed: {slow:#?}"
+    );
+}
+
+/// Issue 59: SIGTERM did not stop a site whose workers were drawing such a page. Loaded with
+/// page views of every kind, uploads that trickle in and connections that send only blank
+/// lines, a site stops within 5 s of SIGTERM, and says it stopped cleanly.
+#[test]
+fn sigterm_stops_a_loaded_site_within_five_seconds() {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let (mut site, _dir) = fresh();
+    let url = site.url.clone();
+    let mut ids = Vec::new();
+    for (_, doc) in extreme_docs(9500).into_iter().step_by(3) {
+        if post(&format!("{url}/api/v1/results"), &doc).status == 201 {
+            ids.push(doc["id"].as_str().unwrap().to_string());
+        }
+    }
+    let plain = device_doc(9999, "Plain", "Stick", 1.0, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&format!("{url}/api/v1/results"), &plain).status, 201);
+    ids.push(ulid(9999));
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut load = Vec::new();
+    for k in 0..6 {
+        let (url, ids, stop) = (url.clone(), ids.clone(), stop.clone());
+        load.push(std::thread::spawn(move || {
+            let mut i = k;
+            while !stop.load(Ordering::Relaxed) {
+                let id = &ids[i % ids.len()];
+                let _ = get(&pages_of(&url, id, None)[i % 6]);
+                i += 1;
+            }
+        }));
+    }
+    // Uploads that send a byte at a time, and blank lines.
+    let address = url.trim_start_matches("http://").to_string();
+    let mut held = Vec::new();
+    for k in 0..20 {
+        let mut s = std::net::TcpStream::connect(&address).unwrap();
+        let head = match k % 2 {
+            0 => {
+                "POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                  Content-Length: 100000\r\n\r\n{"
+            }
+            _ => "\r\n\r\n",
+        };
+        s.write_all(head.as_bytes()).unwrap();
+        held.push(s);
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let asked = Instant::now();
+    let status = site.stop();
+    let took = asked.elapsed();
+    stop.store(true, Ordering::Relaxed);
+    for l in load {
+        l.join().unwrap();
+    }
+    drop(held);
+    assert!(status.success(), "{status:?}");
+    assert!(
+        took < Duration::from_secs(5),
+        "stopped {took:?} after SIGTERM"
+    );
+}
+
+/// Issue 59: sockets that sent only blank lines were taken as answering, so never closed to
+/// make room: with 1,000 of them from 17 addresses, other visitors waited a median 7.9 s. Here
+/// the site holds 192 connections; 6 addresses hold 60 each that send only blank lines, and
+/// open a new one for each that is closed. Every probe is answered within 5 s.
+#[test]
+fn connections_that_send_only_blank_lines_make_room() {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let site = crate::hostile_clients::site_with_256_files(dir.path());
+    let url = site.url.clone();
+    let stop = Arc::new(AtomicBool::new(false));
+    let holders: Vec<_> = (1..=6)
+        .map(|a| {
+            let (url, stop) = (url.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let from = format!("127.0.4.{a}");
+                let open = || {
+                    let mut s = crate::common::site::connect_from(&from, &url).ok()?;
+                    s.set_nonblocking(true).ok()?;
+                    s.write_all(b"\r\n").ok()?;
+                    Some(s)
+                };
+                let mut held: Vec<_> = (0..60).filter_map(|_| open()).collect();
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    held.retain_mut(|s| s.write_all(b"\r\n").is_ok());
+                    while held.len() < 60 {
+                        match open() {
+                            Some(s) => held.push(s),
+                            None => break,
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(2));
+    let mut took = Vec::new();
+    for n in 0..10 {
+        let asked = Instant::now();
+        let answer = get(&format!("{url}/api/v1/health"));
+        took.push(asked.elapsed());
+        assert_eq!(answer.status, 200, "probe {n}: {}", answer.body);
+    }
+    stop.store(true, Ordering::Relaxed);
+    for h in holders {
+        h.join().unwrap();
+    }
+    took.sort();
+    assert!(
+        took[took.len() - 1] < Duration::from_secs(5),
+        "probes took {took:?}"
+    );
+}
