@@ -110,7 +110,9 @@ fuzz_target!(|bytes: &[u8]| {
     // A result (the smallest of the seeds: a verify run's) on this host and storage.
     static SEED: OnceLock<ResultDoc> = OnceLock::new();
     let mut doc = SEED
-        .get_or_init(|| ResultDoc::from_json(include_str!("../corpus/document/verify.json")).unwrap())
+        .get_or_init(|| {
+            ResultDoc::from_json(include_str!("../corpus/document/verify.json")).unwrap()
+        })
         .clone();
     doc.host = host;
     doc.target = target;

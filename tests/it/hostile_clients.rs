@@ -555,7 +555,10 @@ fn a_card_is_drawn_once_and_bounded() {
             t["op"] = json!(if i % 2 == 0 { "read" } else { "write" });
             t["block_size"] = json!(kib * 1024);
             t["queue_depth"] = json!(1);
-            t["iops"] = json!(t["mb_per_s"].as_f64().unwrap() * 1e6 / (kib * 1024) as f64);
+            let iops = t["mb_per_s"].as_f64().unwrap() * 1e6 / (kib * 1024) as f64;
+            t["iops"] = json!(iops);
+            // At queue depth 1, an I/O's mean latency is the time between two (Little's law).
+            t["latency_us"]["mean"] = json!(1e6 / iops);
             t
         })
         .collect::<Vec<_>>());

@@ -24,10 +24,10 @@
 //! results, whether a figure beats the narrowest link the document names, look-alike names; the
 //! drive as a buyer names it, never its USB bridge, its capacity said once, and its kind by the
 //! drive's own answers before the kernel's `rotational` default, in `drive.rs`; the text of names
-//! in any script is `names.rs`) and what of it may be published (`public.rs`); what a public site
-//! refuses beyond `import` (`plausible.rs`: synthetic marks, shapes that deny their test names,
-//! figures no interface carries, absurd prices, times ahead of the clock); `Extra` keeps fields a
-//! newer version added. It knows nothing of how figures are made.
+//! in any script is `names.rs`) and what of it may be published (`public.rs`, the folders that name
+//! a person hidden); what a test's name states (`shape.rs`); `Extra` keeps fields a newer
+//! version added, and `unknown.rs` drops them where a site keeps a document (the site's own
+//! rules are its intake's, `iomark_site::intake`). It knows nothing of how figures are made.
 
 pub mod compare;
 pub mod dirs;

@@ -12,7 +12,6 @@ use super::error::{Api, Failure, Json, Refusal};
 use super::guard::WholeBody;
 use super::views::{self, params, BoardQuery, Compared, DeviceQuery};
 use crate::Shared;
-use iomark_result::result::ResultDoc;
 use iomark_store::StoreError;
 use iomark_store::{Deletion, Sender};
 
@@ -117,22 +116,12 @@ pub async fn submit(
         super::metrics::refused("not_utf8");
         Failure::bad("the body is not UTF-8 text: send a result document (JSON)")
     })?;
-    let doc = ResultDoc::from_json(text).map_err(|e| {
-        super::metrics::refused(e.reason());
-        Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
-    })?;
-    doc.check_public().map_err(|e| {
-        super::metrics::refused("implausible");
-        Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e)
-    })?;
-    // Where it ran is the submitter's own business: the site keeps no local path, so no page,
-    // API answer or dump can show one; and it keeps at most 64 kB of a result, long timelines
-    // merged (a retry of this submission is compared as it was stored, too).
-    let mut doc = doc;
-    doc.target.path.clear();
-    doc.thin_for_site().map_err(|e| {
-        super::metrics::refused("too_large");
-        Failure::new(StatusCode::UNPROCESSABLE_ENTITY, e)
+    // The one intake: what is kept, and everything drawn from it, is what it makes of the
+    // document (no local path, no unknown field, every text and figure canonical, at most
+    // 64 kB; a retry of this submission is compared as it was stored, too).
+    let doc = super::intake::admit(text).map_err(|refused| {
+        super::metrics::refused(refused.reason);
+        Failure::new(StatusCode::UNPROCESSABLE_ENTITY, refused.message)
     })?;
     let own = bearer(&headers).map(own_token).transpose()?;
     let token = match own {

@@ -20,10 +20,13 @@
 //!   reads go to the store's primary when it has read replicas;
 //!
 //! One store pool for the process's lifetime. SIGTERM or SIGINT stops accepting connections
-//! and lets the requests in flight finish; a submission answered 201 is committed before the
-//! answer is sent.
+//! and gives the requests in flight [`DRAIN`] to finish; a submission answered 201 is committed
+//! before the answer is sent.
 //!
-//! What lives where: `iomark serve`: `lib.rs` (routes, one store pool, graceful shutdown); `views/`
+//! What lives where: `iomark serve`: `lib.rs` (routes, one store pool, graceful shutdown);
+//! `intake/` (the one intake: every document sent made canonical once, `mod.rs`, by the site's
+//! rules, `rules.rs`, its texts, `texts.rs`, every number's unit, `units.rs`, and physics,
+//! `physics.rs`; nothing after reads what was sent); `views/`
 //! (what a page, its API answer and its card show, found once from the store's rows: a file per
 //! resource, `leaderboard.rs`, `device.rs`, `compare.rs`, `listing.rs` (every result a page at a
 //! time, the raw data), `standing.rs` (where a submitted result stands, in figures and a sentence
@@ -50,7 +53,7 @@
 //! `tracing`, text or JSON (`--log`), with the client the guard put on the answer; Prometheus
 //! metrics at `/metrics`, through the `metrics` facade: every request counted by route pattern,
 //! method and status, and timed; submissions saved, and refused by reason
-//! (`result::DocumentError::reason`); the cache's hits; the store's connections; the threads
+//! (`result::DocumentError::reason` and the intake's); the cache's hits; the store's connections; the threads
 //! answering, `--workers`), `guard.rs` (rate limit, time limit, one shape for every failure,
 //! security headers; and `WholeBody`, a POST's whole body read before its handler as an extractor,
 //! so a method a route does not take is answered 405 before any body is read), `listener.rs`
@@ -74,6 +77,7 @@ mod dump;
 mod error;
 mod evict;
 mod guard;
+pub mod intake;
 mod listener;
 mod metrics;
 mod openapi;

@@ -115,7 +115,8 @@ pub fn route(path: &str) -> &'static str {
 }
 
 /// A submission refused before it reached the store, and why (`reason` is one word of a fixed
-/// list: `DocumentError::reason`, `not_utf8`, `implausible`, `too_large`).
+/// list: `DocumentError::reason`, `not_utf8`, and the intake's `implausible`, `out_of_range`,
+/// `too_large`).
 pub fn refused(reason: &'static str) {
     metrics::counter!("iomark_submissions_refused_total", "reason" => reason).increment(1);
 }

@@ -16,7 +16,6 @@ use super::error::{Api, Failure, Json, Refusal};
 use super::guard::WholeBody;
 use super::views;
 use crate::Shared;
-use iomark_result::result::ResultDoc;
 use iomark_store::{CardCheck, Sender};
 
 /// The most checks one request shares (a year of checks every six hours is 15 requests).
@@ -159,7 +158,7 @@ pub async fn withdraw(State(state): State<Shared>, headers: HeaderMap) -> Result
 /// What the site keeps of one check, from its document: refused where it is no health check,
 /// names no device, or holds what no check can.
 fn check_of(value: &Value, now: f64) -> Result<CardCheck, String> {
-    let doc = ResultDoc::from_json(&value.to_string()).map_err(|e| e.to_string())?;
+    let doc = super::intake::admit_check(&value.to_string()).map_err(|e| e.message)?;
     let (Some(health), "health") = (&doc.health, doc.settings.profile.as_str()) else {
         return Err(format!(
             "{} is not a health check: a run goes to /api/v1/results",

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::engine::{Data, Op, Pattern};
-use iomark_result::result::plausible::shape;
+use iomark_result::result::shape;
 use iomark_result::units::block_label;
 
 /// The most threads a test may run (CrystalDiskMark offers up to 64).

@@ -36,14 +36,53 @@ fn hide(value: &mut serde_json::Value, home: &str) {
             if !home.is_empty() && text.contains(home) {
                 *text = replace_home(text, home);
             }
-            if text.contains("/media/") {
-                *text = hide_mount_owner(text);
-            }
+            *text = hide_private_paths(text);
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(|v| hide(v, home)),
         serde_json::Value::Object(map) => map.values_mut().for_each(|v| hide(v, home)),
         _ => {}
     }
+}
+
+/// `text` less the folders that name a person, wherever they are: a home folder
+/// (`/home/alice/x` → `~/x`, `/Users/alice` and `/root` likewise) and the owner's folder of a
+/// desktop's mounts (`/media/alice/CARD` → `/media/USER/CARD`). `iomark submit` sends every
+/// text so, and a public site keeps every text so whoever sent it (issue 59).
+pub fn hide_private_paths(text: &str) -> String {
+    let mut text = match text.contains("/media/") {
+        true => hide_mount_owner(text),
+        false => text.to_string(),
+    };
+    for prefix in ["/home/", "/Users/"] {
+        if text.contains(prefix) {
+            text = hide_homes(&text, prefix);
+        }
+    }
+    match text.contains("/root") {
+        true => replace_home(&text, "/root"),
+        false => text,
+    }
+}
+
+/// Each `prefix` followed by a name (`/home/alice`) becomes `~`.
+fn hide_homes(text: &str, prefix: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        let after = &rest[at + prefix.len()..];
+        let name = after
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '-')))
+            .unwrap_or(after.len());
+        out.push_str(&rest[..at]);
+        if name == 0 {
+            out.push_str(prefix);
+        } else {
+            out.push('~');
+        }
+        rest = &after[name..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The folder after `/media/` (or `/run/media/`) that holds another, a user's name as udisks
@@ -125,14 +164,17 @@ mod tests {
         );
         let text = serde_json::to_string(&sent).unwrap();
         assert!(!text.contains("alice"), "{text}");
-        // A path elsewhere, or a home that is a prefix of another name, stays.
+        // Anyone's home folder names them; a path elsewhere, or a home that is a prefix of
+        // another name, stays.
         doc.target.path = "/home/alicex/bench".into();
-        assert_eq!(
-            doc.for_submission(Some(Path::new("/home/alice")))
-                .target
-                .path,
-            "/home/alicex/bench"
-        );
+        let sent = doc.for_submission(Some(Path::new("/home/alice")));
+        assert_eq!(sent.target.path, "~/bench");
+        doc.target.path = "/srv/alicex/bench".into();
+        let sent = doc.for_submission(Some(Path::new("/srv/alice")));
+        assert_eq!(sent.target.path, "/srv/alicex/bench");
+        doc.target.path = "/srv/alice/bench".into();
+        let sent = doc.for_submission(Some(Path::new("/srv/alice")));
+        assert_eq!(sent.target.path, "~/bench");
         doc.target.path = "/mnt/usb".into();
         assert_eq!(
             doc.for_submission(Some(Path::new("/"))).target.path,

@@ -16,7 +16,7 @@ pub fn unix_seconds(value: &str) -> Option<f64> {
 
 /// An RFC 3339 time (`2026-11-22T05:00:00Z`, `…+14:00`, fractions of a second allowed) as a
 /// point in time.
-pub(super) fn rfc3339(field: &'static str, value: &str) -> Result<SystemTime, DocumentError> {
+pub fn rfc3339(field: &'static str, value: &str) -> Result<SystemTime, DocumentError> {
     let bad = || DocumentError::BadTime {
         field,
         value: value.chars().take(40).collect(),

@@ -1,0 +1,94 @@
+//! The one intake (issue 59): every document a stranger sends is made canonical here, once,
+//! and nothing after reads what was sent. In order: read and checked as `import` reads a
+//! document (`ResultDoc::from_json`); refused where a public site takes no such result
+//! ([`rules`]); every field this version does not know dropped; the test's folder cleared and
+//! every text Unicode-normalised (NFC) with the folders that name a person hidden ([`texts`]);
+//! every number inside the range its unit allows ([`units`]); the figures held to physics
+//! ([`physics`]); long timelines merged to at most 64 kB. The store keeps what comes out, so
+//! every page, answer and dump is drawn from it.
+//!
+//! Kept as a site would not: pages are drawn from what the intake made (their charts are
+//! bounded besides, `iomark_export::chart`), the fuzz target `document` drives this same
+//! intake.
+
+pub mod physics;
+pub mod rules;
+pub mod texts;
+pub mod units;
+
+use iomark_result::result::ResultDoc;
+
+/// Why a document was refused: a short word for the metrics (`iomark_submissions_refused_total`)
+/// and a line for the sender.
+#[derive(Debug, PartialEq)]
+pub struct Refused {
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl Refused {
+    fn new(reason: &'static str, message: impl Into<String>) -> Refused {
+        Refused {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+/// The result in `text` (`POST /api/v1/results`), as this site keeps it; or why it is refused.
+pub fn admit(text: &str) -> Result<ResultDoc, Refused> {
+    let doc = ResultDoc::from_json(text).map_err(|e| Refused::new(e.reason(), e.to_string()))?;
+    // Before the unknown fields go: a synthetic mark is one of them.
+    rules::check_public(&doc).map_err(|e| Refused::new("implausible", e))?;
+    let mut doc = canonical(doc)?;
+    doc.thin_for_site()
+        .map_err(|e| Refused::new("too_large", e))?;
+    Ok(doc)
+}
+
+/// A card's health check in `text` (`POST /api/v1/card-health`, `watched.rs`), as this site
+/// reads it; or why it is refused.
+pub fn admit_check(text: &str) -> Result<ResultDoc, Refused> {
+    let doc = ResultDoc::from_json(text).map_err(|e| Refused::new(e.reason(), e.to_string()))?;
+    canonical(doc)
+}
+
+/// What every document becomes here, whichever door it came in by.
+fn canonical(mut doc: ResultDoc) -> Result<ResultDoc, Refused> {
+    doc.drop_unknown();
+    // Where it ran is the submitter's own business.
+    doc.target.path.clear();
+    let mut value = serde_json::to_value(&doc)
+        .map_err(|e| Refused::new("invalid", format!("the document cannot be kept: {e}")))?;
+    texts::canonical(&mut value);
+    units::within(&value).map_err(|e| Refused::new("out_of_range", e))?;
+    // Read back through text, as the store and every reader read a document.
+    let doc = ResultDoc::from_json(&value.to_string())
+        .map_err(|e| Refused::new(e.reason(), e.to_string()))?;
+    physics::check(&doc).map_err(|e| Refused::new("implausible", e))?;
+    Ok(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iomark_result::result::sample;
+
+    fn sent(doc: &serde_json::Value) -> Result<ResultDoc, Refused> {
+        admit(&doc.to_string())
+    }
+
+    /// What comes out is what the intake makes of it again: canonical once is canonical.
+    #[test]
+    fn what_is_admitted_is_admitted_unchanged() {
+        let mut value = serde_json::to_value(sample::doc()).unwrap();
+        value["label"] = "Cafe\u{0301} /home/alice/x".into();
+        value["target"]["path"] = "/media/alice/CARD".into();
+        value["newer"] = serde_json::json!({"a": 1});
+        let kept = sent(&value).unwrap();
+        let text = serde_json::to_string(&kept).unwrap();
+        assert!(!text.contains("alice") && !text.contains("newer"), "{text}");
+        assert_eq!(kept.label.as_deref(), Some("Caf\u{e9} ~/x"));
+        assert_eq!(serde_json::to_string(&admit(&text).unwrap()).unwrap(), text);
+    }
+}

@@ -1,0 +1,140 @@
+//! A result's figures held to what storage physically does, beyond each number's own range
+//! (`units.rs`): figures of one test that contradict each other, or a card said to have
+//! written more than its flash can bear. Issue 59 ranked 150,000 IOPS at Q1 with a mean of
+//! 500 µs, and a 32 GB card "written 330,840 TB".
+
+use iomark_result::result::{ResultDoc, TestResult};
+
+use super::rules::MAX_MB_PER_S;
+
+/// How many I/Os in flight, at most, beyond its queue depth times threads, a test's figures
+/// may imply (Little's law: I/Os in flight = IOPS × mean latency); timing around each I/O
+/// and the loops' own ends keep the product a little off, never a factor of 1.5 off.
+const IN_FLIGHT_SLACK: f64 = 1.5;
+/// How many times over its capacity flash may be written in its life: the best SLC is rated
+/// for 100,000 cycles; a card's TLC or QLC for a few thousand.
+const LIFE_CYCLES: f64 = 100_000.0;
+
+/// Whether the figures of `doc` are ones storage could give; if not, one line saying which.
+pub fn check(doc: &ResultDoc) -> Result<(), String> {
+    for t in &doc.tests {
+        in_flight(t)?;
+        within_its_time(t, doc.settings.warmup_s)?;
+    }
+    written(doc)
+}
+
+/// Little's law: IOPS × mean latency is the I/Os in flight, at most its queue depth × threads.
+fn in_flight(t: &TestResult) -> Result<(), String> {
+    let mean_s = t.latency_us.mean / 1e6;
+    let slots = f64::from(t.queue_depth.max(1)) * f64::from(t.threads.max(1));
+    let flying = t.iops * mean_s;
+    if mean_s > 0.0 && flying > slots * IN_FLIGHT_SLACK + 1.0 {
+        return Err(format!(
+            "test {}: {:.0} IOPS with a mean latency of {:.0} µs keep {:.0} I/Os in flight, \
+             but its queue depth and threads hold at most {slots:.0}: the figures contradict \
+             each other",
+            t.name, t.iops, t.latency_us.mean, flying
+        ));
+    }
+    Ok(())
+}
+
+/// No I/O of a test takes longer than the test ran: its loops, its warm-up and a second.
+fn within_its_time(t: &TestResult, warmup_s: f64) -> Result<(), String> {
+    let looped: f64 = t.loops.iter().map(|l| l.seconds).sum();
+    let sampled = t.timeline.last().map_or(0.0, |s| s.t);
+    let ran_us = (looped.max(sampled) + warmup_s + 1.0) * 1e6;
+    let l = &t.latency_us;
+    let longest = [l.min, l.mean, l.p50, l.p90, l.p99, l.p99_9, l.max]
+        .into_iter()
+        .fold(0.0_f64, f64::max);
+    if t.loops.is_empty() || longest <= ran_us {
+        return Ok(());
+    }
+    Err(format!(
+        "test {}: an I/O of {:.0} µs, longer than the whole test ran ({:.0} s)",
+        t.name,
+        longest,
+        ran_us / 1e6
+    ))
+}
+
+/// What a device is said to have written, against its capacity (flash bears so many cycles)
+/// and its age (no interface writes faster).
+fn written(doc: &ResultDoc) -> Result<(), String> {
+    let capacity = doc.target.device.as_ref().and_then(|d| d.size_bytes);
+    let Some(health) = &doc.health else {
+        return Ok(());
+    };
+    let report = health.device_report.as_ref();
+    let hours = report.and_then(|r| r.power_on_hours);
+    let said = [
+        health.device_written_bytes,
+        report.and_then(|r| r.written_bytes),
+    ];
+    for bytes in said.into_iter().flatten() {
+        let bytes = bytes as f64;
+        if let Some(capacity) = capacity.filter(|c| *c > 0) {
+            if bytes > capacity as f64 * LIFE_CYCLES {
+                return Err(format!(
+                    "health: {:.0} TB written to a device of {:.0} GB is over {LIFE_CYCLES:.0} \
+                     times its capacity, more than any flash bears",
+                    bytes / 1e12,
+                    capacity as f64 / 1e9
+                ));
+            }
+        }
+        if let Some(hours) = hours {
+            let most = (hours as f64 + 1.0) * 3600.0 * MAX_MB_PER_S * 1e6;
+            if bytes > most {
+                return Err(format!(
+                    "health: {:.0} TB written in {hours} hours powered on is faster than any \
+                     interface writes",
+                    bytes / 1e12
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iomark_result::result::sample;
+
+    #[test]
+    fn a_real_run_is_physical() {
+        check(&sample::doc()).unwrap();
+        check(&sample::ssd_doc()).unwrap();
+        for text in [
+            include_str!("../../../../fuzz/corpus/document/pi.json"),
+            include_str!("../../../../fuzz/corpus/document/sdcard.json"),
+            include_str!("../../../../fuzz/corpus/document/sweep.json"),
+            include_str!("../../../../fuzz/corpus/document/sustained.json"),
+            include_str!("../../../../fuzz/corpus/document/latency.json"),
+            include_str!("../../../../fuzz/corpus/document/nvme.json"),
+            include_str!("../../../../fuzz/corpus/document/quick.json"),
+            include_str!("../../../../fuzz/corpus/document/standard.json"),
+        ] {
+            check(&serde_json::from_str(text).unwrap()).unwrap();
+        }
+    }
+
+    #[test]
+    fn figures_that_contradict_each_other_are_named() {
+        // 150,000 IOPS at Q1 with a mean of 500 µs: 75 I/Os in flight at queue depth 1.
+        let mut doc = sample::doc();
+        let t = doc.tests.iter_mut().find(|t| t.queue_depth == 1).unwrap();
+        t.iops = 150_000.0;
+        t.latency_us.mean = 500.0;
+        let e = check(&doc).unwrap_err();
+        assert!(e.contains("75 I/Os in flight"), "{e}");
+        // An I/O longer than the test.
+        let mut doc = sample::doc();
+        doc.tests[0].latency_us.max = 1e9;
+        let e = check(&doc).unwrap_err();
+        assert!(e.contains("longer than the whole test ran"), "{e}");
+    }
+}
