@@ -240,3 +240,53 @@ fn connections_that_send_only_blank_lines_make_room() {
         "probes took {took:?}"
     );
 }
+
+/// Issue 59: a stranger who kept a copy of a deleted result's document sent it again and got
+/// 201, at the same address with its owner's label. A deleted result is not taken again,
+/// under its id or another, with its label or another: 410, on SQLite and on PostgreSQL.
+fn deletion_is_final(db: &str, home: &std::path::Path) {
+    let site = Site::start(db, home, &NO_LIMITS);
+    let results = format!("{}/api/v1/results", site.url);
+    let doc = device_doc(9700, "Kept", "Copy", 1.0, "Raspberry Pi 4 Model B");
+    let sent = post(&results, &doc);
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    let token = sent.json()["token"].as_str().unwrap().to_string();
+    let at = format!("{results}/{}", ulid(9700));
+    let deleted = crate::common::site::http("DELETE", &at, None, Some(&token));
+    assert!(deleted.status < 300, "{}: {}", deleted.status, deleted.body);
+    assert_eq!(get(&at).status, 404);
+    // The same document, by a stranger.
+    let again = post(&results, &doc);
+    assert_eq!(again.status, 410, "sent again: {}", again.body);
+    // Under another id and label.
+    let mut copy = doc.clone();
+    copy["id"] = json!(ulid(9701));
+    copy["label"] = json!("mine now");
+    let again = post(&results, &copy);
+    assert_eq!(again.status, 410, "under another id: {}", again.body);
+    assert_eq!(get(&format!("{results}/{}", ulid(9701))).status, 404);
+    // Another measurement of the same device is taken.
+    let other = device_doc(9702, "Kept", "Copy", 1.1, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&results, &other).status, 201);
+    // And a restart keeps the tombstone.
+    drop(site);
+    let site = Site::start(db, home, &NO_LIMITS);
+    assert_eq!(
+        post(&format!("{}/api/v1/results", site.url), &doc).status,
+        410
+    );
+}
+
+#[test]
+fn deletion_is_final_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    deletion_is_final(db.to_str().unwrap(), dir.path());
+}
+
+#[test]
+fn deletion_is_final_on_postgres() {
+    let pg = crate::common::Postgres::start();
+    let dir = tempfile::tempdir().unwrap();
+    deletion_is_final(&pg.database(), dir.path());
+}

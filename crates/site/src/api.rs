@@ -104,6 +104,8 @@ pub struct Receipt {
         (status = BAD_REQUEST, description = "A token or installation key of the client's \
             that is too short or holds other characters", body = Refusal),
         (status = CONFLICT, description = "A result with that id is here already", body = Refusal),
+        (status = GONE, description = "This result, or the same measurement under another id, \
+            was deleted or hidden here: it is not taken again", body = Refusal),
         (status = UNPROCESSABLE_ENTITY, description = "Not a result document this site takes",
             body = Refusal)))]
 pub async fn submit(

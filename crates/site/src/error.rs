@@ -145,6 +145,7 @@ impl From<StoreError> for Failure {
         match e {
             StoreError::NotFound(_) => Failure::not_found(e.to_string()),
             StoreError::Duplicate(_) => Failure::new(StatusCode::CONFLICT, e.to_string()),
+            StoreError::Buried(_) => Failure::new(StatusCode::GONE, e.to_string()),
             StoreError::Invalid(_) => Failure::bad(e.to_string()),
             StoreError::Ambiguous(..) => Failure::bad(e.to_string()),
             StoreError::Unavailable { problem, .. } => {

@@ -133,6 +133,7 @@ impl<'a> Submissions<'a> {
                     Some(Some(stored))
                         if constant_time_eq(stored.as_bytes(), token_hash.as_bytes()) =>
                     {
+                        crate::tombstones::bury(tx, id).await?;
                         self.derive.remove(tx, id).await?;
                         sqlx::query("DELETE FROM hidden WHERE id = $1")
                             .bind(id)
@@ -217,6 +218,10 @@ impl Writer {
                             continue;
                         }
                     };
+                    if crate::tombstones::buried(tx, &job.doc).await? {
+                        each.push(Err(StoreError::Buried(job.doc.id.clone())));
+                        continue;
+                    }
                     let new = history
                         .insert(tx, &job.doc, document, Some(&job.sent))
                         .await?;

@@ -83,6 +83,12 @@ pub enum StoreError {
     Ambiguous(String, Vec<String>),
     #[error("a run with id {0} is already in the store")]
     Duplicate(String),
+    /// A submission of a result this site deleted or hid (`tombstones.rs`).
+    #[error(
+        "result {0}, or the same measurement under another id, was deleted or hidden here: \
+         it is not taken again"
+    )]
+    Buried(String),
     #[error("{0}")]
     Invalid(String),
 }

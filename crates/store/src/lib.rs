@@ -29,6 +29,7 @@
 //!   left to a background pass; `moves.rs`: where a merged or renamed device leads;
 //! - `sender.rs`: who sent a submission, as keyed hashes (a submitter weighs once in a
 //!   device's aggregates); `hold.rs`: what waits for a moderator before it ranks;
+//!   `tombstones.rs`: what was deleted or hidden, by id and measurement, never taken again;
 //! - `replicas.rs`: the PostgreSQL replicas a server reads from, `lag.rs` how far behind they
 //!   are.
 //!
@@ -56,6 +57,7 @@ mod sender;
 mod site;
 mod stale;
 mod submitted;
+mod tombstones;
 
 use sqlx::AnyPool;
 use sqlx::{Any, Connection, Row, Transaction};

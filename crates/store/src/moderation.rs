@@ -229,6 +229,8 @@ impl<'a> Moderation<'a> {
         .bind(submitter)
         .execute(&mut **tx)
         .await?;
+        // Hidden, it is not taken again either, until a moderator restores it.
+        crate::tombstones::bury(tx, id).await?;
         self.derive.remove_from(tx, id, &["entries"]).await?;
         Ok(Moderated::Done)
     }
@@ -251,6 +253,7 @@ impl<'a> Moderation<'a> {
                 false => Moderated::NoSuchResult,
             });
         };
+        crate::tombstones::lift(tx, id).await?;
         let text: String = sqlx::query("SELECT document FROM results WHERE id = $1")
             .bind(id)
             .fetch_one(&mut **tx)

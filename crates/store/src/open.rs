@@ -238,6 +238,11 @@ fn migrator() -> Migrator {
         (16, "system", include_str!("migrations/0016_system.sql")),
         (17, "classes", include_str!("migrations/0017_classes.sql")),
         (18, "cards", include_str!("migrations/0018_cards.sql")),
+        (
+            19,
+            "tombstones",
+            include_str!("migrations/0019_tombstones.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -54,12 +54,17 @@ impl<'a> History<'a> {
         let saved = self
             .db
             .write(Begin::Deferred, async |tx| {
-                self.insert(tx, doc, document, sent).await
+                // A submission of what this site deleted or hid is not taken again.
+                if sent.is_some() && crate::tombstones::buried(tx, doc).await? {
+                    return Ok(None);
+                }
+                self.insert(tx, doc, document, sent).await.map(Some)
             })
             .await;
         match saved {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(StoreError::Duplicate(doc.id.clone())),
+            Ok(Some(true)) => Ok(()),
+            Ok(Some(false)) => Err(StoreError::Duplicate(doc.id.clone())),
+            Ok(None) => Err(StoreError::Buried(doc.id.clone())),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                 Err(StoreError::Duplicate(doc.id.clone()))
             }
