@@ -194,3 +194,22 @@ pub fn verify_section() -> super::verify::Section {
         extra: Default::default(),
     }
 }
+
+/// Each profile's document as the fuzz target `document` seeds it (fuzz/corpus/document/): real
+/// runs of every profile, some on the null engine.
+pub fn corpus() -> Vec<ResultDoc> {
+    [
+        include_str!("../../../../fuzz/corpus/document/pi.json"),
+        include_str!("../../../../fuzz/corpus/document/sdcard.json"),
+        include_str!("../../../../fuzz/corpus/document/sweep.json"),
+        include_str!("../../../../fuzz/corpus/document/sustained.json"),
+        include_str!("../../../../fuzz/corpus/document/latency.json"),
+        include_str!("../../../../fuzz/corpus/document/verify.json"),
+        include_str!("../../../../fuzz/corpus/document/nvme.json"),
+        include_str!("../../../../fuzz/corpus/document/quick.json"),
+        include_str!("../../../../fuzz/corpus/document/standard.json"),
+    ]
+    .into_iter()
+    .map(|text| serde_json::from_str(text).expect("a seed of the fuzz target reads"))
+    .collect()
+}

@@ -108,18 +108,7 @@ mod tests {
     #[test]
     fn no_unknown_field_is_left_at_any_level() {
         let mut docs = vec![sample::doc(), sample::ssd_doc(), sample::surface_doc(3, 4)];
-        // Each profile's document as the fuzz target's corpus keeps it.
-        for text in [
-            include_str!("../../../../fuzz/corpus/document/pi.json"),
-            include_str!("../../../../fuzz/corpus/document/sdcard.json"),
-            include_str!("../../../../fuzz/corpus/document/sweep.json"),
-            include_str!("../../../../fuzz/corpus/document/sustained.json"),
-            include_str!("../../../../fuzz/corpus/document/latency.json"),
-            include_str!("../../../../fuzz/corpus/document/verify.json"),
-            include_str!("../../../../fuzz/corpus/document/nvme.json"),
-        ] {
-            docs.push(serde_json::from_str(text).unwrap());
-        }
+        docs.extend(sample::corpus());
         // A health check with the device's report, and a langs run with one language and one
         // left out.
         let mut value = serde_json::to_value(sample::doc()).unwrap();

@@ -108,17 +108,8 @@ mod tests {
     fn a_real_run_is_physical() {
         check(&sample::doc()).unwrap();
         check(&sample::ssd_doc()).unwrap();
-        for text in [
-            include_str!("../../../../fuzz/corpus/document/pi.json"),
-            include_str!("../../../../fuzz/corpus/document/sdcard.json"),
-            include_str!("../../../../fuzz/corpus/document/sweep.json"),
-            include_str!("../../../../fuzz/corpus/document/sustained.json"),
-            include_str!("../../../../fuzz/corpus/document/latency.json"),
-            include_str!("../../../../fuzz/corpus/document/nvme.json"),
-            include_str!("../../../../fuzz/corpus/document/quick.json"),
-            include_str!("../../../../fuzz/corpus/document/standard.json"),
-        ] {
-            check(&serde_json::from_str(text).unwrap()).unwrap();
+        for doc in sample::corpus() {
+            check(&doc).unwrap();
         }
     }
 
