@@ -290,3 +290,71 @@ fn deletion_is_final_on_postgres() {
     let dir = tempfile::tempdir().unwrap();
     deletion_is_final(&pg.database(), dir.path());
 }
+
+/// A standard result of a microSD card that names itself only by its code (`SN64G`), as a
+/// Pi 4 measures it, said to be sold as `sold_as`.
+fn coded_card(n: u32, sold_as: Option<&str>) -> Value {
+    let mut d = device_doc(n, "SanDisk", "SN64G", 0.02, "Raspberry Pi 4 Model B");
+    d["target"]["device"] = json!({
+        "name": "mmcblk0", "model": "SN64G", "vendor": "SanDisk", "transport": "mmc",
+        "size_bytes": 63_864_569_856u64, "rotational": false, "stack": [],
+        "sd": {"kind": "SD", "manufacturer": "SanDisk", "manfid": "0x03", "product": "SN64G"}
+    });
+    if let Some(name) = sold_as {
+        d["sold_as"] = json!(name);
+    }
+    d
+}
+
+/// Issue 59: one dual-stack client (its IPv4 /24 and its IPv6 /64) counted as two submitters,
+/// and two was what naming a device took: a card five others measured was retitled
+/// "Counterfeit Junk 64GB". One household, over IPv4 and from ten /64s of its /56, with a
+/// fresh installation key each time, names nothing; three households do.
+#[test]
+fn one_household_names_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--trust-forwarded-for", "--cache-seconds", "0"]);
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let results = format!("{}/api/v1/results", site.url);
+    let send = |n: u32, from: &str, sold_as: Option<&str>| {
+        let key = format!("installation-key-of-the-tests-{n:08}");
+        let (status, body) = crate::common::site::from_address_with(
+            "POST",
+            &results,
+            "127.0.0.1",
+            Some(&coded_card(n, sold_as).to_string()),
+            &[
+                &format!("X-Forwarded-For: {from}"),
+                &format!("X-Iomark-Installation: {key}"),
+            ],
+        );
+        assert_eq!(status, 201, "{n} from {from}: {body}");
+    };
+    let sold_as = || {
+        let board = get(&format!("{}/api/v1/leaderboard?q=sn64g", site.url)).json();
+        board["devices"][0]["sold_as"].clone()
+    };
+    for i in 1..=5 {
+        send(9800 + i, &format!("198.51.{i}.20"), None);
+    }
+    let junk = Some("Counterfeit Junk 64GB");
+    send(9810, "203.0.113.7", junk);
+    for k in 0..10 {
+        send(9811 + k, &format!("2001:db8:1:{k:x}::1"), junk);
+    }
+    assert_eq!(sold_as(), Value::Null, "one household named the card");
+    // A second household is not enough either, nor one more over IPv4 (one IPv6 household
+    // and two IPv4: one client may be both); a third household of one family is.
+    send(9830, "2001:db8:2::1", junk);
+    assert_eq!(sold_as(), Value::Null, "two households named the card");
+    send(9831, "192.0.2.44", junk);
+    assert_eq!(
+        sold_as(),
+        Value::Null,
+        "two households of each family named the card"
+    );
+    send(9832, "2001:db8:3::1", junk);
+    assert_eq!(sold_as(), json!("Counterfeit Junk 64GB"));
+}

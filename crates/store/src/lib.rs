@@ -74,7 +74,7 @@ pub use model::{Deletion, DeviceRow, Entry, Filter, Spread, MAX_ROWS};
 pub use moderation::{AuditLine, Moderated, Moderation};
 pub use open::Pooling;
 pub use replicas::on_primary;
-pub use sender::{network, Sender};
+pub use sender::{households, network, Sender};
 pub use site::device::Point;
 pub use site::review::Outlier;
 pub use site::standing::{Among, FigureStanding, Whose, SAMPLE};

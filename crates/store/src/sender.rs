@@ -1,5 +1,6 @@
 //! Who sent a site's result, as far as a site can tell without accounts: the sending address's
-//! /24 (IPv4) or /64 (IPv6), and the key an installation of `iomark submit` keeps, where sent.
+//! household, its /24 (IPv4) or /56 (IPv6: a home is given a /56, 256 /64s, so one household
+//! counted as 256 submitters at /64, issue 59), and the key an installation of `iomark submit` keeps, where sent.
 //! Neither is stored as given: each is kept as a hash keyed with a secret of the store's own
 //! (made at the first submission, kept in `meta`, shared by every server of one store), so the
 //! store links a submitter's results without holding their address. A key never splits one
@@ -55,9 +56,15 @@ impl Secret {
         let secret = self.get(db).await?;
         Ok(Sent {
             token_hash: token_hash.to_string(),
-            network: sender
-                .address
-                .map(|a| keyed(secret, &format!("network {}", network(a)))),
+            // Its family before the hash, so that one client over IPv4 and IPv6 counts once
+            // where households are counted (`aggregate::households`).
+            network: sender.address.map(|a| {
+                let family = if network(a).contains(':') { "6." } else { "4." };
+                format!(
+                    "{family}{}",
+                    keyed(secret, &format!("network {}", network(a)))
+                )
+            }),
             installation: sender
                 .installation
                 .as_deref()
@@ -66,8 +73,10 @@ impl Secret {
     }
 }
 
-/// The network an address stands for: an IPv4 address's /24, an IPv6 address's /64 (an
-/// IPv4-mapped one is its IPv4 address's).
+/// The network an address stands for, a household: an IPv4 address's /24, an IPv6 address's
+/// /56 (an IPv4-mapped one is its IPv4 address's). A dual-stack client is still two, which is
+/// why nothing about a device moves on fewer than three (`aggregate::AGREEING`). Submitters
+/// counted before at /64 keep that count.
 pub fn network(address: IpAddr) -> String {
     match address {
         IpAddr::V4(v4) => {
@@ -78,10 +87,54 @@ pub fn network(address: IpAddr) -> String {
             Some(v4) => network(IpAddr::V4(v4)),
             None => {
                 let s = v6.segments();
-                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+                format!("{:x}:{:x}:{:x}:{:x}::/56", s[0], s[1], s[2], s[3] & 0xff00)
             }
         },
     }
+}
+
+/// The address family a submitter was first seen from (its network's hash begins `4.` or
+/// `6.`); `Other` for one the site cannot tell (a key seen with no address, a result saved by a
+/// terminal, a submitter counted before families were kept).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Family {
+    V4,
+    V6,
+    Other,
+}
+
+impl Family {
+    pub(crate) fn of(submitter: Option<&str>) -> Family {
+        match submitter.and_then(|s| s.get(..2)) {
+            Some("4.") => Family::V4,
+            Some("6.") => Family::V6,
+            _ => Family::Other,
+        }
+    }
+}
+
+/// How many households `submitters` are: the most distinct submitters of one address family.
+/// One client over IPv4 and IPv6 is one IPv4 household and one IPv6 household, never two of
+/// either (issue 59: a dual-stack client counted twice named a card, and made eight fake
+/// failing cards "of 2 owners"). A submitter the site could not tell is one of its own.
+pub fn households<'a>(submitters: impl Iterator<Item = Option<&'a str>>) -> usize {
+    let mut seen: [std::collections::HashSet<&str>; 3] = Default::default();
+    let mut untold = 0;
+    for who in submitters {
+        match who {
+            Some(who) => {
+                let at = match Family::of(Some(who)) {
+                    Family::V4 => 0,
+                    Family::V6 => 1,
+                    Family::Other => 2,
+                };
+                seen[at].insert(who);
+            }
+            None => untold += 1,
+        }
+    }
+    let [v4, v6, other] = seen.map(|s| s.len());
+    v4.max(v6).max(other + untold)
 }
 
 /// `what`'s SHA-256 keyed with `secret` (as HMAC does, inner and outer), in hex, shortened to
@@ -140,14 +193,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_household_is_counted_once_whichever_family_it_sends_over() {
+        let v4 = |n: u8| format!("4.{n:032x}");
+        let v6 = |n: u8| format!("6.{n:032x}");
+        let (a4, a6, b4, c6) = (v4(1), v6(1), v4(2), v6(3));
+        let of = |who: &[Option<&str>]| households(who.iter().copied());
+        // One client over both families, many times: one.
+        assert_eq!(of(&[Some(&a4), Some(&a6), Some(&a6), Some(&a4)]), 1);
+        // Another over IPv4 and a third over IPv6: two (the first may be either).
+        assert_eq!(of(&[Some(&a4), Some(&a6), Some(&b4), Some(&c6)]), 2);
+        // A submitter counted before families were kept, and one the site could not tell.
+        assert_eq!(of(&[Some("0123abcd"), Some("89abcdef"), None, None]), 4);
+    }
+
+    #[test]
     fn a_network_is_its_24_or_its_64() {
         let n = |a: &str| network(a.parse().unwrap());
         assert_eq!(n("192.0.2.77"), "192.0.2.0/24");
         assert_eq!(n("192.0.2.1"), n("192.0.2.254"));
         assert_ne!(n("192.0.2.1"), n("192.0.3.1"));
-        assert_eq!(n("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+        assert_eq!(n("2001:db8:1:2:3:4:5:6"), "2001:db8:1:0::/56");
         assert_eq!(n("2001:db8:1:2::9"), n("2001:db8:1:2:ffff::1"));
-        assert_ne!(n("2001:db8:1:2::9"), n("2001:db8:1:3::9"));
+        // The 256 /64s of one home's /56 are one household; the next /56 another.
+        assert_eq!(n("2001:db8:1:2::9"), n("2001:db8:1:ff::9"));
+        assert_ne!(n("2001:db8:1:2::9"), n("2001:db8:1:102::9"));
         assert_eq!(n("::ffff:192.0.2.9"), "192.0.2.0/24");
     }
 

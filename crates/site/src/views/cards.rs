@@ -112,20 +112,10 @@ pub fn of(rows: &[CardRow]) -> Option<CardsView> {
     })
 }
 
-/// How many submitters `rows` are of; a row whose sender the site could not tell is one of its
-/// own.
+/// How many owners `rows` are of: households (`store::households`: one client over IPv4 and
+/// IPv6 is one), a row whose sender the site could not tell one of its own.
 fn owners<'a>(rows: impl Iterator<Item = &'a CardRow>) -> usize {
-    let mut known = std::collections::HashSet::new();
-    let mut unknown = 0;
-    for row in rows {
-        match row.submitter.as_deref() {
-            Some(who) => {
-                known.insert(who);
-            }
-            None => unknown += 1,
-        }
-    }
-    known.len() + unknown
+    iomark_store::households(rows.map(|row| row.submitter.as_deref()))
 }
 
 fn sentence(

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{DeviceRow, Entry, Spread};
+use super::sender::Family;
 use iomark_result::result::headline::classes_met_of;
 use iomark_result::result::identity::slug;
 use iomark_result::result::metric::METRICS;
@@ -71,22 +72,44 @@ fn most_common_counted<T: PartialEq>(items: impl Iterator<Item = T>) -> Option<(
     counts.into_iter().rev().max_by_key(|(_, n)| *n)
 }
 
-/// Submitters who must agree before a device is called otherwise than its first submitter
-/// called it (its name, kind, transport, capacity, what it is sold as) ...
+/// Submitters (households, `sender::network`) who must agree before a device is called
+/// otherwise than its first submitter called it (its name, kind, transport, capacity), or is
+/// shown as sold under a name at all: never one household's word, whether it sends over IPv4
+/// and IPv6 or from many of its /64s ...
 pub const AGREEING: usize = 3;
 /// ... and by how many more submitters than still call it so.
 pub const MARGIN: usize = 2;
 
+/// How many households are behind the votes `keep` takes: the most of one address family. One
+/// client over IPv4 and IPv6 is one IPv4 household and one IPv6 household, never two of either
+/// (issue 59: a dual-stack client counted twice named a card), so however it sends it adds at
+/// most one.
+fn households<T>(votes: &[(Family, T)], keep: impl Fn(&T) -> bool) -> usize {
+    use Family::{Other, V4, V6};
+    [V4, V6, Other]
+        .into_iter()
+        .map(|f| votes.iter().filter(|(g, v)| *g == f && keep(v)).count())
+        .max()
+        .unwrap_or(0)
+}
+
 /// What a device is called, from its submitters' votes (each submitter's own most common
-/// value, in the order they first sent a result), where `needed` of them must give a value
-/// before it is shown: the first value so given, until another has [`AGREEING`] submitters
-/// and [`MARGIN`] more than it. With how many gave it.
-fn settle<T: PartialEq + Clone>(votes: &[T], needed: usize) -> Option<(T, usize)> {
-    let count = |v: &T| votes.iter().filter(|w| *w == v).count();
-    let first = votes.iter().find(|v| count(v) >= needed)?;
-    let (best, n) = most_common_counted(votes.iter())?;
+/// value, with its family, in the order they first sent a result), where `needed` households
+/// must give a value before it is shown: the first value so given, until another has
+/// [`AGREEING`] households and [`MARGIN`] more than it, and more than half of all (a clear
+/// majority). With how many households gave it.
+fn settle<T: PartialEq + Clone>(votes: &[(Family, T)], needed: usize) -> Option<(T, usize)> {
+    let count = |v: &T| households(votes, |w| w == v);
+    let first = votes.iter().map(|(_, v)| v).find(|v| count(v) >= needed)?;
     let kept = count(first);
-    Some(match best != first && n >= AGREEING && n >= kept + MARGIN {
+    // The value most households give; of equals, the first given.
+    let (best, n) = votes
+        .iter()
+        .map(|(_, v)| (v, count(v)))
+        .rev()
+        .max_by_key(|(_, n)| *n)?;
+    let clear = n >= AGREEING && n >= kept + MARGIN && 2 * n > households(votes, |_| true);
+    Some(match best != first && clear {
         true => (best.clone(), n),
         false => (first.clone(), kept),
     })
@@ -134,10 +157,13 @@ fn distinct<'e>(results: &[&'e Entry]) -> Vec<&'e Entry> {
 fn votes<T: PartialEq + Clone>(
     submitters: &[Vec<&Entry>],
     of: impl Fn(&Entry) -> T + Copy,
-) -> Vec<T> {
+) -> Vec<(Family, T)> {
     submitters
         .iter()
-        .filter_map(|results| most_common(results.iter().map(|e| of(e))))
+        .filter_map(|results| {
+            let vote = most_common(results.iter().map(|e| of(e)))?;
+            Some((Family::of(results.first()?.submitter.as_deref()), vote))
+        })
         .collect()
 }
 
@@ -219,17 +245,16 @@ fn classes_met(submitters: &[Vec<&Entry>]) -> Option<String> {
             .flatten()
             .map(str::to_string)
     };
-    let votes: Vec<String> = votes(submitters, found).into_iter().flatten().collect();
+    let votes: Vec<String> = votes(submitters, found)
+        .into_iter()
+        .filter_map(|(_, v)| v)
+        .collect();
     most_common(votes.into_iter())
 }
 
-/// Submitters who must give one name before a device is shown as sold under it: what one
-/// says makes the device findable by it, never names it.
-pub const SOLD_AS_AGREEING: usize = 2;
-
 /// What the device is sold as: of the submitters that give a name (each its own most common,
-/// compared as slugs, spelt as first given), what they settle on, once
-/// [`SOLD_AS_AGREEING`] of them give it.
+/// compared as slugs, spelt as first given), what they settle on, once [`AGREEING`] of them
+/// give it: what one or two say makes the device findable by it (`names`), never names it.
 fn sold_as(submitters: &[Vec<&Entry>]) -> Option<String> {
     let given: Vec<Vec<&Entry>> = submitters
         .iter()
@@ -243,7 +268,7 @@ fn sold_as(submitters: &[Vec<&Entry>]) -> Option<String> {
         .filter(|results| !results.is_empty())
         .collect();
     let slugged = |e: &Entry| e.sold_as.as_deref().map(slug).unwrap_or_default();
-    let (wanted, _) = settle(&votes(&given, slugged), SOLD_AS_AGREEING)?;
+    let (wanted, _) = settle(&votes(&given, slugged), AGREEING)?;
     given
         .iter()
         .flatten()
