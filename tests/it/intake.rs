@@ -358,3 +358,47 @@ fn one_household_names_nothing() {
     send(9832, "2001:db8:3::1", junk);
     assert_eq!(sold_as(), json!("Counterfeit Junk 64GB"));
 }
+
+/// Issue 59: a device a moderator hid came back to the board with one new result from another
+/// network. It stays hidden: a new result of it waits for a moderator, until the device is
+/// restored.
+#[test]
+fn a_hidden_device_stays_hidden() {
+    use crate::common::site::{http, post_as};
+    use crate::moderation::SECRET;
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--cache-seconds", "0"]);
+    let (site, _dir) = crate::moderation::site_with_secret(None, &args);
+    let url = site.url.clone();
+    let results = format!("{url}/api/v1/results");
+    let fake = |n: u32| device_doc(n, "Hidden", "Fake Stick", 0.1, "Raspberry Pi 4 Model B");
+    for n in 1..=3u8 {
+        let sent = post_as(n, &results, &fake(9900 + u32::from(n)));
+        assert_eq!(sent.status, 201, "{}", sent.body);
+    }
+    let board = || get(&format!("{url}/api/v1/leaderboard?q=hidden")).json()["devices"].clone();
+    let key = board()[0]["key"].as_str().unwrap().to_string();
+    let body = serde_json::to_vec(&json!({"reason": "a fake stick"})).unwrap();
+    let admin = |action: &str| {
+        http(
+            "POST",
+            &format!("{url}/api/v1/admin/devices/{key}/{action}"),
+            Some(&body),
+            Some(SECRET),
+        )
+    };
+    assert_eq!(admin("hide").status, 200);
+    assert_eq!(board(), json!([]));
+    // One new result, from another network: it waits, and the device stays off the board.
+    let again = post_as(9, &results, &fake(9909));
+    assert_eq!(again.status, 201, "{}", again.body);
+    let flag = again.json()["flag"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(flag.contains("hid this device"), "{flag}");
+    assert_eq!(board(), json!([]), "the hidden device came back");
+    // Restored by a moderator, it is back with the results it had.
+    assert_eq!(admin("restore").status, 200);
+    assert_eq!(board()[0]["results"], 3, "{}", board());
+}

@@ -1,4 +1,5 @@
-//! What waits for a moderator before it ranks, decided as a site saves it: a result that calls
+//! What waits for a moderator before it ranks, decided as a site saves it: a result of a
+//! device a moderator hid (it stays hidden until restored, issue 59), a result that calls
 //! an established device something else (its kind or capacity), and the first result of a
 //! device far beyond the fastest of its kind on the site. Either goes to the review list and
 //! into no aggregate until a moderator ranks it (`Moderation::rank`) or hides it.
@@ -28,6 +29,19 @@ pub(crate) async fn reason(
     };
     if id.flag.is_some() || id.synthetic {
         return Ok(None);
+    }
+    let hidden: Option<String> =
+        sqlx::query("SELECT reason FROM hidden_devices WHERE device_key = $1")
+            .bind(key)
+            .fetch_optional(&mut **tx)
+            .await?
+            .map(|row| row.try_get(0))
+            .transpose()?;
+    if let Some(why) = hidden {
+        return Ok(Some(format!(
+            "a moderator hid this device ({why}): its results wait for a moderator until it \
+             is restored"
+        )));
     }
     let device = sqlx::query(
         "SELECT kind, capacity_gb, submitters FROM devices \

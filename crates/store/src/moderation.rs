@@ -172,6 +172,16 @@ impl<'a> Moderation<'a> {
                 if !ids.is_empty() {
                     let what = format!("device {key} ({} results)", ids.len());
                     audit(tx, "hide", &what, reason).await?;
+                    // And it stays hidden: a new result of it waits (`hold.rs`).
+                    sqlx::query(
+                        "INSERT INTO hidden_devices (device_key, reason, hidden_at) \
+                         VALUES ($1, $2, $3) ON CONFLICT (device_key) DO NOTHING",
+                    )
+                    .bind(key)
+                    .bind(reason)
+                    .bind(super::now())
+                    .execute(&mut **tx)
+                    .await?;
                 }
                 Ok(ids.len())
             })
@@ -187,6 +197,10 @@ impl<'a> Moderation<'a> {
                 for id in &ids {
                     self.restore_in(tx, id).await?;
                 }
+                sqlx::query("DELETE FROM hidden_devices WHERE device_key = $1")
+                    .bind(key)
+                    .execute(&mut **tx)
+                    .await?;
                 if !ids.is_empty() {
                     let what = format!("device {key} ({} results)", ids.len());
                     audit(tx, "restore", &what, reason).await?;

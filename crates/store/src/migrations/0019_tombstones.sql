@@ -8,3 +8,10 @@ CREATE TABLE IF NOT EXISTS tombstones (
     buried_at   TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tombstones_fingerprint ON tombstones (fingerprint);
+-- A device a moderator hid stays hidden: a new result of it waits for a moderator (`hold.rs`)
+-- until the device is restored.
+CREATE TABLE IF NOT EXISTS hidden_devices (
+    device_key TEXT PRIMARY KEY,
+    reason     TEXT NOT NULL,
+    hidden_at  TEXT NOT NULL
+);
