@@ -440,14 +440,15 @@ fn a_key_new_rules_change_leads_to_the_new_one() {
 }
 
 /// Review lists a ranked result far outside its model's others (with the figure and the
-/// model's spread) and the first result of a device nobody else measured; neither a result
-/// within the spread nor one of a model with too few results to tell.
+/// model's spread), a result held for being far beyond its device's own median, and the first
+/// result of a device nobody else measured; not a result within the spread.
 fn unusual_results_are_reviewed(db: &str) {
     let (site, _dir) = moderated_site(Some(db));
     let url = &site.url;
-    // Six results of one card near 40 MB/s, one at 240 MB/s (within its USB 3 link); a
-    // second model with four results, one of them as far out; one new device.
-    let scales = [0.020, 0.021, 0.019, 0.020, 0.022, 0.020, 0.12];
+    // Six results of one card near 40 MB/s, one at 180 MB/s (within its USB 3 link, and
+    // within 5 times its median: ranked, an outlier); a second model with four results, one of
+    // them at 240 MB/s (6 times its median: it waits, issue 59); one new device.
+    let scales = [0.020, 0.021, 0.019, 0.020, 0.022, 0.020, 0.09];
     // Each result from an owner of its own (a network of its own).
     for (n, scale) in (81..).zip(scales) {
         let doc = device_doc(n, "Spread", "Card", scale, "Raspberry Pi 4 Model B");
@@ -481,6 +482,11 @@ fn unusual_results_are_reviewed(db: &str) {
     let value = far["value"].as_f64().unwrap();
     assert!(value > far["model"]["p75"].as_f64().unwrap(), "{far}");
     assert_eq!(far["model"]["n"], 7, "{far}");
+    let waits = review["review"].as_array().unwrap();
+    assert_eq!(waits.len(), 1, "{review}");
+    assert_eq!(waits[0]["id"], ulid(94));
+    let flag = waits[0]["flag"].as_str().unwrap();
+    assert!(flag.contains("this device's own median"), "{flag}");
     let new: Vec<&Value> = review["new_devices"].as_array().unwrap().iter().collect();
     assert_eq!(new.len(), 1, "{review}");
     assert_eq!(new[0]["id"], ulid(99));

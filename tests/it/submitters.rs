@@ -1,7 +1,7 @@
 //! Submitters, not submissions (issue 44), on a real `iomark serve` under its default limits,
 //! on SQLite and a private PostgreSQL: one address or one installation weighs once in a
 //! device's name, kind, what it is sold as and medians, however often it sends; a result that
-//! calls an established device something else, and the first result of a device far beyond
+//! calls an established device something else, and a result of a device far beyond
 //! the fastest of its kind, wait for a moderator before they rank.
 
 use serde_json::{json, Value};
@@ -162,7 +162,7 @@ fn an_installation_key_only_joins() {
 }
 
 /// The first result of a device far beyond the fastest of its kind here waits, unranked,
-/// until a moderator ranks it; later results of a device do not wait.
+/// until a moderator ranks it; so does a later one far beyond the device's own figures.
 #[test]
 fn a_first_result_far_beyond_its_kind_waits_for_a_moderator() {
     let (site, _dir) = site(None);
@@ -201,10 +201,58 @@ fn a_first_result_far_beyond_its_kind_waits_for_a_moderator() {
     assert_eq!(act(url, "rank", &id, "a real drive", Some(SECRET)).0, 200);
     assert_eq!(ranked("impossible"), 1);
     assert_eq!(act(url, "rank", &id, "again", Some(SECRET)).0, 409);
-    // A later result of a device already here is not held back (review lists outliers).
+    // A later result of a device already here is held against the device's own figures
+    // (issue 59: a modest first result, then impossible ones, was never looked at again):
+    // 14 times its median waits; twice it does not.
     let later = device_doc(10, "Maker", "Stick A", 0.3, "Raspberry Pi 4 Model B");
     let answer = post_as(10, &results, &later);
+    let flag = answer.json()["flag"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(flag.contains("this device's own median"), "{}", answer.body);
+    let usual = device_doc(11, "Maker", "Stick A", 0.042, "Raspberry Pi 4 Model B");
+    let answer = post_as(11, &results, &usual);
     assert_eq!(answer.json()["flag"], Value::Null, "{}", answer.body);
+}
+
+/// Issue 59: a device of a kind the site cannot tell (`other`: a SCSI bridge) had no yardstick,
+/// and 126,800 MB/s took rank 1. Its kind is held against the fastest device of any kind.
+#[test]
+fn an_unknown_kind_is_held_against_every_kind() {
+    let (site, _dir) = site(None);
+    let url = &site.url;
+    let results = format!("{url}/api/v1/results");
+    for n in 1..=3u8 {
+        let doc = device_doc(
+            u32::from(n),
+            "Maker",
+            &format!("Stick {n}"),
+            0.2,
+            "Raspberry Pi 4 Model B",
+        );
+        assert_eq!(post_as(n, &results, &doc).status, 201);
+    }
+    // 126,000 MB/s, each latency as Little's law has it at its queue depth.
+    let mut odd = device_doc(9, "Odd", "Bridge", 63.0, "PC");
+    for t in odd["tests"].as_array_mut().unwrap() {
+        let (iops, depth) = (
+            t["iops"].as_f64().unwrap(),
+            t["queue_depth"].as_f64().unwrap(),
+        );
+        t["latency_us"]["mean"] = json!(depth * 1e6 / iops);
+    }
+    odd["target"]["device"] = json!({
+        "name": "sdb", "model": "Bridge", "vendor": "Odd", "transport": "scsi",
+        "size_bytes": 1_000_204_886_016u64, "rotational": false, "stack": []
+    });
+    let answer = post_as(9, &results, &odd);
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    let flag = answer.json()["flag"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(flag.contains("the fastest other here"), "{}", answer.body);
 }
 
 /// A result of the nvme profile: the standard document's tests renamed as the nvme table has

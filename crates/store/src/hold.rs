@@ -1,7 +1,8 @@
 //! What waits for a moderator before it ranks, decided as a site saves it: a result of a
 //! device a moderator hid (it stays hidden until restored, issue 59), a result that calls
-//! an established device something else (its kind or capacity), and the first result of a
-//! device far beyond the fastest of its kind on the site. Either goes to the review list and
+//! an established device something else (its kind or capacity), and any result far beyond
+//! its device's own figures or the fastest of its kind on the site (of any kind, where its kind
+//! is unknown). Either goes to the review list and
 //! into no aggregate until a moderator ranks it (`Moderation::rank`) or hides it.
 
 use sqlx::{Any, Row, Transaction};
@@ -15,8 +16,11 @@ use iomark_result::units::figure;
 pub const ESTABLISHED: i64 = 3;
 /// Devices of a kind on the site before the fastest of them is a yardstick for a new one.
 pub const KIND_PEERS: i64 = 3;
-/// How many times the fastest of its kind a new device's first figure may be and rank.
+/// How many times the fastest of its kind a result's figure may be and rank.
 pub const FAR_BEYOND: f64 = 2.0;
+/// How many times its device's own median a result's figure may be and rank: a card behind a
+/// USB 2 reader and then a UHS-I one is 2.5 times faster, a card's random writes vary more.
+pub const OWN_BEYOND: f64 = 5.0;
 
 /// Why a submission of `doc` (its facts `id`) waits for a moderator, if it does.
 pub(crate) async fn reason(
@@ -43,23 +47,46 @@ pub(crate) async fn reason(
              is restored"
         )));
     }
-    let device = sqlx::query(
-        "SELECT kind, capacity_gb, submitters FROM devices \
+    let own: Vec<String> = METRICS.iter().map(|m| m.column.to_string()).collect();
+    let device = sqlx::query(&format!(
+        "SELECT kind, capacity_gb, submitters, {} FROM devices \
          WHERE class = $1 AND scope = '' AND device_key = $2",
-    )
+        own.join(", ")
+    ))
     .bind(&id.class)
     .bind(key)
     .fetch_optional(&mut **tx)
     .await?;
-    match device {
-        Some(row) => {
-            let kind: String = row.try_get(0)?;
-            let capacity: Option<i64> = row.try_get(1)?;
-            let submitters: i64 = row.try_get(2)?;
-            Ok(contradicts(id, &kind, capacity, submitters))
+    if let Some(row) = &device {
+        let kind: String = row.try_get(0)?;
+        let capacity: Option<i64> = row.try_get(1)?;
+        let submitters: i64 = row.try_get(2)?;
+        if let Some(why) = contradicts(id, &kind, capacity, submitters) {
+            return Ok(Some(why));
         }
-        None => far_beyond(tx, doc, id).await,
+        // Every result is held against the device's own figures, not only its first (issue
+        // 59: a modest first result, then 63,600 MB/s, was never looked at again).
+        for (n, metric) in METRICS.iter().enumerate() {
+            let (Some(value), Some(usual)) =
+                (metric.of(doc), row.try_get::<Option<f64>, _>(n + 3)?)
+            else {
+                continue;
+            };
+            if usual > 0.0 && value > usual * OWN_BEYOND {
+                return Ok(Some(format!(
+                    "its {} of {} {} is over {}× this device's own median ({} {}): it waits \
+                     for a moderator before it ranks",
+                    metric.label,
+                    figure(value),
+                    metric.unit,
+                    OWN_BEYOND,
+                    figure(usual),
+                    metric.unit
+                )));
+            }
+        }
     }
+    far_beyond(tx, doc, id).await
 }
 
 /// Where `id` calls a device established as a `kind` of `capacity` GB by `submitters`
@@ -87,8 +114,8 @@ fn contradicts(
     })
 }
 
-/// Where the first result of a device is over [`FAR_BEYOND`] times the fastest of its kind
-/// (of [`KIND_PEERS`] or more on the site) in a figure: why it waits.
+/// Where a result is over [`FAR_BEYOND`] times the fastest of its kind (of [`KIND_PEERS`] or
+/// more on the site; of any kind, where its kind is unknown) in a figure: why it waits.
 async fn far_beyond(
     tx: &mut Transaction<'_, Any>,
     doc: &ResultDoc,
@@ -98,12 +125,17 @@ async fn far_beyond(
         .iter()
         .map(|m| format!("MAX({})", m.column))
         .collect();
+    // A kind the site cannot tell apart (`other`: a SCSI bridge, a bus it does not know) is
+    // held against the fastest device of any kind (issue 59: 126,800 MB/s of an unknown kind
+    // took rank 1).
+    let any = id.kind == "other";
     let row = sqlx::query(&format!(
         "SELECT COUNT(*), {} FROM devices \
-         WHERE class = $1 AND scope = '' AND kind = $2 AND synthetic = 0",
+         WHERE class = $1 AND scope = '' AND ($2 OR kind = $3) AND synthetic = 0",
         best.join(", ")
     ))
     .bind(&id.class)
+    .bind(any)
     .bind(id.kind)
     .fetch_one(&mut **tx)
     .await?;
@@ -118,8 +150,8 @@ async fn far_beyond(
         };
         if best > 0.0 && value > best * FAR_BEYOND {
             return Ok(Some(format!(
-                "its {} of {} {} is over {}× the fastest {} here ({} {}), and no other \
-                 result of this device is: it waits for a moderator before it ranks",
+                "its {} of {} {} is over {}× the fastest {} here ({} {}): it waits for a \
+                 moderator before it ranks",
                 metric.label,
                 figure(value),
                 metric.unit,
