@@ -402,3 +402,37 @@ fn a_hidden_device_stays_hidden() {
     assert_eq!(admin("restore").status, 200);
     assert_eq!(board()[0]["results"], 3, "{}", board());
 }
+
+/// Issue 59: look-alike names ranked as twins of a device, above it: a letter from Armenian or
+/// Cherokee inside a word, or a variation selector. Whatever script the odd letter is of, the
+/// name is not ranked; a variation selector is no part of a name, so the result is the real
+/// device's.
+#[test]
+fn look_alike_names_rank_as_no_twin() {
+    let (site, _dir) = fresh();
+    let results = format!("{}/api/v1/results", site.url);
+    let stick = |n: u32, model: &str, scale: f64| {
+        device_doc(n, "Sandisk", model, scale, "Raspberry Pi 4 Model B")
+    };
+    assert_eq!(post(&results, &stick(9950, "Extreme Go", 0.1)).status, 201);
+    for (n, model) in [
+        (9951, "Extreme G\u{0585}"), // an Armenian օ
+        (9952, "\u{13ac}xtreme Go"), // a Cherokee Ꭼ
+        (9953, "Extre\u{0578}e Go"), // an Armenian ո
+        (9954, "Extr\u{10e7}me Go"), // a Georgian letter
+    ] {
+        let sent = post(&results, &stick(n, model, 0.2));
+        assert_eq!(sent.status, 201, "{model}: {}", sent.body);
+        let flag = sent.json()["flag"].as_str().unwrap_or_default().to_string();
+        assert!(flag.contains("look-alike"), "{model}: {flag}");
+    }
+    // A variation selector inside the name: the same device.
+    assert_eq!(
+        post(&results, &stick(9955, "Extr\u{fe0f}eme Go", 0.11)).status,
+        201
+    );
+    let board = get(&format!("{}/api/v1/leaderboard?q=extreme", site.url)).json();
+    let devices = board["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 1, "{board}");
+    assert_eq!(devices[0]["results"], 2, "{board}");
+}

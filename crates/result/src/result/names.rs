@@ -64,38 +64,98 @@ pub fn normalise(text: &str) -> String {
 }
 
 /// Characters that change how text is shown or compared without being seen: the
-/// bidirectional controls, zero-width spaces and joiners, the word joiner, the byte-order mark.
+/// bidirectional controls, zero-width spaces and joiners, the word joiner, the byte-order mark,
+/// and the rest of Unicode's default-ignorable code points (variation selectors, Hangul
+/// fillers, tags): a variation selector inside a word made a twin of a device's name (issue
+/// 59).
 pub fn is_invisible(c: char) -> bool {
     matches!(c,
-        '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
-        | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}')
+        '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}'
+        | '\u{17b5}' | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{3164}'
+        | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fffb}'
+        | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
 }
 
-/// The scripts whose letters imitate each other: Latin, Greek and Cyrillic.
-#[derive(Clone, Copy, PartialEq)]
+/// A letter's script, as far as telling names apart needs: the scripts whose mixes are
+/// allowed, by their blocks, and any other letter by its block of 128 code points (a script of
+/// its own: Armenian, Cherokee, Georgian… each differ from Latin, and from each other); digits,
+/// marks and punctuation have none. Unicode's Script property, without its 15 KB table.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Script {
     Latin,
-    Greek,
-    Cyrillic,
+    Han,
+    Hiragana,
+    Katakana,
+    Bopomofo,
+    Hangul,
+    Block(u32),
 }
 
 fn script(c: char) -> Option<Script> {
-    match c {
-        'a'..='z' | 'A'..='Z' | '\u{00c0}'..='\u{024f}' => Some(Script::Latin),
-        '\u{0370}'..='\u{03ff}' => Some(Script::Greek),
-        '\u{0400}'..='\u{04ff}' => Some(Script::Cyrillic),
-        _ => None,
+    if !c.is_alphabetic() {
+        return None;
     }
+    Some(match u32::from(c) {
+        0x41..=0x5a
+        | 0x61..=0x7a
+        | 0xaa
+        | 0xba
+        | 0xc0..=0x24f
+        | 0x250..=0x2af
+        | 0x1d00..=0x1dbf
+        | 0x1e00..=0x1eff
+        | 0x2c60..=0x2c7f
+        | 0xa720..=0xa7ff
+        | 0xab30..=0xab6f
+        | 0xff21..=0xff3a
+        | 0xff41..=0xff5a => Script::Latin,
+        0x2e80..=0x2fdf
+        | 0x3005
+        | 0x3007
+        | 0x3021..=0x3029
+        | 0x3038..=0x303b
+        | 0x3400..=0x4dbf
+        | 0x4e00..=0x9fff
+        | 0xf900..=0xfaff
+        | 0x20000..=0x3ffff => Script::Han,
+        0x3041..=0x309f => Script::Hiragana,
+        0x30a0..=0x30ff | 0x31f0..=0x31ff | 0xff66..=0xff9f => Script::Katakana,
+        0x3100..=0x312f | 0x31a0..=0x31bf => Script::Bopomofo,
+        0x1100..=0x11ff | 0x3130..=0x318f | 0xa960..=0xa97f | 0xac00..=0xd7ff | 0xffa0..=0xffdf => {
+            Script::Hangul
+        }
+        // Greek and Coptic, Cyrillic and its supplement: one block each, as the rest.
+        0x370..=0x3ff | 0x1f00..=0x1fff => Script::Block(0x370),
+        0x400..=0x52f | 0x1c80..=0x1c8f | 0x2de0..=0x2dff | 0xa640..=0xa69f => Script::Block(0x400),
+        other => Script::Block(other >> 7),
+    })
 }
 
-/// The first word of `text` whose letters come from more than one of Latin, Greek and
-/// Cyrillic: a name written in one script has none (Тошиба is a real word; EVО is not).
+/// The scripts one word may mix and still be one name, as Unicode's security mechanisms
+/// allow at their "highly restrictive" level (TR39): Latin with Han and the Japanese kana, or
+/// with Han and Bopomofo, or with Han and Hangul (`A400固态`, `SSDの`). Any other mix is a
+/// look-alike (`EVО` with a Cyrillic О, `Extrеme` with an Armenian or Cherokee letter).
+fn one_name(scripts: &[Script]) -> bool {
+    use Script::{Bopomofo, Han, Hangul, Hiragana, Katakana, Latin};
+    let within = |allowed: &[Script]| scripts.iter().all(|s| allowed.contains(s));
+    scripts.len() < 2
+        || within(&[Latin, Han, Hiragana, Katakana])
+        || within(&[Latin, Han, Bopomofo])
+        || within(&[Latin, Han, Hangul])
+}
+
+/// The first word of `text` whose letters come from scripts no one name mixes ([`one_name`]):
+/// a name written in one script has none (Тошиба is a real word; EVО is not).
 pub(super) fn look_alike_word(text: &str) -> Option<&str> {
     text.split(|c: char| !c.is_alphanumeric()).find(|word| {
-        let mut first = None;
-        word.chars()
-            .filter_map(script)
-            .any(|s| *first.get_or_insert(s) != s)
+        let mut scripts: Vec<Script> = Vec::new();
+        for script in word.chars().filter_map(script) {
+            if !scripts.contains(&script) {
+                scripts.push(script);
+            }
+        }
+        !one_name(&scripts)
     })
 }
 
@@ -199,4 +259,40 @@ pub fn slug(text: &str) -> String {
         out.pop();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 59: a letter from Armenian or Cherokee, or a variation selector inside a word,
+    /// made a twin of a device's name that ranked above it; only Latin, Greek and Cyrillic
+    /// mixed were caught.
+    #[test]
+    fn a_word_of_mixed_scripts_is_a_look_alike_whatever_the_scripts() {
+        for fake in [
+            "SanDisk Extrem\u{0435}", // a Cyrillic е
+            "Samsung EV\u{0555}",     // an Armenian Օ
+            "\u{13da}anDisk Ultra",   // a Cherokee Ꮪ
+            "Kingst\u{03bf}n",        // a Greek ο
+            "Ultra\u{0585}",          // an Armenian օ
+        ] {
+            assert!(look_alike_word(fake).is_some(), "{fake}");
+        }
+        for real in [
+            "SanDisk Extreme PRO",
+            "Тошиба 64GB",
+            "金士顿 A400固态",
+            "東芝のSSD",
+            "삼성EVO",
+            "Ελληνικά",
+            "Samsung 980 PRO",
+        ] {
+            assert_eq!(look_alike_word(real), None, "{real}");
+        }
+        // A variation selector or a tag inside a word is no part of the name.
+        assert_eq!(normalise("Extr\u{fe0f}eme"), "Extreme");
+        assert_eq!(normalise("Ult\u{e0041}ra"), "Ultra");
+        assert_eq!(slug("SanDisk Extr\u{fe00}eme"), slug("SanDisk Extreme"));
+    }
 }
