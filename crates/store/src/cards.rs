@@ -9,7 +9,7 @@ use sqlx::{Any, AnyPool, Row, Transaction};
 
 use super::replicas::Reader;
 use super::sender::{self, Secret, Sender};
-use super::{constant_time_eq, moves, now, Begin, Db, StoreError};
+use super::{constant_time_eq, moves, now, Db, StoreError};
 use iomark_result::result::health::Verdict;
 
 /// The verdicts that end a card's good life, as SQL's list: the first check with one is when
@@ -113,7 +113,7 @@ impl<'a> Cards<'a> {
         let sent = self.secret.seal(self.db, card, sender).await?;
         let outcome = self
             .db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 let submitter = sender::submitter(tx, &sent).await?;
                 let mut shared = Shared::default();
                 for check in checks {
@@ -148,7 +148,7 @@ impl<'a> Cards<'a> {
     /// Removes every check of the card whose key hashes to `card`: how many there were.
     pub async fn withdraw(&self, card: &str) -> Result<u64, StoreError> {
         self.db
-            .write(Begin::Deferred, async |tx| {
+            .write(async |tx| {
                 let done = sqlx::query("DELETE FROM card_checks WHERE card = $1")
                     .bind(card)
                     .execute(&mut **tx)

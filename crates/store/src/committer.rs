@@ -19,7 +19,7 @@ use super::model::Deletion;
 use super::replicas::{Reader, Replicas};
 use super::sender::{Secret, Sender, Sent};
 use super::stale::Derivation;
-use super::{constant_time_eq, Begin, Db, StoreError};
+use super::{constant_time_eq, Db, StoreError};
 use iomark_result::result::ResultDoc;
 
 /// The most submissions committed in one transaction.
@@ -117,7 +117,7 @@ impl<'a> Submissions<'a> {
     pub async fn delete(&self, id: &str, token_hash: &str) -> Result<Deletion, StoreError> {
         self.history
             .db()
-            .write(Begin::Deferred, async |tx| {
+            .write(async |tx| {
                 // A result moderators hid is still its submitter's to delete.
                 let stored: Option<Option<String>> = sqlx::query(
                     "SELECT token_hash FROM entries WHERE id = $1 \
@@ -208,7 +208,7 @@ impl Writer {
         let documents: Vec<_> = jobs.iter().map(|job| encode(&job.doc)).collect();
         let history = self.history();
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 let mut each = Vec::with_capacity(jobs.len());
                 for (job, document) in jobs.iter().zip(&documents) {
                     let document = match document {

@@ -14,7 +14,7 @@ use super::moves;
 use super::refresh::Refresh;
 use super::sender::{self, Sent};
 use super::stale::{Derivation, Stale};
-use super::{Begin, Db, StoreError};
+use super::{Db, StoreError};
 use iomark_result::result::metric::METRICS;
 use iomark_result::result::{Identity, ResultDoc};
 
@@ -172,7 +172,7 @@ impl<'a> Derive<'a> {
         // Two processes opening one store at once: the second waits for the first's write lock
         // (taken at BEGIN on SQLite, an advisory lock on PostgreSQL), then finds the work done.
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 if !self.db.is_sqlite() {
                     sqlx::query("SELECT pg_advisory_xact_lock(hashtext('iomark rules'))::text")
                         .execute(&mut **tx)
@@ -318,9 +318,7 @@ impl<'a> Derive<'a> {
                 continue;
             };
             self.db
-                .write(Begin::Deferred, async |tx| {
-                    self.add_entry(tx, &doc, Kept::default()).await
-                })
+                .write(async |tx| self.add_entry(tx, &doc, Kept::default()).await)
                 .await
                 .map_err(|e| self.db.fail(e))?;
             done += 1;

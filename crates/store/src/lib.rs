@@ -213,19 +213,21 @@ impl Db {
     /// never committed. The likely cause is that sqlx's count of open transactions no longer
     /// matched SQLite's, so `BEGIN` and `COMMIT` became a savepoint and its release inside it.
     /// Closing the connection rolls back whatever it held.
+    ///
+    /// Every write begins as SQLite's `BEGIN IMMEDIATE`, taking its write lock at once (and
+    /// waiting for it as long as the store's busy timeout): a deferred transaction that read
+    /// first could not take it later while another wrote (SQLITE_BUSY at once, without
+    /// waiting). Some writes began deferred; under 4 clients submitting and deleting in a
+    /// loop, deletions were answered 503 "busy" (issue 59).
     pub(crate) async fn write<T>(
         &self,
-        begin: Begin,
         work: impl AsyncFnOnce(&mut Transaction<'_, Any>) -> Result<T, sqlx::Error>,
     ) -> Result<T, sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
         let outcome = async {
-            let statement = match begin {
-                // SQLite takes its write lock at BEGIN IMMEDIATE: a deferred transaction that
-                // read first could not take it later while another process read (SQLITE_BUSY
-                // at once, without waiting).
-                Begin::Immediate if self.is_sqlite() => "BEGIN IMMEDIATE",
-                _ => "BEGIN",
+            let statement = match self.is_sqlite() {
+                true => "BEGIN IMMEDIATE",
+                false => "BEGIN",
             };
             let mut tx = conn.begin_with(statement).await?;
             let value = work(&mut tx).await?;
@@ -255,7 +257,7 @@ impl Db {
             problem: Problem::Other,
             detail: format!("cannot make the store's {name}: {e}"),
         })?;
-        self.write(Begin::Deferred, async |tx| {
+        self.write(async |tx| {
             sqlx::query(
                 "INSERT INTO meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
             )
@@ -313,13 +315,6 @@ pub(crate) fn on_a_server_store<T>(
         }
         test(&store).await
     })
-}
-
-/// How a write transaction begins: `Immediate` takes SQLite's write lock at once.
-#[derive(Clone, Copy)]
-pub(crate) enum Begin {
-    Deferred,
-    Immediate,
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::aggregate::scopes;
 use super::derive::{Derive, Kept};
 use super::moves::{alias, resolve};
 use super::refresh::Refresh;
-use super::{Begin, Db, StoreError};
+use super::{Db, StoreError};
 use iomark_result::result::ResultDoc;
 
 /// What a moderator's action did.
@@ -93,7 +93,7 @@ impl<'a> Moderation<'a> {
     /// aggregates; its document, the reason and its deletion token's hash stay for a restore.
     pub async fn hide(&self, id: &str, reason: &str) -> Result<Moderated, StoreError> {
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 let done = self.hide_in(tx, id, reason).await?;
                 if done == Moderated::Done {
                     audit(tx, "hide", id, reason).await?;
@@ -108,7 +108,7 @@ impl<'a> Moderation<'a> {
     /// aggregates with it.
     pub async fn restore(&self, id: &str, reason: &str) -> Result<Moderated, StoreError> {
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 let done = self.restore_in(tx, id).await?;
                 if done == Moderated::Done {
                     audit(tx, "restore", id, reason).await?;
@@ -123,7 +123,7 @@ impl<'a> Moderation<'a> {
     /// aggregates. Already, where it waits for nothing.
     pub async fn rank(&self, id: &str, reason: &str) -> Result<Moderated, StoreError> {
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 let row = sqlx::query(
                     "SELECT held, class, device_key, board, filesystem, system FROM entries \
                      WHERE id = $1",
@@ -164,7 +164,7 @@ impl<'a> Moderation<'a> {
     /// Hides every result of device `key` (an abusive or fake device); how many.
     pub async fn hide_device(&self, key: &str, reason: &str) -> Result<usize, StoreError> {
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 let ids = ids(tx, "SELECT id FROM entries WHERE device_key = $1", key).await?;
                 for id in &ids {
                     self.hide_in(tx, id, reason).await?;
@@ -192,7 +192,7 @@ impl<'a> Moderation<'a> {
     /// Shows every hidden result of device `key` again; how many.
     pub async fn restore_device(&self, key: &str, reason: &str) -> Result<usize, StoreError> {
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 let ids = ids(tx, "SELECT id FROM hidden WHERE device_key = $1", key).await?;
                 for id in &ids {
                     self.restore_in(tx, id).await?;
@@ -299,7 +299,7 @@ impl<'a> Moderation<'a> {
         reason: &str,
     ) -> Result<Moderated, StoreError> {
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 let target = resolve(tx, into).await?;
                 if target == from {
                     return Ok(Moderated::Circular);

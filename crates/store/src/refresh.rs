@@ -161,7 +161,6 @@ impl<'a> Refresh<'a> {
 mod tests {
     use super::*;
     use crate::columns::DEVICE_FACTS;
-    use crate::Begin;
 
     /// A device with more scopes than one statement could hold (a re-derived device that ran
     /// on more systems than SQLite's 32,766 parameters take rows) has every scope written,
@@ -207,7 +206,7 @@ mod tests {
             let refresh = Refresh::new(&store.db);
             store
                 .db
-                .write(Begin::Immediate, async |tx| {
+                .write(async |tx| {
                     refresh
                         .write_scopes(
                             tx,

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use sqlx::{Any, Row, Transaction};
 
 use super::refresh::Refresh;
-use super::{Begin, Db, StoreError};
+use super::{Db, StoreError};
 
 /// A device with more ranked results than this is refreshed in the background by default.
 pub const INLINE: i64 = 1000;
@@ -175,7 +175,7 @@ impl<'a> Stale<'a> {
                     .map_err(fail)?;
             } else {
                 self.db
-                    .write(Begin::Immediate, async |tx| {
+                    .write(async |tx| {
                         // A mark made after this read is not removed here: its device is refreshed
                         // again at a later pass (a mark committed before this delete is seen by
                         // the refresh's read, which follows it).
@@ -266,7 +266,7 @@ impl<'a> Stale<'a> {
         read: Read,
     ) -> Result<(), sqlx::Error> {
         self.db
-            .write(Begin::Immediate, async |tx| {
+            .write(async |tx| {
                 if self.fingerprint(&mut **tx, class, key).await? != read.fingerprint {
                     return Ok(());
                 }

@@ -11,7 +11,7 @@ pub mod receipts;
 use super::derive::Derive;
 use super::replicas::Reader;
 use super::sender::Sent;
-use super::{Begin, Db, Problem, StoreError};
+use super::{Db, Problem, StoreError};
 use iomark_result::result::{self, ResultDoc, Summary, SHORT_ID};
 
 /// A history line: the run's indexed columns, and from its facts the device as a buyer names
@@ -53,7 +53,7 @@ impl<'a> History<'a> {
         let document = encode(doc)?;
         let saved = self
             .db
-            .write(Begin::Deferred, async |tx| {
+            .write(async |tx| {
                 // A submission of what this site deleted or hid is not taken again.
                 if sent.is_some() && crate::tombstones::buried(tx, doc).await? {
                     return Ok(None);
@@ -269,9 +269,7 @@ impl<'a> History<'a> {
     pub async fn delete(&self, prefix: &str) -> Result<String, StoreError> {
         let id = self.resolve(prefix).await?;
         self.db
-            .write(Begin::Deferred, async |tx| {
-                self.derive.remove(tx, &id).await
-            })
+            .write(async |tx| self.derive.remove(tx, &id).await)
             .await
             .map_err(|e| self.db.fail(e))?;
         Ok(id)

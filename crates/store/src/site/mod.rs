@@ -294,6 +294,18 @@ impl<'a> Site<'a> {
             .map_err(|e| self.db.fail(e))
     }
 
+    /// The ids of results deleted or hidden since `at` (RFC 3339; from its second on): what a
+    /// dump made then holds and may no longer give (`tombstones.rs`). Read on the primary.
+    pub async fn buried_since(&self, at: &str) -> Result<Vec<String>, StoreError> {
+        let second = at.get(..19).unwrap_or(at);
+        sqlx::query("SELECT id FROM tombstones WHERE substr(buried_at, 1, 19) >= $1")
+            .bind(second)
+            .fetch_all(&self.db.pool)
+            .await
+            .and_then(|rows| rows.iter().map(|row| row.try_get(0)).collect())
+            .map_err(|e| self.db.fail(e))
+    }
+
     /// One result's facts, by its full id.
     pub async fn entry(&self, id: &str) -> Result<Option<Entry>, StoreError> {
         let sql = format!("SELECT {} FROM entries WHERE id = $1", SQL.entry_select(""));
