@@ -88,6 +88,7 @@ pub async fn make(state: &Shared) -> Result<Made, String> {
         results,
         card_checks,
         licence: dumps.licence.clone(),
+        patched_at: None,
         files: FILES
             .iter()
             .zip(sizes)
@@ -120,7 +121,7 @@ pub async fn make(state: &Shared) -> Result<Made, String> {
 
 /// The files the index in `dir` names, as they are kept (none where it is missing, unreadable
 /// or not a regular file).
-fn named_by_index(dir: &Path) -> Vec<String> {
+pub(super) fn named_by_index(dir: &Path) -> Vec<String> {
     let index = dir.join(INDEX);
     std::fs::symlink_metadata(&index)
         .ok()
@@ -134,7 +135,7 @@ fn named_by_index(dir: &Path) -> Vec<String> {
 /// Removes the files of every dump but the one whose files are `kept`: regular files named
 /// as a dump's files are (and, from before files were named by their content, at the names
 /// they are served as); links and the rest stay untouched.
-fn remove_others(dir: &Path, kept: &[String]) {
+pub(super) fn remove_others(dir: &Path, kept: &[String]) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -190,7 +191,7 @@ struct Heading {
 }
 
 /// The bytes written to a file and their SHA-256, as they pass.
-struct Counted {
+pub(super) struct Counted {
     file: File,
     hash: Sha256,
     bytes: u64,
@@ -208,7 +209,7 @@ impl Write for Counted {
     }
 }
 
-type Gz = GzEncoder<BufWriter<Counted>>;
+pub(super) type Gz = GzEncoder<BufWriter<Counted>>;
 
 /// A dump being written: its two files under names of their own.
 struct Writing {
@@ -274,28 +275,9 @@ impl Writing {
 
     /// A new file of ours in `dir`, to be renamed to `name` once whole.
     fn create(&mut self, dir: &Path, name: &str) -> Result<Gz, String> {
-        let temp = dir.join(format!(
-            "{MAKING}{}-{:x}-{name}",
-            std::process::id(),
-            iomark_result::rng::Rng::from_entropy().next_u64()
-        ));
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o644)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&temp)
-            .map_err(|e| format!("{}: {e}", temp.display()))?;
+        let (temp, gz) = temp_file(dir, name)?;
         self.temps.push(temp);
-        let counted = Counted {
-            file,
-            hash: Sha256::new(),
-            bytes: 0,
-        };
-        Ok(GzEncoder::new(
-            BufWriter::with_capacity(1 << 16, counted),
-            flate2::Compression::default(),
-        ))
+        Ok(gz)
     }
 
     fn add(&mut self, page: &[(Entry, String)]) -> Result<(), String> {
@@ -362,14 +344,7 @@ impl Writing {
         let cards = cards.into_inner().map_err(|e| e.error().to_string())?;
         let mut sizes = Vec::new();
         for (gz, name) in [lines, table, cards].into_iter().zip(FILES) {
-            let fail = |e: std::io::Error| format!("{name}: {e}");
-            let counted = gz
-                .finish()
-                .map_err(fail)?
-                .into_inner()
-                .map_err(|e| fail(e.into_error()))?;
-            counted.file.sync_all().map_err(fail)?;
-            sizes.push((counted.bytes, hex(&counted.hash.finalize())));
+            sizes.push(finished(gz, name)?);
         }
         let stored: Vec<PathBuf> = sizes
             .iter()
@@ -400,6 +375,45 @@ impl Writing {
     }
 }
 
+/// A new file of ours in `dir` (its name, and it as gzip counted as it is written), to be
+/// renamed to `name`'s stored name once whole.
+pub(super) fn temp_file(dir: &Path, name: &str) -> Result<(PathBuf, Gz), String> {
+    let temp = dir.join(format!(
+        "{MAKING}{}-{:x}-{name}",
+        std::process::id(),
+        iomark_result::rng::Rng::from_entropy().next_u64()
+    ));
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&temp)
+        .map_err(|e| format!("{}: {e}", temp.display()))?;
+    let counted = Counted {
+        file,
+        hash: Sha256::new(),
+        bytes: 0,
+    };
+    let gz = GzEncoder::new(
+        BufWriter::with_capacity(1 << 16, counted),
+        flate2::Compression::default(),
+    );
+    Ok((temp, gz))
+}
+
+/// `gz` finished and synced: its size and SHA-256.
+pub(super) fn finished(gz: Gz, name: &str) -> Result<(u64, String), String> {
+    let fail = |e: std::io::Error| format!("{name}: {e}");
+    let counted = gz
+        .finish()
+        .map_err(fail)?
+        .into_inner()
+        .map_err(|e| fail(e.into_error()))?;
+    counted.file.sync_all().map_err(fail)?;
+    Ok((counted.bytes, hex(&counted.hash.finalize())))
+}
+
 /// What a dump's writer made: each file's size and SHA-256, and how many results and shared
 /// checks they hold.
 type Written = (Vec<(u64, String)>, u64, u64);
@@ -410,13 +424,13 @@ fn hex(bytes: &[u8]) -> String {
 
 /// Renames `temp` to `target`, which must be absent or a regular file (never a link, a folder
 /// or a device someone put there).
-fn replace(temp: &Path, target: &Path) -> Result<(), String> {
+pub(super) fn replace(temp: &Path, target: &Path) -> Result<(), String> {
     replaceable(target)?;
     std::fs::rename(temp, target).map_err(|e| format!("{}: {e}", target.display()))
 }
 
 /// Whether a dump may be put at `target`: nothing is there, or a regular file is.
-fn replaceable(target: &Path) -> Result<(), String> {
+pub(super) fn replaceable(target: &Path) -> Result<(), String> {
     match std::fs::symlink_metadata(target) {
         Ok(meta) if !meta.is_file() => Err(format!(
             "{} is not a regular file: no dump is put in its place",
@@ -427,7 +441,7 @@ fn replaceable(target: &Path) -> Result<(), String> {
 }
 
 /// Writes `bytes` to `name` in `dir` through a new file, synced and renamed.
-fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+pub(super) fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
     let temp = dir.join(format!("{MAKING}{}-{name}", std::process::id()));
     let written = (|| {
         let mut file = OpenOptions::new()
@@ -450,7 +464,7 @@ fn put(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// The folder's own entry synced, so that a rename outlives a power cut.
-fn sync_dir(dir: &Path) {
+pub(super) fn sync_dir(dir: &Path) {
     if let Ok(dir) = File::open(dir) {
         let _ = dir.sync_all();
     }

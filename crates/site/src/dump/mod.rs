@@ -15,6 +15,11 @@
 //! the store away) leaves the last one served and nothing behind, and what a killed server was
 //! writing is removed at the next start.
 //!
+//! A result deleted or hidden is taken out of the last dump within [`PATCH_GAP`] (`patch.rs`:
+//! its files read and written again without the results that left, under new names as a dump's
+//! are, the index saying when), and the last dump is served meanwhile: deletions never take it
+//! down, and however often they come its files are written at most every [`PATCH_GAP`].
+//!
 //! Several servers may share one dump folder: the one that makes a dump holds the folder's lock
 //! (`dump.lock`, `flock`, let go when its process ends however it ends), the others make none
 //! meanwhile, remove nothing at their start, and serve what the index (`dump.json`) says now.
@@ -23,6 +28,7 @@
 
 mod columns;
 mod make;
+mod patch;
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
@@ -54,8 +60,12 @@ const LOCK: &str = "dump.lock";
 /// How often a server looks again while another holds the lock.
 const AGAIN: Duration = Duration::from_secs(30);
 /// When results last left the store (deleted or hidden), for every server of the folder: a
-/// dump made before then holds them, so it is not served and a new one is made at once.
+/// dump made (or patched) before then holds them, so they are taken out of it (`patch.rs`).
 const GONE: &str = "dump.gone";
+/// The least time between two patches of a dump: deletions that come faster are taken out
+/// together, so that however often results are deleted the dump's files are written at most
+/// this often (issue 59: each deletion took the dump down while it was made anew).
+const PATCH_GAP: Duration = Duration::from_secs(30);
 
 /// The site's dumps: where they are made, how often, under which licence, and the last one.
 pub struct Dumps {
@@ -85,6 +95,10 @@ pub struct Made {
     /// The licence this site publishes its results under (its operator's `--data-licence`).
     pub licence: String,
     pub files: Vec<DumpFile>,
+    /// When the results deleted or hidden since it was made were last taken out of it (RFC
+    /// 3339), if they were: a deletion leaves the dump within a minute, and the dump stays up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patched_at: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]
@@ -170,7 +184,9 @@ impl Dumps {
     }
 
     /// A result was deleted or hidden (issue 44: it stayed in the dump served until the next
-    /// one, 24 h by default). The last dump is served no more, and a new one is made now.
+    /// one, 24 h by default). It is taken out of the last dump within [`PATCH_GAP`], which is
+    /// served meanwhile (issue 59: served no more until a new one was made, 4 clients deleting
+    /// in a loop kept the dump away for 146 of 147 requests).
     pub fn forget(&self) {
         if self.every.is_zero() {
             return;
@@ -197,31 +213,52 @@ impl Dumps {
         self.wake.notify_one();
     }
 
-    /// Whether results left the store since `made` was made (it holds them).
+    /// Whether results left the store since `made` was made or last patched (it holds them).
     fn outdated(&self, made: &Made) -> bool {
         let read = |text: &str| humantime::parse_rfc3339(text.trim()).ok();
         let gone = std::fs::symlink_metadata(self.dir.join(GONE))
             .ok()
             .filter(|m| m.is_file())
             .and_then(|_| std::fs::read_to_string(self.dir.join(GONE)).ok());
-        match (gone.as_deref().and_then(read), read(&made.made_at)) {
-            (Some(gone), Some(made_at)) => gone >= made_at,
+        let since = made.patched_at.as_deref().unwrap_or(&made.made_at);
+        match (gone.as_deref().and_then(read), read(since)) {
+            (Some(gone), Some(since)) => gone >= since,
             _ => false,
         }
     }
 
-    /// How long until the next dump is due: at once where none was made, where results left
-    /// the store since, or where the last one states another licence than the one the site
-    /// now publishes under (it is served until the new one is made).
-    fn due_in(&self) -> Duration {
-        let made_at = self
-            .last()
-            .filter(|m| m.licence == self.licence && !self.outdated(m))
-            .and_then(|m| humantime::parse_rfc3339(&m.made_at).ok());
-        made_at
-            .and_then(|at| (at + self.every).duration_since(SystemTime::now()).ok())
-            .unwrap_or_default()
+    /// What is due: a dump made anew where none was made, where the last is `every` old, or
+    /// where it states another licence than the one the site now publishes under; the last
+    /// one patched where results left the store since (at most every [`PATCH_GAP`]); else
+    /// nothing for a while. The last dump is served meanwhile.
+    fn due(&self) -> Due {
+        let Some(last) = self.last().filter(|m| m.licence == self.licence) else {
+            return Due::Make;
+        };
+        let read = |text: &str| humantime::parse_rfc3339(text).ok();
+        let Some(made_at) = read(&last.made_at) else {
+            return Due::Make;
+        };
+        let now = SystemTime::now();
+        let Ok(until_next) = (made_at + self.every).duration_since(now) else {
+            return Due::Make;
+        };
+        if !self.outdated(&last) {
+            return Due::In(until_next);
+        }
+        let patched = last.patched_at.as_deref().and_then(read).unwrap_or(made_at);
+        match (patched + PATCH_GAP).duration_since(now) {
+            Ok(wait) if !wait.is_zero() => Due::In(wait.min(until_next)),
+            _ => Due::Patch(last),
+        }
     }
+}
+
+/// What [`Dumps::due`] finds.
+enum Due {
+    In(Duration),
+    Make,
+    Patch(Made),
 }
 
 /// Makes a dump whenever one is due, for as long as the server runs.
@@ -231,8 +268,12 @@ pub async fn keep_made(state: Shared) {
         return;
     }
     loop {
+        let wait = match dumps.due() {
+            Due::In(wait) => wait,
+            Due::Make | Due::Patch(_) => Duration::ZERO,
+        };
         tokio::select! {
-            _ = tokio::time::sleep(dumps.due_in()) => {}
+            _ = tokio::time::sleep(wait) => {}
             _ = dumps.wake.notified() => {}
         }
         let held = match lock(&dumps.dir) {
@@ -249,10 +290,11 @@ pub async fn keep_made(state: Shared) {
             }
         };
         // Another server may have made one while this one waited.
-        if !dumps.due_in().is_zero() {
-            continue;
-        }
-        let made = make::make(&state).await;
+        let made = match dumps.due() {
+            Due::In(_) => continue,
+            Due::Make => make::make(&state).await,
+            Due::Patch(last) => patch::patch(&state, last).await,
+        };
         drop(held);
         match made {
             Ok(_) => *dumps.failed.write().unwrap_or_else(|e| e.into_inner()) = None,
@@ -309,8 +351,7 @@ fn lock(dir: &Path) -> Result<Option<File>, String> {
 #[utoipa::path(get, path = "/api/v1/dump", tag = "results",
     responses(
         (status = OK, description = "The last dump of every public result", body = Made),
-        (status = NOT_FOUND, description = "This site makes no dumps, or results were deleted \
-            or hidden since the last dump and a new one is being made", body = Refusal),
+        (status = NOT_FOUND, description = "This site makes no dumps", body = Refusal),
         (status = SERVICE_UNAVAILABLE, description = "The first dump is being made",
             body = Refusal)))]
 pub async fn index(State(state): State<Shared>) -> Result<Json<Made>, Api> {
@@ -326,8 +367,7 @@ pub async fn index(State(state): State<Shared>) -> Result<Json<Made>, Api> {
     responses(
         (status = OK, description = "The file, gzip", content_type = "application/gzip",
             body = Vec<u8>),
-        (status = NOT_FOUND, description = "No such file, this site makes no dumps, or results \
-            were deleted or hidden since the last dump and a new one is being made",
+        (status = NOT_FOUND, description = "No such file, or this site makes no dumps",
             body = Refusal),
         (status = SERVICE_UNAVAILABLE, description = "The first dump is being made",
             body = Refusal)))]
@@ -404,17 +444,6 @@ impl utoipa::ToSchema for FileName {}
 fn last(state: &Shared) -> Result<Made, Failure> {
     if state.dumps.every.is_zero() {
         return Err(Failure::not_found("this site makes no dumps"));
-    }
-    if state
-        .dumps
-        .last()
-        .is_some_and(|made| state.dumps.outdated(&made))
-    {
-        // Not to be had: a 404, as for a deleted result, not a server's failure.
-        return Err(Failure::not_found(
-            "no dump now: results were deleted or hidden since the last one, which holds \
-             them; a new one is being made, try again in a minute",
-        ));
     }
     state.dumps.last().ok_or_else(|| {
         let failed = state

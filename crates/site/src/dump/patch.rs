@@ -1,0 +1,164 @@
+//! A dump less the results that left the store since it was made (issue 59): the last dump's
+//! files read again, each result deleted or hidden since left out, written under new names
+//! and put in place as a dump's files are (`make.rs`), the index last. The store is read for
+//! the ids alone (`Site::buried_since`); the cards' file stays as it was.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+
+use flate2::read::GzDecoder;
+
+use super::make::{finished, put, remove_others, replace, replaceable, sync_dir, temp_file};
+use super::{DumpFile, Made, FILES, INDEX};
+use crate::Shared;
+
+/// The last dump, `last`, patched: what it now holds.
+pub async fn patch(state: &Shared, last: Made) -> Result<Made, String> {
+    // Taken before the store is read: a result that leaves after it is taken out next time.
+    let patched_at = iomark_result::result::now_rfc3339();
+    let since = last
+        .patched_at
+        .clone()
+        .unwrap_or_else(|| last.made_at.clone());
+    let gone: HashSet<String> = state
+        .store
+        .site()
+        .buried_since(&since)
+        .await
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .collect();
+    let dir = state.dumps.dir.clone();
+    tokio::task::spawn_blocking(move || without(&dir, last, &gone, patched_at))
+        .await
+        .map_err(|e| format!("the dump's patch stopped: {e}"))?
+}
+
+/// `last`'s files in `dir` written again without the results in `gone`, put in place with a
+/// new index.
+fn without(
+    dir: &Path,
+    last: Made,
+    gone: &HashSet<String>,
+    patched_at: String,
+) -> Result<Made, String> {
+    let mut files = Vec::new();
+    let mut temps = Vec::new();
+    let mut removed = 0;
+    let written = (|| {
+        for file in &last.files {
+            let kept = match file.name.as_str() {
+                name if name == FILES[0] || name == FILES[1] => {
+                    let (temp, made, left_out) = rewrite(dir, file, gone)?;
+                    temps.push((temp, dir.join(made.stored())));
+                    if name == FILES[0] {
+                        removed = left_out;
+                    }
+                    made
+                }
+                _ => file.clone(),
+            };
+            files.push(kept);
+        }
+        Ok::<(), String>(())
+    })();
+    if let Err(e) = written {
+        for (temp, _) in &temps {
+            let _ = std::fs::remove_file(temp);
+        }
+        return Err(e);
+    }
+    for (_, target) in &temps {
+        replaceable(target)?;
+    }
+    for (temp, target) in &temps {
+        replace(temp, target)?;
+    }
+    sync_dir(dir);
+    let made = Made {
+        results: last.results.saturating_sub(removed),
+        patched_at: Some(patched_at),
+        files,
+        ..last
+    };
+    let index = serde_json::to_vec_pretty(&made).map_err(|e| e.to_string())?;
+    put(dir, INDEX, &index)?;
+    remove_others(
+        dir,
+        &made.files.iter().map(DumpFile::stored).collect::<Vec<_>>(),
+    );
+    Ok(made)
+}
+
+/// One file written again without the results in `gone`: its new file (under a temporary
+/// name), what the index says of it, and how many results it left out. A line of the JSON
+/// lines is a result by its `"id"`; a row of the CSV by its first cell; the lines about the
+/// dump and the CSV's header stay.
+fn rewrite(
+    dir: &Path,
+    file: &DumpFile,
+    gone: &HashSet<String>,
+) -> Result<(std::path::PathBuf, DumpFile, u64), String> {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: String,
+    }
+    let name = file.name.as_str();
+    let source =
+        std::fs::File::open(dir.join(file.stored())).map_err(|e| format!("{name}: {e}"))?;
+    let (temp, mut out) = temp_file(dir, name)?;
+    let mut left_out = 0;
+    let outcome = (|| {
+        let mut lines = BufReader::new(GzDecoder::new(source));
+        let fail = |e: &dyn std::fmt::Display| format!("{name}: {e}");
+        if name == FILES[0] {
+            for line in lines.lines() {
+                let line = line.map_err(|e| fail(&e))?;
+                let id = serde_json::from_str::<Id>(&line).ok().map(|r| r.id);
+                if id.is_some_and(|id| gone.contains(&id)) {
+                    left_out += 1;
+                    continue;
+                }
+                writeln!(out, "{line}").map_err(|e| fail(&e))?;
+            }
+            return finished(out, name);
+        }
+        // The CSV: its `#` line as it is, then record by record (a cell may hold a line's
+        // end, quoted), each written as the dump's writer writes it.
+        let mut about = String::new();
+        lines.read_line(&mut about).map_err(|e| fail(&e))?;
+        out.write_all(about.as_bytes()).map_err(|e| fail(&e))?;
+        let mut table = csv::Writer::from_writer(out);
+        let mut records = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(lines);
+        for record in records.byte_records() {
+            let record = record.map_err(|e| fail(&e))?;
+            let id = record.get(0).and_then(|id| std::str::from_utf8(id).ok());
+            if id.is_some_and(|id| gone.contains(id)) {
+                left_out += 1;
+                continue;
+            }
+            table.write_byte_record(&record).map_err(|e| fail(&e))?;
+        }
+        let out = table.into_inner().map_err(|e| fail(e.error()))?;
+        finished(out, name)
+    })();
+    match outcome {
+        Ok((bytes, sha256)) => {
+            let made = DumpFile {
+                name: name.to_string(),
+                path: file.path.clone(),
+                bytes,
+                sha256,
+            };
+            Ok((temp, made, left_out))
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
+        }
+    }
+}
