@@ -56,7 +56,8 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
     // different figures.
     let saved = with_store(&args.store, async |s| {
         for (path, doc) in &docs {
-            match s.history().get(&doc.id).await {
+            // By its whole id: one lookup of the key, not a scan for a prefix.
+            match s.history().document(&doc.id).await {
                 Ok(stored) if same(&stored, doc) => {}
                 Ok(_) => {
                     return Err(StoreError::Invalid(format!(
@@ -71,16 +72,20 @@ pub fn import(args: ImportArgs) -> anyhow::Result<()> {
         }
         let mut outcomes = Vec::new();
         for (path, doc) in &docs {
-            match s.history().save(doc).await {
+            match s.bulk_history().save(doc).await {
                 Ok(()) => outcomes.push((true, path, doc)),
                 Err(StoreError::Duplicate(_)) => outcomes.push((false, path, doc)),
                 Err(e) => return Err(e),
             }
         }
-        // Each id as short as the store allows once every run is in.
+        // Each device's aggregates once, not once per run (a killed import leaves them marked
+        // stale, for the next import or `iomark serve` of this store to refresh).
+        s.refresh_bulk().await?;
+        // Each id as short as the store allows once every run is in, all found at once.
+        let ids: Vec<&str> = outcomes.iter().map(|(_, _, doc)| doc.id.as_str()).collect();
+        let short = s.history().short_ids(&ids).await?;
         let mut saved = Vec::new();
-        for (new, path, doc) in outcomes {
-            let id = super::short_id(s, &doc.id).await;
+        for ((new, path, _), id) in outcomes.into_iter().zip(short) {
             saved.push(if new {
                 format!("imported {id} from {}", path.display())
             } else {

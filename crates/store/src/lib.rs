@@ -88,6 +88,9 @@ pub struct Store {
     db: Db,
     replicas: replicas::Replicas,
     derivation: stale::Derivation,
+    /// What [`Store::bulk_history`] saves through: every device's aggregates left for
+    /// [`Store::refresh_bulk`].
+    bulk: stale::Derivation,
     committer: committer::Committer,
     secret: sender::Secret,
 }
@@ -116,6 +119,7 @@ impl Store {
             db,
             replicas: Default::default(),
             derivation: Default::default(),
+            bulk: stale::Derivation::inline_up_to(0),
             committer: Default::default(),
             secret: Default::default(),
         };
@@ -151,6 +155,24 @@ impl Store {
     /// The result history: runs saved, found, listed, deleted; receipts; backups.
     pub fn history(&self) -> History<'_> {
         History::new(&self.db, self.reader(), self.derivation())
+    }
+
+    /// The result history for saving many runs at once (`iomark import`): a saved run marks
+    /// its device's aggregates stale instead of re-reading every result of the device, so that
+    /// 100,000 runs of one device are not 100,000 reads of a growing device (import was
+    /// quadratic, issue 59); [`Store::refresh_bulk`] then refreshes each device once.
+    pub fn bulk_history(&self) -> History<'_> {
+        History::new(&self.db, self.reader(), Derive::new(&self.db, &self.bulk))
+    }
+
+    /// Refreshes every device left stale, each once: what [`Store::bulk_history`] saved.
+    pub async fn refresh_bulk(&self) -> Result<(), StoreError> {
+        while !Derive::new(&self.db, &self.bulk)
+            .refresh_stale()
+            .await?
+            .is_empty()
+        {}
+        Ok(())
     }
 
     /// What a results site saves and deletes for its submitters.

@@ -342,6 +342,36 @@ async fn each_scope(
 mod tests {
     use super::*;
 
+    /// A bulk import (`Store::bulk_history`) leaves every device's aggregates for one refresh
+    /// at its end (`Store::refresh_bulk`), which counts every result, and leaves no mark.
+    #[test]
+    fn a_bulk_import_refreshes_each_device_once_at_its_end() {
+        crate::on_a_server_store(None, async |store| {
+            for n in 1..=40u32 {
+                let mut doc = iomark_result::result::sample::ssd_doc();
+                doc.id = format!("01JBULK{n:019}");
+                store.bulk_history().save(&doc).await.unwrap();
+            }
+            let count = async |sql: &str| -> i64 {
+                sqlx::query(sql)
+                    .fetch_one(&store.db.pool)
+                    .await
+                    .unwrap()
+                    .try_get(0)
+                    .unwrap()
+            };
+            let before = count("SELECT results FROM devices WHERE scope = ''").await;
+            assert!(before < 40, "refreshed with each result: {before}");
+            assert!(count("SELECT COUNT(*) FROM stale").await > 0);
+            store.refresh_bulk().await.unwrap();
+            assert_eq!(
+                count("SELECT results FROM devices WHERE scope = ''").await,
+                40
+            );
+            assert_eq!(count("SELECT COUNT(*) FROM stale").await, 0);
+        });
+    }
+
     /// Past the limit a submission marks its device instead of refreshing it, and one pass
     /// refreshes it with every result since; under it, each refreshes its own.
     #[test]

@@ -35,7 +35,7 @@ pub mod warning;
 
 use serde::{Deserialize, Serialize};
 
-pub use id::{new_id, now_rfc3339, short_ids, unix_rfc3339, SHORT_ID};
+pub use id::{new_id, now_rfc3339, short_ids, short_ids_among, unix_rfc3339, SHORT_ID};
 pub use identity::Identity;
 pub use info::Info;
 pub use names::{fit_text, printable};
