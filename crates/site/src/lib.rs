@@ -49,7 +49,8 @@
 //! `--dump-dir`, when the next is due, the routes that serve the files by streaming them and the
 //! index; `make.rs` one dump made, the store read a page at a time and the gzip JSON lines and the
 //! results' and the cards' CSV (`columns.rs`) written on a blocking thread under new names, synced,
-//! renamed over regular files only, a failed dump discarded whole), `metrics.rs` (what an operator watches: a log line per request through
+//! renamed over regular files only, a failed dump discarded whole; `patch.rs` the last dump
+//! less the results deleted or hidden since, at most every 30 s, while it stays served), `metrics.rs` (what an operator watches: a log line per request through
 //! `tracing`, text or JSON (`--log`), with the client the guard put on the answer; Prometheus
 //! metrics at `/metrics`, through the `metrics` facade: every request counted by route pattern,
 //! method and status, and timed; submissions saved, and refused by reason
