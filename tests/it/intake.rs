@@ -436,3 +436,31 @@ fn look_alike_names_rank_as_no_twin() {
     assert_eq!(devices.len(), 1, "{board}");
     assert_eq!(devices[0]["results"], 2, "{board}");
 }
+
+/// Issue 59's attack pass: user names in paths of every spelling, in any text of a document,
+/// reached the result's page, the API and the leaderboard. None does now.
+#[test]
+fn no_folder_names_its_owner_anywhere() {
+    let (site, _dir) = fresh();
+    let mut doc = device_doc(9960, "Private", "Paths", 0.1, "Raspberry Pi 4 Model B");
+    let names = ["alice", "bobby", "carol", "davey", "erin", "frank", "grace"];
+    doc["label"] = json!("card on /media/alice, from ~erin");
+    doc["host"]["kernel"] = json!("6.1 /home//bobby/x");
+    doc["host"]["os"] = json!("C:\\Users\\carol");
+    doc["target"]["mount_options"] = json!("rw,/run/user/1000/gvfs/smb-share:server=nas,user=davey");
+    doc["target"]["device"]["vendor"] = json!("/media/frank");
+    doc["warnings"] = json!([{"kind": "high_variation",
+        "message": "loops of \u{ff0f}home\u{ff0f}grace/.iomark.tmp and /HOME/erin varied"}]);
+    let sent = post(&format!("{}/api/v1/results", site.url), &doc);
+    assert_eq!(sent.status, 201, "{}", sent.body);
+    let id = ulid(9960);
+    let device = get(&format!("{}/api/v1/results/{id}", site.url)).json()["device_key"]
+        .as_str()
+        .map(str::to_string);
+    for page in pages_of(&site.url, &id, device.as_deref()) {
+        let body = get(&page).body.to_lowercase();
+        for name in names {
+            assert!(!body.contains(name), "{page} names {name}");
+        }
+    }
+}

@@ -58,10 +58,74 @@ pub fn hide_private_paths(text: &str) -> String {
             text = hide_homes(&text, prefix);
         }
     }
-    match text.contains("/root") {
+    let text = match text.contains("/root") {
         true => replace_home(&text, "/root"),
         false => text,
+    };
+    hide_other_paths(&text)
+}
+
+/// The folders a path may begin with and be shown: the system's own, and what is hidden
+/// already. Any other path is someone's (issue 59's attack pass published `/media/alice`,
+/// `/home//bob`, `/HOME/u`, `C:\Users\u`, `~erin`, `/run/user/1000/gvfs/…user=carol`).
+const SHOWN: [&str; 16] = [
+    "/dev/",
+    "/sys/",
+    "/proc/",
+    "/usr/",
+    "/etc/",
+    "/lib",
+    "/bin/",
+    "/sbin/",
+    "/opt/",
+    "/var/lib/",
+    "/tmp",
+    "/mnt/",
+    "/boot",
+    "/media/USER/",
+    "/run/media/USER/",
+    "/var/tmp",
+];
+
+/// Every word of `text` that holds a path not of [`SHOWN`] written `[folder]`: a word whose
+/// path begins at its start or after what opens or names one (`(/x`, `C:\x`, `file:///x`),
+/// with `/`, `\` or their full-width and division look-alikes, or `~` and a name; `MB/s`,
+/// `I/O` and `</b>` are no paths.
+fn hide_other_paths(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let slash = |c: char| {
+        matches!(
+            c,
+            '/' | '\\' | '\u{ff0f}' | '\u{ff3c}' | '\u{2215}' | '\u{2044}'
+        )
+    };
+    let mut out = String::with_capacity(text.len());
+    for piece in text.split_inclusive(char::is_whitespace) {
+        let word = piece.trim_end_matches(char::is_whitespace);
+        let space = &piece[word.len()..];
+        let folded: String = word.nfkc().collect();
+        let start = folded.char_indices().find(|&(at, c)| {
+            let before = folded[..at].chars().last();
+            // At the word's start, or after what opens or names a path (`(`, a quote, `=`,
+            // `:`, `[`, `,`): `</script>` and `MB/s` hold no path.
+            before.is_none_or(|b| "(\"'=:[,".contains(b)) && (slash(c) || c == '~')
+        });
+        let private = start.is_some_and(|(at, _)| {
+            let path = &folded[at..];
+            let path = path.trim_end_matches(|c: char| ".,;:)]}'\"".contains(c));
+            match path.strip_prefix('~') {
+                // `~` and `~/…` are a home hidden already; `~erin` is erin's.
+                Some(rest) => rest.starts_with(char::is_alphanumeric),
+                None => path != "/" && !SHOWN.iter().any(|shown| path.starts_with(shown)),
+            }
+        });
+        match private {
+            true => out.push_str("[folder]"),
+            false => out.push_str(word),
+        }
+        out.push_str(space);
     }
+    out
 }
 
 /// Each `prefix` followed by a name (`/home/alice`) becomes `~`.
@@ -74,7 +138,8 @@ fn hide_homes(text: &str, prefix: &str) -> String {
             .find(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '-')))
             .unwrap_or(after.len());
         out.push_str(&rest[..at]);
-        if name == 0 {
+        if name == 0 || after[..name].bytes().all(|b| b == b'.') {
+            // `.` and `..` are no one's name: the path is left whole, for `hide_other_paths`.
             out.push_str(prefix);
         } else {
             out.push('~');
@@ -131,6 +196,41 @@ mod tests {
     use crate::result::sample;
     use std::path::Path;
 
+    /// Issue 59's attack pass: paths that name a person in every spelling it tried.
+    #[test]
+    fn no_spelling_of_a_persons_folder_is_sent() {
+        for (text, shown) in [
+            ("on /media/alice", "on [folder]"),
+            ("on /media/alice.", "on [folder]"),
+            ("/home//bob/x and /home/./u", "[folder] and [folder]"),
+            ("/HOME/u", "[folder]"),
+            ("C:\\Users\\u", "[folder]"),
+            ("\\home\\u", "[folder]"),
+            ("\u{ff0f}home\u{ff0f}dave", "[folder]"),
+            ("/\u{210d}ome/u", "[folder]"),
+            ("~erin", "[folder]"),
+            (
+                "/run/user/1000/gvfs/smb-share:server=nas,user=carol",
+                "[folder]",
+            ),
+            ("(/home/\u{b4}u)", "[folder]"),
+            ("file:///home/u/x", "[folder]"),
+        ] {
+            let hidden = super::hide_private_paths(text);
+            assert_eq!(hidden, shown, "{text}");
+        }
+        // What is no one's stays: units, the system's folders, what was hidden already.
+        for text in [
+            "2000 MB/s and 4 I/O a read/write",
+            "/dev/sda on /mnt/usb, /sys/block/sda/queue and /tmp/x",
+            "~/bench and /media/USER/CARD",
+            "a ratio of 1/3",
+            "<script>alert(1)</script> \"><img src=x onerror=alert(2)>",
+        ] {
+            assert_eq!(super::hide_private_paths(text), text);
+        }
+    }
+
     /// Issue 59: a card mounted by the desktop carries its user's name in its path.
     #[test]
     fn the_owner_of_a_desktop_s_mounts_is_not_sent() {
@@ -144,7 +244,8 @@ mod tests {
         assert_eq!(sent.target.path, "/media/USER/SD CARD");
         assert_eq!(
             sent.warnings.last().unwrap().message,
-            "loops of /run/media/USER/USB/.iomark-1.tmp varied; /media/CARD and /media/ too"
+            // A folder right under /media may be a user's own (`/media/alice`): hidden too.
+            "loops of /run/media/USER/USB/.iomark-1.tmp varied; [folder] and [folder] too"
         );
     }
 
@@ -171,7 +272,10 @@ mod tests {
         assert_eq!(sent.target.path, "~/bench");
         doc.target.path = "/srv/alicex/bench".into();
         let sent = doc.for_submission(Some(Path::new("/srv/alice")));
-        assert_eq!(sent.target.path, "/srv/alicex/bench");
+        assert_eq!(
+            sent.target.path, "[folder]",
+            "another's folder, not the home"
+        );
         doc.target.path = "/srv/alice/bench".into();
         let sent = doc.for_submission(Some(Path::new("/srv/alice")));
         assert_eq!(sent.target.path, "~/bench");
