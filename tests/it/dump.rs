@@ -571,7 +571,8 @@ fn deletions_keep_the_dump_up() {
                 while !stop.load(Ordering::Relaxed) {
                     n += 1;
                     // Each its own measurement (a copy of a deleted one is refused, 410).
-                    let scale = 0.05 + f64::from(n) * 1e-7;
+                    let m = k * 1000 + (n - 100 - k * 10_000);
+                    let scale = 0.05 * (1.0 + f64::from(m) * 2e-3);
                     let d = device_doc(n, "Churn", "Stick", scale, "Raspberry Pi 4 Model B");
                     let sent = post(&format!("{url}/api/v1/results"), &d);
                     assert_eq!(sent.status, 201, "{}", sent.body);

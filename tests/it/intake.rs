@@ -265,6 +265,36 @@ fn deletion_is_final(db: &str, home: &std::path::Path) {
     let again = post(&results, &copy);
     assert_eq!(again.status, 410, "under another id: {}", again.body);
     assert_eq!(get(&format!("{results}/{}", ulid(9701))).status, 404);
+    // Nor any copy of its measurement, however its times, tests or figures are spelt (issue
+    // 59's attack pass: each of these brought a deleted result back).
+    let variants: [(&str, &dyn Fn(&mut Value)); 5] = [
+        ("a time spelt +00:00", &|d| {
+            let at = d["started_at"].as_str().unwrap().replace('Z', "+00:00");
+            d["started_at"] = json!(at);
+        }),
+        ("a time a second later", &|d| {
+            let at = d["started_at"].as_str().unwrap().replace(":00Z", ":01Z");
+            d["started_at"] = json!(at);
+            d["finished_at"] = json!(at);
+        }),
+        ("its tests reversed", &|d| {
+            d["tests"].as_array_mut().unwrap().reverse();
+        }),
+        ("a CPU time changed", &|d| {
+            d["tests"][0]["cpu"]["user_s"] = json!(0.101)
+        }),
+        ("a figure a rounding error up", &|d| {
+            let v = d["tests"][0]["mb_per_s"].as_f64().unwrap();
+            d["tests"][0]["mb_per_s"] = json!(v * (1.0 + 1e-12));
+        }),
+    ];
+    for (k, (what, change)) in variants.iter().enumerate() {
+        let mut copy = doc.clone();
+        copy["id"] = json!(ulid(9710 + k as u32));
+        change(&mut copy);
+        let again = post(&results, &copy);
+        assert_eq!(again.status, 410, "{what}: {}", again.body);
+    }
     // Another measurement of the same device is taken.
     let other = device_doc(9702, "Kept", "Copy", 1.1, "Raspberry Pi 4 Model B");
     assert_eq!(post(&results, &other).status, 201);
@@ -390,7 +420,12 @@ fn a_hidden_device_stays_hidden() {
     assert_eq!(admin("hide").status, 200);
     assert_eq!(board(), json!([]));
     // One new result, from another network: it waits, and the device stays off the board.
-    let again = post_as(9, &results, &fake(9909));
+    // (Its own measurement: a copy of a hidden one is refused, 410.)
+    let mut other = fake(9909);
+    other["tests"][0]["mb_per_s"] = json!(other["tests"][0]["mb_per_s"].as_f64().unwrap() * 1.01);
+    let bs = other["tests"][0]["block_size"].as_f64().unwrap();
+    other["tests"][0]["iops"] = json!(other["tests"][0]["mb_per_s"].as_f64().unwrap() * 1e6 / bs);
+    let again = post_as(9, &results, &other);
     assert_eq!(again.status, 201, "{}", again.body);
     let flag = again.json()["flag"]
         .as_str()
@@ -447,7 +482,8 @@ fn no_folder_names_its_owner_anywhere() {
     doc["label"] = json!("card on /media/alice, from ~erin");
     doc["host"]["kernel"] = json!("6.1 /home//bobby/x");
     doc["host"]["os"] = json!("C:\\Users\\carol");
-    doc["target"]["mount_options"] = json!("rw,/run/user/1000/gvfs/smb-share:server=nas,user=davey");
+    doc["target"]["mount_options"] =
+        json!("rw,/run/user/1000/gvfs/smb-share:server=nas,user=davey");
     doc["target"]["device"]["vendor"] = json!("/media/frank");
     doc["warnings"] = json!([{"kind": "high_variation",
         "message": "loops of \u{ff0f}home\u{ff0f}grace/.iomark.tmp and /HOME/erin varied"}]);

@@ -10,11 +10,25 @@ use sqlx::{Any, Row, Transaction};
 
 use iomark_result::result::ResultDoc;
 
-/// A measurement's fingerprint: its times and its tests, figures and all, hashed; the same
-/// measurement sent under another id or label has the same.
+/// A measurement's fingerprint: its device and its tests' figures (each test's MB/s and IOPS to
+/// four significant digits, the tests in order of name), hashed. The same measurement sent
+/// under another id or label, at another time, with its tests in another order or a figure
+/// moved by a rounding error, has the same (issue 59's attack pass brought a deleted result
+/// back by writing its start as `+00:00`, or one figure one unit of the last place up); two
+/// runs of a device rarely agree in every figure to four digits.
 pub(crate) fn fingerprint(doc: &ResultDoc) -> String {
-    let measured = (&doc.started_at, &doc.finished_at, &doc.tests);
-    let text = serde_json::to_string(&measured).unwrap_or_default();
+    let four = |v: f64| match v.is_finite() && v != 0.0 {
+        true => format!("{v:.3e}"),
+        false => "0".to_string(),
+    };
+    let mut tests: Vec<String> = doc
+        .tests
+        .iter()
+        .map(|t| format!("{} {} {}", t.name, four(t.mb_per_s), four(t.iops)))
+        .collect();
+    tests.sort();
+    let device = doc.identity().device_key.unwrap_or_default();
+    let text = format!("{device}\n{}", tests.join("\n"));
     Sha256::digest(text.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))

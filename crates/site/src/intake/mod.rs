@@ -1,8 +1,9 @@
 //! The one intake (issue 59): every document a stranger sends is made canonical here, once,
 //! and nothing after reads what was sent. In order: read and checked as `import` reads a
 //! document (`ResultDoc::from_json`); refused where a public site takes no such result
-//! ([`rules`]); every field this version does not know dropped; the test's folder cleared and
-//! every text Unicode-normalised (NFC) with the folders that name a person hidden ([`texts`]);
+//! ([`rules`]); every field this version does not know dropped; the test's folder cleared, its
+//! times written one way (UTC, `Z`), and every text Unicode-normalised (NFC) with the folders
+//! that name a person hidden ([`texts`]);
 //! every number inside the range its unit allows ([`units`]); the figures held to physics
 //! ([`physics`]); long timelines merged to at most 64 kB. The store keeps what comes out, so
 //! every page, answer and dump is drawn from it.
@@ -58,6 +59,12 @@ fn canonical(mut doc: ResultDoc) -> Result<ResultDoc, Refused> {
     doc.drop_unknown();
     // Where it ran is the submitter's own business.
     doc.target.path.clear();
+    // One instant is written one way (`…+00:00`, `….000Z` and `…z` are `…Z`).
+    for time in [&mut doc.started_at, &mut doc.finished_at] {
+        if let Ok(at) = iomark_result::result::time::rfc3339("time", time) {
+            *time = humantime::format_rfc3339_seconds(at).to_string();
+        }
+    }
     let mut value = serde_json::to_value(&doc)
         .map_err(|e| Refused::new("invalid", format!("the document cannot be kept: {e}")))?;
     texts::canonical(&mut value);
