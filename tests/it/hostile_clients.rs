@@ -559,6 +559,7 @@ fn a_card_is_drawn_once_and_bounded() {
             t["iops"] = json!(iops);
             // At queue depth 1, an I/O's mean latency is the time between two (Little's law).
             t["latency_us"]["mean"] = json!(1e6 / iops);
+            t["latency_us"]["min"] = json!(0.5e6 / iops);
             t
         })
         .collect::<Vec<_>>());

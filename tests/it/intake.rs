@@ -500,3 +500,54 @@ fn no_folder_names_its_owner_anywhere() {
         }
     }
 }
+
+/// Issue 59's attack pass: from one address, five new models each 1.95 times the last raised
+/// the fastest of their kind step by step until a hard disk ranked first at 98,713 IOPS. Only
+/// devices two households measured are a yardstick: the household's own models raise nothing.
+#[test]
+fn one_household_cannot_ratchet_the_yardstick() {
+    use crate::common::site::post_as;
+    let (site, _dir) = fresh();
+    let results = format!("{}/api/v1/results", site.url);
+    for n in 1..=3u8 {
+        for k in [0u8, 100] {
+            let mut d = device_doc(
+                9970 + u32::from(n + k),
+                "Known",
+                &format!("Stick {n}"),
+                0.05 + f64::from(k) / 100_000.0,
+                "Raspberry Pi 4 Model B",
+            );
+            d["target"]["device"]["usb"]["speed_mbps"] = json!(20000.0);
+            assert_eq!(post_as(n + k, &results, &d).status, 201);
+        }
+    }
+    let mut held = 0;
+    for step in 1..=5i32 {
+        let scale = 0.05 * 1.95f64.powi(step);
+        let mut d = device_doc(
+            9990 + step as u32,
+            "Ratchet",
+            &format!("Model {step}"),
+            scale,
+            "Raspberry Pi 4 Model B",
+        );
+        d["target"]["device"]["usb"]["speed_mbps"] = json!(20000.0);
+        let sent = post_as(9, &results, &d);
+        assert_eq!(sent.status, 201, "{}", sent.body);
+        // Kept out of rankings: waiting for a moderator, or past its link.
+        if sent.json()["flag"].is_string() {
+            held += 1;
+        }
+    }
+    assert_eq!(held, 4, "{held} of 5 kept out; the first is within twice the yardstick");
+    let board = get(&format!("{}/api/v1/leaderboard", site.url)).json();
+    let top = board["devices"][0]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        !top.contains("Model 5") && !top.contains("Model 4"),
+        "{top} ranks first"
+    );
+}

@@ -168,15 +168,19 @@ fn a_first_result_far_beyond_its_kind_waits_for_a_moderator() {
     let (site, _dir) = site(None);
     let url = &site.url;
     let results = format!("{url}/api/v1/results");
+    // Each stick measured by two households: a yardstick (one household's own models are
+    // none, issue 59).
     for (n, model) in [(1, "Stick A"), (2, "Stick B"), (3, "Stick C")] {
-        let doc = device_doc(
-            n,
-            "Maker",
-            model,
-            0.02 + f64::from(n) / 1000.0,
-            "Raspberry Pi 4 Model B",
-        );
-        assert_eq!(post_as(n as u8, &results, &doc).status, 201);
+        for (k, from) in [(0, n as u8), (100, n as u8 + 100)] {
+            let doc = device_doc(
+                n + k,
+                "Maker",
+                model,
+                0.02 + f64::from(n) / 1000.0 + f64::from(k) / 100_000.0,
+                "Raspberry Pi 4 Model B",
+            );
+            assert_eq!(post_as(from, &results, &doc).status, 201);
+        }
     }
     // 600 MB/s where the fastest USB stick here reads 46: within its USB 3 link, far beyond.
     let far = device_doc(9, "Maker", "Impossible", 0.3, "Raspberry Pi 4 Model B");
@@ -223,15 +227,18 @@ fn an_unknown_kind_is_held_against_every_kind() {
     let (site, _dir) = site(None);
     let url = &site.url;
     let results = format!("{url}/api/v1/results");
+    // Three sticks, each measured by two households (a yardstick).
     for n in 1..=3u8 {
-        let doc = device_doc(
-            u32::from(n),
-            "Maker",
-            &format!("Stick {n}"),
-            0.2,
-            "Raspberry Pi 4 Model B",
-        );
-        assert_eq!(post_as(n, &results, &doc).status, 201);
+        for k in [0, 100] {
+            let doc = device_doc(
+                u32::from(n + k),
+                "Maker",
+                &format!("Stick {n}"),
+                0.2 + f64::from(k) / 10_000.0,
+                "Raspberry Pi 4 Model B",
+            );
+            assert_eq!(post_as(n + k, &results, &doc).status, 201);
+        }
     }
     // 126,000 MB/s, each latency as Little's law has it at its queue depth.
     let mut odd = device_doc(9, "Odd", "Bridge", 63.0, "PC");
@@ -241,6 +248,7 @@ fn an_unknown_kind_is_held_against_every_kind() {
             t["queue_depth"].as_f64().unwrap(),
         );
         t["latency_us"]["mean"] = json!(depth * 1e6 / iops);
+        t["latency_us"]["min"] = json!(depth * 0.5e6 / iops);
     }
     odd["target"]["device"] = json!({
         "name": "sdb", "model": "Bridge", "vendor": "Odd", "transport": "scsi",

@@ -83,7 +83,7 @@ pub fn network(address: IpAddr) -> String {
             let [a, b, c, _] = v4.octets();
             format!("{a}.{b}.{c}.0/24")
         }
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped().or_else(|| six_to_four(v6)) {
             Some(v4) => network(IpAddr::V4(v4)),
             None => {
                 let s = v6.segments();
@@ -135,6 +135,17 @@ pub fn households<'a>(submitters: impl Iterator<Item = Option<&'a str>>) -> usiz
     }
     let [v4, v6, other] = seen.map(|s| s.len());
     v4.max(v6).max(other + untold)
+}
+
+/// The IPv4 address a 6to4 address (`2002:AABB:CCDD::/48`) carries: the same household as it
+/// (issue 59's attack pass counted one home's IPv4 and its 6to4 /56s as several).
+fn six_to_four(v6: std::net::Ipv6Addr) -> Option<std::net::Ipv4Addr> {
+    let s = v6.segments();
+    (s[0] == 0x2002).then(|| {
+        let [a, b] = s[1].to_be_bytes();
+        let [c, d] = s[2].to_be_bytes();
+        std::net::Ipv4Addr::new(a, b, c, d)
+    })
 }
 
 /// `what`'s SHA-256 keyed with `secret` (as HMAC does, inner and outer), in hex, shortened to
@@ -214,6 +225,8 @@ mod tests {
         assert_ne!(n("192.0.2.1"), n("192.0.3.1"));
         assert_eq!(n("2001:db8:1:2:3:4:5:6"), "2001:db8:1:0::/56");
         assert_eq!(n("2001:db8:1:2::9"), n("2001:db8:1:2:ffff::1"));
+        // A 6to4 address is its IPv4 address's household.
+        assert_eq!(n("2002:0a66:0202:1::1"), "10.102.2.0/24");
         // The 256 /64s of one home's /56 are one household; the next /56 another.
         assert_eq!(n("2001:db8:1:2::9"), n("2001:db8:1:ff::9"));
         assert_ne!(n("2001:db8:1:2::9"), n("2001:db8:1:102::9"));

@@ -226,7 +226,12 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
                 transport: transport.flatten(),
                 capacity_gb: capacity_gb.flatten(),
                 results: figures.iter().map(Vec::len).sum::<usize>() as i64,
-                submitters: submitters.len() as i64,
+                // Households, not addresses: one client over IPv4 and IPv6 counts once.
+                submitters: super::sender::households(
+                    submitters
+                        .iter()
+                        .map(|s| s.first().and_then(|e| e.submitter.as_deref())),
+                ) as i64,
                 price_usd: spread_of_submitters(&figures, |e| e.price_usd).map(|s| s.median),
                 stats,
             }
