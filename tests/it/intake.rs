@@ -461,6 +461,19 @@ fn look_alike_names_rank_as_no_twin() {
         let flag = sent.json()["flag"].as_str().unwrap_or_default().to_string();
         assert!(flag.contains("look-alike"), "{model}: {flag}");
     }
+    // A whole word of Cyrillic letters that look Latin: a look-alike, not ranked.
+    let dressed = post(&results, &stick(9956, "\u{0415}\u{0445}treme Go", 0.2));
+    assert!(dressed.json()["flag"].is_string(), "{}", dressed.body);
+    let dressed = post(&results, &stick(9957, "Extreme \u{0405}\u{041e}", 0.2));
+    assert!(dressed.json()["flag"].is_string(), "{}", dressed.body);
+    // A mark on a letter, or small capitals: the same device as the real one.
+    for (n, model) in [(9958, "Extr\u{1eb9}me Go"), (9959, "ᴇxtreme Go")] {
+        let sent = post(
+            &results,
+            &stick(n, model, 0.1 + f64::from(n - 9950) / 100.0),
+        );
+        assert_eq!(sent.status, 201, "{model}: {}", sent.body);
+    }
     // A variation selector inside the name: the same device.
     assert_eq!(
         post(&results, &stick(9955, "Extr\u{fe0f}eme Go", 0.11)).status,
@@ -469,7 +482,7 @@ fn look_alike_names_rank_as_no_twin() {
     let board = get(&format!("{}/api/v1/leaderboard?q=extreme", site.url)).json();
     let devices = board["devices"].as_array().unwrap();
     assert_eq!(devices.len(), 1, "{board}");
-    assert_eq!(devices[0]["results"], 2, "{board}");
+    assert_eq!(devices[0]["results"], 4, "{board}");
 }
 
 /// Issue 59's attack pass: user names in paths of every spelling, in any text of a document,
@@ -540,7 +553,10 @@ fn one_household_cannot_ratchet_the_yardstick() {
             held += 1;
         }
     }
-    assert_eq!(held, 4, "{held} of 5 kept out; the first is within twice the yardstick");
+    assert_eq!(
+        held, 4,
+        "{held} of 5 kept out; the first is within twice the yardstick"
+    );
     let board = get(&format!("{}/api/v1/leaderboard", site.url)).json();
     let top = board["devices"][0]["name"]
         .as_str()

@@ -148,6 +148,7 @@ fn one_name(scripts: &[Script]) -> bool {
 /// The first word of `text` whose letters come from scripts no one name mixes ([`one_name`]):
 /// a name written in one script has none (Тошиба is a real word; EVО is not).
 pub(super) fn look_alike_word(text: &str) -> Option<&str> {
+    let latin = latin_word(text);
     text.split(|c: char| !c.is_alphanumeric()).find(|word| {
         let mut scripts: Vec<Script> = Vec::new();
         for script in word.chars().filter_map(script) {
@@ -155,64 +156,85 @@ pub(super) fn look_alike_word(text: &str) -> Option<&str> {
                 scripts.push(script);
             }
         }
-        !one_name(&scripts)
+        !one_name(&scripts) || (latin && dressed_as_latin(word))
     })
 }
+
+/// Whether `text` has a word of Latin letters.
+fn latin_word(text: &str) -> bool {
+    text.chars().any(|c| script(c) == Some(Script::Latin))
+}
+
+/// Whether `word` is written wholly in Greek or Cyrillic letters that each look like a Latin
+/// one (`ЕѴО`, `ΕΝΟ`): in a name of Latin words, a look-alike of a Latin word, whole (issue
+/// 59's attack pass ranked `Samsung SSD 860 ЕѴО` as a twin of the EVO).
+fn dressed_as_latin(word: &str) -> bool {
+    let mut letters = word.chars().filter(|c| c.is_alphabetic()).peekable();
+    letters.peek().is_some()
+        && letters
+            .all(|c| script(c) != Some(Script::Latin) && LIKE.iter().any(|(from, _)| *from == c))
+}
+
+/// Greek and Cyrillic letters that look like a Latin one, and that one (after Unicode's
+/// confusables, for the letters model names can hide).
+const LIKE: [(char, char); 46] = [
+    ('А', 'A'),
+    ('В', 'B'),
+    ('Е', 'E'),
+    ('К', 'K'),
+    ('М', 'M'),
+    ('Н', 'H'),
+    ('О', 'O'),
+    ('Р', 'P'),
+    ('С', 'C'),
+    ('Т', 'T'),
+    ('Х', 'X'),
+    ('У', 'Y'),
+    ('І', 'I'),
+    ('Ј', 'J'),
+    ('Ѕ', 'S'),
+    ('а', 'a'),
+    ('е', 'e'),
+    ('о', 'o'),
+    ('р', 'p'),
+    ('с', 'c'),
+    ('у', 'y'),
+    ('х', 'x'),
+    ('і', 'i'),
+    ('ј', 'j'),
+    ('ѕ', 's'),
+    ('Α', 'A'),
+    ('Β', 'B'),
+    ('Ε', 'E'),
+    ('Ζ', 'Z'),
+    ('Η', 'H'),
+    ('Ι', 'I'),
+    ('Κ', 'K'),
+    ('Μ', 'M'),
+    ('Ν', 'N'),
+    ('Ο', 'O'),
+    ('Ρ', 'P'),
+    ('Τ', 'T'),
+    ('Υ', 'Y'),
+    ('Χ', 'X'),
+    ('ο', 'o'),
+    ('ν', 'v'),
+    ('ι', 'i'),
+    ('κ', 'k'),
+    ('ρ', 'p'),
+    ('Ѵ', 'V'),
+    ('ѵ', 'v'),
+];
 
 /// In a word that mixes scripts, each Greek or Cyrillic letter that looks like a Latin one
 /// replaced by it (after Unicode's confusables, for the letters of these scripts that model
 /// names can hide); every other word as it is.
 pub(super) fn unconfuse(text: &str) -> String {
-    const LIKE: [(char, char); 44] = [
-        ('А', 'A'),
-        ('В', 'B'),
-        ('Е', 'E'),
-        ('К', 'K'),
-        ('М', 'M'),
-        ('Н', 'H'),
-        ('О', 'O'),
-        ('Р', 'P'),
-        ('С', 'C'),
-        ('Т', 'T'),
-        ('Х', 'X'),
-        ('У', 'Y'),
-        ('І', 'I'),
-        ('Ј', 'J'),
-        ('Ѕ', 'S'),
-        ('а', 'a'),
-        ('е', 'e'),
-        ('о', 'o'),
-        ('р', 'p'),
-        ('с', 'c'),
-        ('у', 'y'),
-        ('х', 'x'),
-        ('і', 'i'),
-        ('ј', 'j'),
-        ('ѕ', 's'),
-        ('Α', 'A'),
-        ('Β', 'B'),
-        ('Ε', 'E'),
-        ('Ζ', 'Z'),
-        ('Η', 'H'),
-        ('Ι', 'I'),
-        ('Κ', 'K'),
-        ('Μ', 'M'),
-        ('Ν', 'N'),
-        ('Ο', 'O'),
-        ('Ρ', 'P'),
-        ('Τ', 'T'),
-        ('Υ', 'Y'),
-        ('Χ', 'X'),
-        ('ο', 'o'),
-        ('ν', 'v'),
-        ('ι', 'i'),
-        ('κ', 'k'),
-        ('ρ', 'p'),
-    ];
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
+    let latin = latin_word(text);
     let flush = |word: &mut String, out: &mut String| {
-        if look_alike_word(word).is_some() {
+        if look_alike_word(word).is_some() || (latin && dressed_as_latin(word)) {
             out.extend(word.chars().map(|c| {
                 LIKE.iter()
                     .find(|(from, _)| *from == c)
@@ -246,7 +268,13 @@ pub(super) fn is_filler(text: &str) -> bool {
 /// Letters and digits of any script in lower case, every other run of characters one dash
 /// (after `normalise`): 闪迪至尊 and Тошиба keep their names, in URLs percent-encoded.
 pub fn slug(text: &str) -> String {
-    let text = normalise(text);
+    use unicode_normalization::UnicodeNormalization;
+    // What is written on a letter (an accent, a dot below, a stroke through it) and a small
+    // capital's size are no part of a key: `ẸVO`, `E̶VO` and `ᴇᴠᴏ` ranked as twins of the EVO
+    // (issue 59's attack pass). Shown names keep them.
+    let bare: String = normalise(text).nfkd().filter(|c| !is_mark(*c)).collect();
+    // Composed again: a Hangul syllable is its letters decomposed.
+    let text: String = bare.nfc().map(small_capital).collect();
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_alphanumeric() {
@@ -259,6 +287,47 @@ pub fn slug(text: &str) -> String {
         out.pop();
     }
     out
+}
+
+/// A combining mark: what is written on the letter before it.
+fn is_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036f}' | '\u{1ab0}'..='\u{1aff}' | '\u{1dc0}'..='\u{1dff}'
+        | '\u{20d0}'..='\u{20ff}' | '\u{fe20}'..='\u{fe2f}')
+}
+
+/// A Latin small capital as its letter (`ᴇ` as `e`); any other character as it is.
+fn small_capital(c: char) -> char {
+    const SMALL: [(char, char); 25] = [
+        ('ᴀ', 'a'),
+        ('ʙ', 'b'),
+        ('ᴄ', 'c'),
+        ('ᴅ', 'd'),
+        ('ᴇ', 'e'),
+        ('ꜰ', 'f'),
+        ('ɢ', 'g'),
+        ('ʜ', 'h'),
+        ('ɪ', 'i'),
+        ('ᴊ', 'j'),
+        ('ᴋ', 'k'),
+        ('ʟ', 'l'),
+        ('ᴍ', 'm'),
+        ('ɴ', 'n'),
+        ('ᴏ', 'o'),
+        ('ᴘ', 'p'),
+        ('ʀ', 'r'),
+        ('ꜱ', 's'),
+        ('ᴛ', 't'),
+        ('ᴜ', 'u'),
+        ('ᴠ', 'v'),
+        ('ᴡ', 'w'),
+        ('ʏ', 'y'),
+        ('ᴢ', 'z'),
+        ('ǫ', 'q'),
+    ];
+    SMALL
+        .iter()
+        .find(|(small, _)| *small == c)
+        .map_or(c, |(_, letter)| *letter)
 }
 
 #[cfg(test)]
@@ -294,5 +363,19 @@ mod tests {
         assert_eq!(normalise("Extr\u{fe0f}eme"), "Extreme");
         assert_eq!(normalise("Ult\u{e0041}ra"), "Ultra");
         assert_eq!(slug("SanDisk Extr\u{fe00}eme"), slug("SanDisk Extreme"));
+        // A whole word of Greek or Cyrillic letters that look Latin, in a Latin name.
+        assert!(look_alike_word("Samsung SSD 860 \u{0415}\u{0474}\u{041e}").is_some());
+        assert!(look_alike_word("Samsung SSD 860 \u{0395}\u{039d}\u{039f}").is_some());
+        assert_eq!(look_alike_word("Тошиба 64GB"), None);
+        assert_eq!(look_alike_word("ΕΝΟ"), None, "a Greek name alone is a name");
+        // Marks on letters and small capitals are no part of a key.
+        for twin in [
+            "Samsung 860 \u{1eb8}VO",
+            "Samsung 860 E\u{0336}VO",
+            "Samsung 860 ᴇᴠᴏ",
+        ] {
+            assert_eq!(slug(twin), slug("Samsung 860 EVO"), "{twin}");
+        }
+        assert_eq!(slug("Café"), "cafe");
     }
 }
