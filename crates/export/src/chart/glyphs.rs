@@ -5,7 +5,8 @@
 //! gap after them: "2169.4" read as "21 69.4". [`Glyphs`] wraps the bitmap backend and draws
 //! text itself, the same layout (pen advance and kerning, anchors, rotation) with each glyph at
 //! its pixel bounds. Everything else goes to the bitmap backend as it is. SVG is unaffected:
-//! its text is drawn by the viewer.
+//! its text is drawn by the viewer. Text measured ([`text_width`]) is also fitted here: words
+//! to a line ([`wrap`]) and a line cut with an ellipsis to its room ([`fit`]).
 
 use ab_glyph::{Font, FontRef, ScaleFont};
 
@@ -206,6 +207,49 @@ impl<'a> DrawingBackend for Glyphs<'a> {
     }
 }
 
+/// `text` as the words that fit on one line of `room` pixels, and the rest.
+pub(super) fn wrap(text: &str, size: u32, bold: bool, room: i32) -> (String, String) {
+    let mut first = String::new();
+    let mut words = text.split(' ').peekable();
+    while let Some(word) = words.peek() {
+        let longer = if first.is_empty() {
+            word.to_string()
+        } else {
+            format!("{first} {word}")
+        };
+        if text_width(&longer, size as f64, bold) > room as f64 {
+            break;
+        }
+        first = longer;
+        words.next();
+    }
+    (first, words.collect::<Vec<_>>().join(" "))
+}
+
+/// `text`, cut with an ellipsis where it would run wider than `room` pixels at `size`.
+pub(super) fn fit(text: &str, size: u32, bold: bool, room: i32) -> String {
+    let fits = |t: &str| text_width(t, size as f64, bold) <= room as f64;
+    if fits(text) {
+        return text.to_string();
+    }
+    // The longest beginning that fits with its ellipsis, found by halving: no glyph is
+    // narrower than a pixel, so at most `room` characters are ever measured, and a text of
+    // 4,096 characters is measured a dozen times, not 4,096 (issue 59: a card of such texts
+    // took 2.5 s, and 14 of them held every other card 9 s).
+    let chars: Vec<char> = text.chars().take(room.max(0) as usize).collect();
+    let cut = |n: usize| format!("{}…", chars[..n].iter().collect::<String>().trim_end());
+    let (mut fitting, mut over) = (0, chars.len());
+    while fitting + 1 < over {
+        let middle = (fitting + over) / 2;
+        if fits(&cut(middle)) {
+            fitting = middle;
+        } else {
+            over = middle;
+        }
+    }
+    cut(fitting)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,5 +345,20 @@ mod tests {
                 "ink at {starts:?}, expected {expected:?}"
             );
         }
+    }
+
+    #[test]
+    fn long_text_is_cut_to_its_room() {
+        assert_eq!(fit("vda · virtio", 10, false, 600), "vda · virtio");
+        let cut = fit(&"x".repeat(200), 10, false, 60);
+        assert!(cut.ends_with('…') && cut.chars().count() > 5, "{cut}");
+        assert!(text_width(&cut, 10.0, false) <= 60.0);
+        // The longest beginning that fits, however long the text.
+        let text = "龘x".repeat(2048);
+        let cut = fit(&text, 12, false, 300);
+        let kept = cut.trim_end_matches('…').chars().count();
+        let longer: String = text.chars().take(kept + 1).collect();
+        assert!(text_width(&cut, 12.0, false) <= 300.0);
+        assert!(text_width(&format!("{longer}…"), 12.0, false) > 300.0);
     }
 }
