@@ -43,13 +43,19 @@ pub const HEADER: [&str; 32] = [
     "price_usd",
 ];
 
-/// A text cell a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab
-/// or a carriage return) gets a leading `'`, as OWASP advises against CSV injection; figures
-/// are numbers and are written as they are.
+/// A text cell a spreadsheet would take for a formula or a command (starting with `=`, `+`,
+/// `-`, `@` or `|`, or their full-width forms, after any spaces; or with a tab or a carriage
+/// return) gets a leading `'`, as OWASP advises against CSV injection; figures are numbers and
+/// are written as they are. Issue 59's attack pass found ` =1+2`, `＝1+2` and `|cmd` passed.
 pub fn text(cell: &str) -> String {
-    match cell.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{cell}"),
-        _ => cell.to_string(),
+    let first = cell.trim_start_matches(' ').chars().next();
+    let formula = matches!(
+        first,
+        Some('=' | '+' | '-' | '@' | '|' | '＝' | '＋' | '－' | '＠' | '｜' | '\t' | '\r')
+    );
+    match formula {
+        true => format!("'{cell}"),
+        false => cell.to_string(),
     }
 }
 
@@ -175,6 +181,16 @@ fn langs(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_a_spreadsheet_would_run_is_quoted_however_it_is_spelt() {
+        for cell in ["=1+2", " =1+2", "＝1+2", "|cmd", "  @SUM(A1)", "-2+3", "\t=1"] {
+            assert!(text(cell).starts_with('\''), "{cell:?}");
+        }
+        for cell in ["SanDisk", "1=2", "a|b", "Ultra -64GB"] {
+            assert_eq!(text(cell), cell);
+        }
+    }
 
     #[test]
     fn text_that_a_spreadsheet_would_run_is_defused() {
