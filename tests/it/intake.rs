@@ -433,6 +433,19 @@ fn a_hidden_device_stays_hidden() {
         .to_string();
     assert!(flag.contains("hid this device"), "{flag}");
     assert_eq!(board(), json!([]), "the hidden device came back");
+    // Nor under its model with a trailing dot, or a word no maker is, before it.
+    for (n, model) in [(9911, "Fake Stick 128GB."), (9912, "ATA Fake Stick")] {
+        let mut d = fake(n);
+        d["target"]["device"]["model"] = json!(model);
+        d["tests"][1]["mb_per_s"] = json!(d["tests"][1]["mb_per_s"].as_f64().unwrap() * 1.02);
+        let bs = d["tests"][1]["block_size"].as_f64().unwrap();
+        d["tests"][1]["iops"] = json!(d["tests"][1]["mb_per_s"].as_f64().unwrap() * 1e6 / bs);
+        d["tests"][1]["loops"][1]["mb_per_s"] = d["tests"][1]["mb_per_s"].clone();
+        let sent = post_as(n as u8 - 100, &results, &d);
+        let flag = sent.json()["flag"].as_str().unwrap_or_default().to_string();
+        assert!(flag.contains("hid this device"), "{model}: {}", sent.body);
+    }
+    assert_eq!(board(), json!([]), "the hidden device came back");
     // Restored by a moderator, it is back with the results it had.
     assert_eq!(admin("restore").status, 200);
     assert_eq!(board()[0]["results"], 3, "{}", board());

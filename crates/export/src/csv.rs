@@ -184,7 +184,15 @@ mod tests {
 
     #[test]
     fn a_cell_a_spreadsheet_would_run_is_quoted_however_it_is_spelt() {
-        for cell in ["=1+2", " =1+2", "＝1+2", "|cmd", "  @SUM(A1)", "-2+3", "\t=1"] {
+        for cell in [
+            "=1+2",
+            " =1+2",
+            "＝1+2",
+            "|cmd",
+            "  @SUM(A1)",
+            "-2+3",
+            "\t=1",
+        ] {
             assert!(text(cell).starts_with('\''), "{cell:?}");
         }
         for cell in ["SanDisk", "1=2", "a|b", "Ultra -64GB"] {

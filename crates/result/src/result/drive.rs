@@ -132,6 +132,14 @@ pub(super) fn named(device: &Device) -> Named {
     let capacity_gb = device.size_bytes.and_then(marketing_gb);
     let maker_model = |maker: Option<String>, model: String| {
         let maker = maker.filter(|m| !is_bridge_word(m));
+        // A leading word of the model that names no maker (`ATA Fake Card`, as a bridge may
+        // prefix it) is no part of the name: the attack pass filed a hidden device anew so.
+        let model = match model.split_once(' ') {
+            Some((first, rest)) if is_filler(first) && !rest.trim().is_empty() => {
+                rest.trim().to_string()
+            }
+            _ => model,
+        };
         let known = maker_in(&model);
         let name = match (maker, known) {
             // The model says who made it: `Samsung SSD 860 EVO`, `WDC WD10JPVX`.
@@ -186,7 +194,11 @@ fn without_capacity(name: &str, capacity_gb: Option<u64>) -> String {
     };
     let words: Vec<&str> = name.split_whitespace().collect();
     let states = |text: &str| -> bool {
-        let lower = text.to_ascii_lowercase();
+        // `500GB.` and `500GB!` state it too (issue 59's attack pass filed a hidden device's
+        // model anew, its capacity doubled in the key, with a trailing dot).
+        let lower = text
+            .trim_end_matches(|c: char| c.is_ascii_punctuation())
+            .to_ascii_lowercase();
         let (number, scale) =
             if let Some(n) = lower.strip_suffix("gb").or_else(|| lower.strip_suffix('g')) {
                 (n, 1.0)
@@ -354,6 +366,8 @@ mod tests {
             "Samsung SSD 970 EVO Plus"
         );
         assert_eq!(without_capacity("Extreme 64 GB", gb(64)), "Extreme");
+        assert_eq!(without_capacity("Fake Card 500GB.", gb(500)), "Fake Card");
+        assert_eq!(without_capacity("Fake Card 500 GB!", gb(500)), "Fake Card");
         // A number that is not this capacity, or that is the whole name, stays.
         assert_eq!(without_capacity("Extreme 32GB", gb(64)), "Extreme 32GB");
         assert_eq!(without_capacity("64GB", gb(64)), "64GB");
