@@ -12,7 +12,7 @@ use crate::common::site::{device_doc, get, http, post, post_as, ulid, Site, NO_L
 use crate::common::{iomark, need, ok, write_doc, Postgres};
 
 /// A standard result of a SanDisk microSD card that names itself SN64G, on a Pi 4.
-fn card(n: u32, sold_as: Option<&str>, label: Option<&str>) -> Value {
+pub(crate) fn card(n: u32, sold_as: Option<&str>, label: Option<&str>) -> Value {
     let mut d = device_doc(n, "SanDisk", "SN64G", 0.02, "Raspberry Pi 4 Model B");
     d["target"]["device"] = json!({
         "name": "mmcblk0", "model": "SN64G", "vendor": "SanDisk", "transport": "mmc",

@@ -321,21 +321,6 @@ fn deletion_is_final_on_postgres() {
     deletion_is_final(&pg.database(), dir.path());
 }
 
-/// A standard result of a microSD card that names itself only by its code (`SN64G`), as a
-/// Pi 4 measures it, said to be sold as `sold_as`.
-fn coded_card(n: u32, sold_as: Option<&str>) -> Value {
-    let mut d = device_doc(n, "SanDisk", "SN64G", 0.02, "Raspberry Pi 4 Model B");
-    d["target"]["device"] = json!({
-        "name": "mmcblk0", "model": "SN64G", "vendor": "SanDisk", "transport": "mmc",
-        "size_bytes": 63_864_569_856u64, "rotational": false, "stack": [],
-        "sd": {"kind": "SD", "manufacturer": "SanDisk", "manfid": "0x03", "product": "SN64G"}
-    });
-    if let Some(name) = sold_as {
-        d["sold_as"] = json!(name);
-    }
-    d
-}
-
 /// Issue 59: one dual-stack client (its IPv4 /24 and its IPv6 /64) counted as two submitters,
 /// and two was what naming a device took: a card five others measured was retitled
 /// "Counterfeit Junk 64GB". One household, over IPv4 and from ten /64s of its /56, with a
@@ -354,7 +339,7 @@ fn one_household_names_nothing() {
             "POST",
             &results,
             "127.0.0.1",
-            Some(&coded_card(n, sold_as).to_string()),
+            Some(&crate::device_names::card(n, sold_as, None).to_string()),
             &[
                 &format!("X-Forwarded-For: {from}"),
                 &format!("X-Iomark-Installation: {key}"),
