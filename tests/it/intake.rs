@@ -267,7 +267,8 @@ fn deletion_is_final(db: &str, home: &std::path::Path) {
     assert_eq!(get(&format!("{results}/{}", ulid(9701))).status, 404);
     // Nor any copy of its measurement, however its times, tests or figures are spelt (issue
     // 59's attack pass: each of these brought a deleted result back).
-    let variants: [(&str, &dyn Fn(&mut Value)); 5] = [
+    type Change<'a> = (&'a str, &'a dyn Fn(&mut Value));
+    let variants: [Change; 5] = [
         ("a time spelt +00:00", &|d| {
             let at = d["started_at"].as_str().unwrap().replace('Z', "+00:00");
             d["started_at"] = json!(at);
