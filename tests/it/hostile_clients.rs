@@ -84,8 +84,9 @@ fn big_doc(n: u32) -> Value {
     let mut d = device_doc(n, "Fill", &format!("Model {}", n % 5), 0.1, "Pi");
     for test in d["tests"].as_array_mut().unwrap() {
         let rate = test["mb_per_s"].as_f64().unwrap();
+        // 60 samples over its three loops of a second.
         test["timeline"] = json!((0..60)
-            .map(|t| json!({"t": t as f64, "mb_per_s": rate}))
+            .map(|t| json!({"t": t as f64 * 0.05, "mb_per_s": rate}))
             .collect::<Vec<_>>());
     }
     d
@@ -560,6 +561,12 @@ fn a_card_is_drawn_once_and_bounded() {
             // At queue depth 1, an I/O's mean latency is the time between two (Little's law).
             t["latency_us"]["mean"] = json!(1e6 / iops);
             t["latency_us"]["min"] = json!(0.5e6 / iops);
+            // Each loop's I/Os of this block size.
+            for l in t["loops"].as_array_mut().unwrap() {
+                let ios = l["bytes"].as_u64().unwrap() / (kib * 1024);
+                l["ios"] = json!(ios);
+                l["iops"] = json!(ios as f64 / l["seconds"].as_f64().unwrap());
+            }
             t
         })
         .collect::<Vec<_>>());

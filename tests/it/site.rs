@@ -1948,7 +1948,20 @@ fn a_site_keeps_at_most_64_kb_of_a_result() {
             json!({"t": f64::from(i), "mb_per_s": rate, "temp_c": 40.0 + f64::from(i % 30)})
         })
         .collect();
-    long["tests"][1]["timeline"] = json!(samples);
+    // One loop of the hour, its bytes those the timeline draws, its latencies a full queue's.
+    let moved = (1200.0 * 91.234567 + 2400.0 * 23.456789) * 1e6;
+    let ios = (moved / f64::from(1 << 20)) as u64;
+    let (bytes, iops) = (ios << 20, ios as f64 / 3600.0);
+    let rate = bytes as f64 / 3600.0 / 1e6;
+    let mean = 8e6 / iops * 0.9;
+    let test = &mut long["tests"][1];
+    test["loops"] = json!([{"mb_per_s": rate, "iops": iops, "bytes": bytes, "ios": ios,
+                            "seconds": 3600.0}]);
+    (test["mb_per_s"], test["iops"], test["cv"]) = (json!(rate), json!(iops), json!(0.0));
+    test["latency_us"] = json!({"min": mean * 0.1, "mean": mean, "p50": mean * 0.9,
+        "p90": mean * 1.5, "p99": mean * 3.0, "p99_9": mean * 7.0, "max": mean * 20.0,
+        "stddev": mean * 0.3});
+    test["timeline"] = json!(samples);
     let sent = long.to_string().len();
     assert!(sent > 150_000, "{sent}");
     let token = "t".repeat(40);

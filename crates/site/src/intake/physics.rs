@@ -15,14 +15,118 @@ const IN_FLIGHT_SLACK: f64 = 1.5;
 /// for 100,000 cycles; a card's TLC or QLC for a few thousand.
 const LIFE_CYCLES: f64 = 100_000.0;
 
+/// How few I/Os in flight a test's figures may imply: a test keeps at least one I/O going
+/// most of the time (at queue depth 1 the engine's own work between I/Os takes a few percent
+/// of it), so IOPS × mean latency far under one says the latency was written down, not timed.
+const IN_FLIGHT_FLOOR: f64 = 0.2;
+/// How far a loop's bytes, I/Os, seconds and rates may disagree (they are one count divided
+/// by one clock reading).
+const COUNTED: f64 = 0.02;
 /// Whether the figures of `doc` are ones storage could give; if not, one line saying which.
 pub fn check(doc: &ResultDoc) -> Result<(), String> {
     for t in &doc.tests {
         in_flight(t)?;
         within_its_time(t, doc.settings.warmup_s)?;
         its_own(t)?;
+        counted(t)?;
+        cpu(t, doc.host.cpu_cores)?;
+        its_timeline(t)?;
     }
+    capacity(doc)?;
     written(doc)
+}
+
+/// A loop's bytes, I/Os and seconds give its rates, and a test that did I/O timed it.
+fn counted(t: &TestResult) -> Result<(), String> {
+    // Off by more than `COUNTED` and more than `slack` (one I/O: counts are whole).
+    let off =
+        |a: f64, b: f64, slack: f64| (a - b).abs() > (COUNTED * a.abs().max(b.abs())).max(slack);
+    let block = t.block_size as f64;
+    for l in t.loops.iter().filter(|l| l.seconds > 0.0) {
+        let (bytes, ios) = (l.bytes as f64, l.ios as f64);
+        if off(bytes / l.seconds / 1e6, l.mb_per_s, block / l.seconds / 1e6)
+            || off(ios, l.iops * l.seconds, 1.0)
+            || off(ios * block, bytes, block)
+        {
+            return Err(format!(
+                "test {}: a loop of {} bytes and {} I/Os of {} bytes in {} s is not {} MB/s and \
+                 {} IOPS",
+                t.name, l.bytes, l.ios, t.block_size, l.seconds, l.mb_per_s, l.iops
+            ));
+        }
+    }
+    let l = &t.latency_us;
+    if t.iops > 0.0 && !(l.mean > 0.0 && l.max > 0.0) {
+        return Err(format!(
+            "test {}: {} IOPS whose I/Os took no time (mean latency {} µs)",
+            t.name, t.iops, l.mean
+        ));
+    }
+    Ok(())
+}
+
+/// The process's CPU time during a test is at most its length times the machine's cores.
+fn cpu(t: &TestResult, cores: Option<u32>) -> Result<(), String> {
+    let Some(cores) = cores.filter(|c| *c > 0) else {
+        return Ok(());
+    };
+    let looped: f64 = t.loops.iter().map(|l| l.seconds).sum();
+    let used = t.cpu.user_s + t.cpu.sys_s;
+    if !t.loops.is_empty() && used > (looped + 1.0) * f64::from(cores) * 1.1 {
+        return Err(format!(
+            "test {}: {used:.1} s of CPU time in {looped:.1} s on {cores} cores",
+            t.name
+        ));
+    }
+    Ok(())
+}
+
+/// A test's timeline is its loops second by second: the bytes it draws are the loops' bytes.
+fn its_timeline(t: &TestResult) -> Result<(), String> {
+    let looped: f64 = t.loops.iter().map(|l| l.seconds).sum();
+    let bytes: f64 = t.loops.iter().map(|l| l.bytes as f64).sum();
+    if t.timeline.is_empty() || looped <= 0.0 || bytes <= 0.0 {
+        return Ok(());
+    }
+    let ends = t.timeline.iter().skip(1).map(|s| s.t).chain([looped]);
+    let drawn: f64 = t
+        .timeline
+        .iter()
+        .zip(ends)
+        .map(|(s, end)| s.mb_per_s * 1e6 * (end - s.t).max(0.0))
+        .sum();
+    let ratio = drawn / bytes;
+    if !(0.5..=2.0).contains(&ratio) {
+        return Err(format!(
+            "test {}: its timeline draws {:.0} MB where its loops moved {:.0} MB",
+            t.name,
+            drawn / 1e6,
+            bytes / 1e6
+        ));
+    }
+    Ok(())
+}
+
+/// The test file fits on its device, and so does the free space, where nothing (LVM, md)
+/// joins the device to others.
+fn capacity(doc: &ResultDoc) -> Result<(), String> {
+    let Some(device) = doc.target.device.as_ref().filter(|d| d.stack.is_empty()) else {
+        return Ok(());
+    };
+    let Some(size) = device.size_bytes.filter(|s| *s > 0) else {
+        return Ok(());
+    };
+    let file = doc.settings.file_size_bytes;
+    let free = doc.target.free_bytes.unwrap_or(0);
+    if file > size || free > size {
+        return Err(format!(
+            "a test file of {} MB and {} MB free on a device of {} MB",
+            file / 1_000_000,
+            free / 1_000_000,
+            size / 1_000_000
+        ));
+    }
+    Ok(())
 }
 
 /// Little's law: IOPS × mean latency is the I/Os in flight, at most its queue depth × threads.
@@ -30,6 +134,13 @@ fn in_flight(t: &TestResult) -> Result<(), String> {
     let mean_s = t.latency_us.mean / 1e6;
     let slots = f64::from(t.queue_depth.max(1)) * f64::from(t.threads.max(1));
     let flying = t.iops * mean_s;
+    if mean_s > 0.0 && t.iops > 0.0 && flying < IN_FLIGHT_FLOOR {
+        return Err(format!(
+            "test {}: {:.0} IOPS with a mean latency of {} µs keep {flying:.2} I/Os in flight: \
+             a test keeps about one going at least, so the figures contradict each other",
+            t.name, t.iops, t.latency_us.mean
+        ));
+    }
     if mean_s > 0.0 && flying > slots * IN_FLIGHT_SLACK + 1.0 {
         return Err(format!(
             "test {}: {:.0} IOPS with a mean latency of {:.0} µs keep {:.0} I/Os in flight, \
@@ -141,6 +252,55 @@ mod tests {
         }
     }
 
+    /// Issue 59's second attack pass: each of these ranked, its MB/s, IOPS and block size
+    /// agreeing.
+    #[test]
+    fn what_no_storage_does_is_named() {
+        let q1 = |doc: &mut ResultDoc| -> usize {
+            doc.tests
+                .iter()
+                .position(|t| t.queue_depth == 1 && t.kind == "rand" && t.op == "read")
+                .unwrap()
+        };
+        // 1,200 IOPS at Q1 with a mean of 8 µs: 0.01 I/Os in flight.
+        let mut doc = sample::doc();
+        let i = q1(&mut doc);
+        doc.tests[i].latency_us.mean = 1e6 / doc.tests[i].iops / 100.0;
+        let e = in_flight(&doc.tests[i]).unwrap_err();
+        assert!(e.contains("0.01 I/Os in flight"), "{e}");
+        // A loop of 50 times the bytes its rate allows.
+        let mut doc = sample::doc();
+        doc.tests[0].loops[0].bytes *= 50;
+        let e = counted(&doc.tests[0]).unwrap_err();
+        assert!(e.contains("is not"), "{e}");
+        // I/Os that took no time.
+        let mut doc = sample::doc();
+        let l = &mut doc.tests[0].latency_us;
+        (l.min, l.mean, l.p50, l.p90, l.p99, l.p99_9, l.max) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        assert!(counted(&doc.tests[0]).unwrap_err().contains("took no time"));
+        // 2,000 s of CPU time in a test of seconds, on two cores.
+        let mut doc = sample::doc();
+        doc.tests[0].cpu.user_s = 2000.0;
+        let e = cpu(&doc.tests[0], Some(2)).unwrap_err();
+        assert!(e.contains("of CPU time"), "{e}");
+        // A timeline at a tenth of its loops.
+        let mut doc = sample::doc();
+        let t = doc.tests.iter_mut().find(|t| t.timeline.len() > 1).unwrap();
+        t.timeline.iter_mut().for_each(|s| s.mb_per_s /= 10.0);
+        let e = its_timeline(t).unwrap_err();
+        assert!(e.contains("its timeline draws"), "{e}");
+        // A test file of 1 TB on a stick of 1 GB; a petabyte free on it.
+        let mut doc = sample::ssd_doc();
+        capacity(&doc).unwrap();
+        doc.target.device.as_mut().unwrap().size_bytes = Some(1_000_000_000);
+        assert!(capacity(&doc)
+            .unwrap_err()
+            .contains("on a device of 1000 MB"));
+        let mut doc = sample::ssd_doc();
+        doc.target.free_bytes = Some(1 << 50);
+        assert!(capacity(&doc).is_err());
+    }
+
     #[test]
     fn figures_that_contradict_each_other_are_named() {
         // 150,000 IOPS at Q1 with a mean of 500 µs: 75 I/Os in flight at queue depth 1.
@@ -159,7 +319,7 @@ mod tests {
         let mut doc = sample::doc();
         doc.tests[0].mb_per_s *= 5.9;
         doc.tests[0].iops *= 5.9;
-        let e = check(&doc).unwrap_err();
+        let e = its_own(&doc.tests[0]).unwrap_err();
         assert!(e.contains("none of its loops'"), "{e}");
         let mut doc = sample::doc();
         doc.tests[1].latency_us.min = doc.tests[1].latency_us.max * 20.0;
