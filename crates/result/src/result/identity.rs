@@ -170,7 +170,7 @@ impl ResultDoc {
                     .into(),
             );
         }
-        if let Some(flag) = self.beyond_link() {
+        if let Some(flag) = self.beyond_link().or_else(|| self.beyond_platter()) {
             return Some(flag);
         }
         let device = self.target.device.as_ref()?;
@@ -245,6 +245,35 @@ mod tests {
             doc.identity().device_key.as_deref(),
             Some("sandisk-sn64g-64gb")
         );
+    }
+
+    /// Issue 59's second attack pass: a 7,200 rpm disk ranked first of every device, at 2,300
+    /// random reads a second at queue depth 1.
+    #[test]
+    fn a_disk_faster_than_its_platters_turn_is_flagged() {
+        let mut doc = sample::doc();
+        let mut d = device();
+        (d.rotational, d.rotation_rpm) = (Some(true), Some(7200));
+        d.model = Some("ST1000DM010-2EP102".into());
+        doc.target.device = Some(d);
+        let q1 = doc
+            .tests
+            .iter()
+            .position(|t| t.name == "RND4K_Q1T1_read")
+            .unwrap();
+        doc.tests[q1].iops = 2300.0;
+        let flag = doc.identity().flag.expect("flagged");
+        assert!(
+            flag.contains("a disk turning 7200 times a minute"),
+            "{flag}"
+        );
+        assert!(flag.contains("(about 480)"), "{flag}");
+        // What a 7,200 rpm disk does; and a hybrid drive, its flash beside the platters.
+        doc.tests[q1].iops = 180.0;
+        assert_eq!(doc.identity().flag, None);
+        doc.tests[q1].iops = 2300.0;
+        doc.target.device.as_mut().unwrap().model = Some("ST2000DX002 SSHD".into());
+        assert_eq!(doc.identity().flag, None);
     }
 
     #[test]
