@@ -268,7 +268,7 @@ fn deletion_is_final(db: &str, home: &std::path::Path) {
     // Nor any copy of its measurement, however its times, tests or figures are spelt (issue
     // 59's attack pass: each of these brought a deleted result back).
     type Change<'a> = (&'a str, &'a dyn Fn(&mut Value));
-    let variants: [Change; 5] = [
+    let variants: [Change; 7] = [
         ("a time spelt +00:00", &|d| {
             let at = d["started_at"].as_str().unwrap().replace('Z', "+00:00");
             d["started_at"] = json!(at);
@@ -287,6 +287,14 @@ fn deletion_is_final(db: &str, home: &std::path::Path) {
         ("a figure a rounding error up", &|d| {
             let v = d["tests"][0]["mb_per_s"].as_f64().unwrap();
             d["tests"][0]["mb_per_s"] = json!(v * (1.0 + 1e-12));
+        }),
+        // The second attack pass: a test dropped, or the model renamed.
+        ("one test dropped", &|d| {
+            d["tests"].as_array_mut().unwrap().pop();
+        }),
+        ("its model renamed", &|d| {
+            d["target"]["device"]["model"] = json!("Another Name 64GB");
+            d["target"]["device"]["usb"]["product"] = json!("Another Name 64GB");
         }),
     ];
     for (k, (what, change)) in variants.iter().enumerate() {

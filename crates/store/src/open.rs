@@ -243,6 +243,11 @@ fn migrator() -> Migrator {
             "tombstones",
             include_str!("migrations/0019_tombstones.sql"),
         ),
+        (
+            20,
+            "buried tests",
+            include_str!("migrations/0020_buried_tests.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(
