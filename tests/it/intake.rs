@@ -427,8 +427,13 @@ fn a_hidden_device_stays_hidden() {
         .to_string();
     assert!(flag.contains("hid this device"), "{flag}");
     assert_eq!(board(), json!([]), "the hidden device came back");
-    // Nor under its model with a trailing dot, or a word no maker is, before it.
-    for (n, model) in [(9911, "Fake Stick 128GB."), (9912, "ATA Fake Stick")] {
+    // Nor under its model with a trailing dot, or a word no maker is, before it, or its words
+    // run together (the second attack pass).
+    for (n, model) in [
+        (9911, "Fake Stick 128GB."),
+        (9912, "ATA Fake Stick"),
+        (9913, "FakeStick"),
+    ] {
         let mut d = fake(n);
         d["target"]["device"]["model"] = json!(model);
         d["tests"][1]["mb_per_s"] = json!(d["tests"][1]["mb_per_s"].as_f64().unwrap() * 1.02);

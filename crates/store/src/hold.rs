@@ -37,9 +37,11 @@ pub(crate) async fn reason(
     if id.flag.is_some() || id.synthetic {
         return Ok(None);
     }
+    // Spelled with other spaces or dashes (`TombTest SSD`, `Tomb-Test SSD`), it is the
+    // device the moderator hid (issue 59's second attack pass).
     let hidden: Option<String> =
-        sqlx::query("SELECT reason FROM hidden_devices WHERE device_key = $1")
-            .bind(key)
+        sqlx::query("SELECT reason FROM hidden_devices WHERE REPLACE(device_key, '-', '') = $1")
+            .bind(key.replace('-', ""))
             .fetch_optional(&mut **tx)
             .await?
             .map(|row| row.try_get(0))
