@@ -486,6 +486,24 @@ fn look_alike_names_rank_as_no_twin() {
         );
         assert_eq!(sent.status, 201, "{model}: {}", sent.body);
     }
+    // The second attack pass: a lower-case Cyrillic word, a Cherokee one, a click letter for
+    // an I: look-alikes; a braille blank or a dotless ı: the same device.
+    for (n, model) in [
+        (9960, "Extreme Go \u{043a}\u{0456}\u{0442}"),
+        (9961, "Extreme \u{13c0}\u{13aa}"),
+        (9962, "Extreme G\u{01c0}"),
+    ] {
+        let sent = post(&results, &stick(n, model, 0.3));
+        assert_eq!(sent.status, 201, "{model}: {}", sent.body);
+        assert!(sent.json()["flag"].is_string(), "{model}: {}", sent.body);
+    }
+    for (n, model) in [(9963, "Extreme\u{2800} Go"), (9964, "Extreme Go")] {
+        let sent = post(
+            &results,
+            &stick(n, model, 0.12 + f64::from(n - 9963) / 100.0),
+        );
+        assert_eq!(sent.status, 201, "{model}: {}", sent.body);
+    }
     // A variation selector inside the name: the same device.
     assert_eq!(
         post(&results, &stick(9955, "Extr\u{fe0f}eme Go", 0.11)).status,
@@ -494,7 +512,7 @@ fn look_alike_names_rank_as_no_twin() {
     let board = get(&format!("{}/api/v1/leaderboard?q=extreme", site.url)).json();
     let devices = board["devices"].as_array().unwrap();
     assert_eq!(devices.len(), 1, "{board}");
-    assert_eq!(devices[0]["results"], 4, "{board}");
+    assert_eq!(devices[0]["results"], 6, "{board}");
 }
 
 /// Issue 59's attack pass: user names in paths of every spelling, in any text of a document,

@@ -182,8 +182,9 @@ impl ResultDoc {
         names.map(|n| normalise(n)).find_map(|n| {
             let word = look_alike_word(&n)?;
             Some(format!(
-                "the name '{n}' mixes letters of several scripts in '{word}', as a look-alike \
-                 of another device's name does: not ranked"
+                "the name '{n}' mixes letters of several scripts in '{word}', or writes it in \
+                 another script's letters that look Latin, as a look-alike of another device's \
+                 name does: not ranked"
             ))
         })
     }

@@ -67,14 +67,16 @@ pub fn normalise(text: &str) -> String {
 /// bidirectional controls, zero-width spaces and joiners, the word joiner, the byte-order mark,
 /// and the rest of Unicode's default-ignorable code points (variation selectors, Hangul
 /// fillers, tags): a variation selector inside a word made a twin of a device's name (issue
-/// 59).
+/// 59). And the blanks that are drawn as nothing.
 pub fn is_invisible(c: char) -> bool {
     matches!(c,
         '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}'
         | '\u{17b5}' | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}'
         | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{3164}'
         | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fffb}'
-        | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
+        | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}'
+        // Drawn as nothing though no format character: the braille blank split `KIO⠀XIA`.
+        | '\u{2800}' | '\u{1d159}')
 }
 
 /// A letter's script, as far as telling names apart needs: the scripts whose mixes are
@@ -156,7 +158,12 @@ pub(super) fn look_alike_word(text: &str) -> Option<&str> {
                 scripts.push(script);
             }
         }
-        !one_name(&scripts) || (latin && dressed_as_latin(word))
+        // The click letters (`ǀ ǁ ǂ ǃ`) are drawn as bars and marks: in a word beside other
+        // letters, an I or an l in disguise (`KǀOXǀA`).
+        let click = word.chars().any(|c| ('\u{1c0}'..='\u{1c3}').contains(&c));
+        !one_name(&scripts)
+            || (latin && dressed_as_latin(word))
+            || (click && word.chars().count() > 1)
     })
 }
 
@@ -165,9 +172,10 @@ fn latin_word(text: &str) -> bool {
     text.chars().any(|c| script(c) == Some(Script::Latin))
 }
 
-/// Whether `word` is written wholly in Greek or Cyrillic letters that each look like a Latin
-/// one (`ЕѴО`, `ΕΝΟ`): in a name of Latin words, a look-alike of a Latin word, whole (issue
-/// 59's attack pass ranked `Samsung SSD 860 ЕѴО` as a twin of the EVO).
+/// Whether `word` is written wholly in letters of another script that each look like a Latin
+/// one (`ЕѴО`, `ΕΝΟ`, `кіохіа`, Cherokee `ᎳᎠ`): in a name of Latin words, a look-alike of a
+/// Latin word, whole (issue 59's attack passes ranked `Samsung SSD 860 ЕѴО` as a twin of the
+/// EVO, then `кіохіа EXCERIA` and `ᎳᎠ Blue SN570` as devices of their own).
 fn dressed_as_latin(word: &str) -> bool {
     let mut letters = word.chars().filter(|c| c.is_alphabetic()).peekable();
     letters.peek().is_some()
@@ -175,9 +183,10 @@ fn dressed_as_latin(word: &str) -> bool {
             .all(|c| script(c) != Some(Script::Latin) && LIKE.iter().any(|(from, _)| *from == c))
 }
 
-/// Greek and Cyrillic letters that look like a Latin one, and that one (after Unicode's
-/// confusables, for the letters model names can hide).
-const LIKE: [(char, char); 46] = [
+/// Letters of other scripts (Greek, Cyrillic, Armenian, Cherokee in both cases) that look like
+/// a Latin letter or its small capital, and that letter (after Unicode's confusables, for the
+/// letters a name can hide).
+const LIKE: &[(char, char)] = &[
     ('А', 'A'),
     ('В', 'B'),
     ('Е', 'E'),
@@ -224,11 +233,97 @@ const LIKE: [(char, char); 46] = [
     ('ρ', 'p'),
     ('Ѵ', 'V'),
     ('ѵ', 'v'),
+    ('к', 'k'),
+    ('м', 'm'),
+    ('н', 'h'),
+    ('т', 't'),
+    ('в', 'b'),
+    ('һ', 'h'),
+    ('ԁ', 'd'),
+    ('ԛ', 'q'),
+    ('ԝ', 'w'),
+    ('ӏ', 'l'),
+    ('ү', 'y'),
+    ('Ӏ', 'I'),
+    ('Ү', 'Y'),
+    ('Һ', 'H'),
+    ('Ԛ', 'Q'),
+    ('Ԝ', 'W'),
+    ('α', 'a'),
+    ('γ', 'y'),
+    ('υ', 'u'),
+    ('χ', 'x'),
+    ('օ', 'o'),
+    ('ս', 'u'),
+    ('ո', 'n'),
+    ('հ', 'h'),
+    ('ց', 'g'),
+    ('զ', 'q'),
+    ('Տ', 'S'),
+    ('Ս', 'U'),
+    ('Օ', 'O'),
+    ('Ꭰ', 'D'),
+    ('ꭰ', 'd'),
+    ('Ꭱ', 'R'),
+    ('ꭱ', 'r'),
+    ('Ꭲ', 'T'),
+    ('Ꭵ', 'i'),
+    ('ꭵ', 'i'),
+    ('ꭲ', 't'),
+    ('Ꭹ', 'Y'),
+    ('ꭹ', 'y'),
+    ('Ꭺ', 'A'),
+    ('ꭺ', 'a'),
+    ('Ꭻ', 'J'),
+    ('ꭻ', 'j'),
+    ('Ꭼ', 'E'),
+    ('ꭼ', 'e'),
+    ('Ꮃ', 'W'),
+    ('ꮃ', 'w'),
+    ('Ꮇ', 'M'),
+    ('ꮇ', 'm'),
+    ('Ꮋ', 'H'),
+    ('ꮋ', 'h'),
+    ('Ꮍ', 'Y'),
+    ('Ꮎ', 'O'),
+    ('ꮎ', 'o'),
+    ('ꮍ', 'y'),
+    ('Ꮐ', 'G'),
+    ('ꮐ', 'g'),
+    ('Ꮒ', 'h'),
+    ('ꮒ', 'h'),
+    ('Ꮓ', 'Z'),
+    ('ꮓ', 'z'),
+    ('Ꮟ', 'b'),
+    ('ꮟ', 'b'),
+    ('Ꮢ', 'R'),
+    ('ꮢ', 'r'),
+    ('Ꮤ', 'W'),
+    ('ꮤ', 'w'),
+    ('Ꮥ', 'S'),
+    ('ꮥ', 's'),
+    ('Ꮩ', 'V'),
+    ('ꮩ', 'v'),
+    ('Ꮪ', 'S'),
+    ('ꮪ', 's'),
+    ('Ꮮ', 'L'),
+    ('ꮮ', 'l'),
+    ('Ꮯ', 'C'),
+    ('ꮯ', 'c'),
+    ('Ꮲ', 'P'),
+    ('ꮲ', 'p'),
+    ('Ꮶ', 'K'),
+    ('ꮶ', 'k'),
+    ('Ꮷ', 'd'),
+    ('ꮷ', 'd'),
+    ('Ᏻ', 'G'),
+    ('ᏻ', 'g'),
+    ('Ᏼ', 'B'),
+    ('ᏼ', 'b'),
 ];
 
-/// In a word that mixes scripts, each Greek or Cyrillic letter that looks like a Latin one
-/// replaced by it (after Unicode's confusables, for the letters of these scripts that model
-/// names can hide); every other word as it is.
+/// In a word that mixes scripts, or one dressed as Latin, each letter that looks like a Latin
+/// one replaced by it ([`LIKE`]); every other word as it is.
 pub(super) fn unconfuse(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
@@ -274,7 +369,7 @@ pub fn slug(text: &str) -> String {
     // (issue 59's attack pass). Shown names keep them.
     let bare: String = normalise(text).nfkd().filter(|c| !is_mark(*c)).collect();
     // Composed again: a Hangul syllable is its letters decomposed.
-    let text: String = bare.nfc().map(small_capital).collect();
+    let text: String = bare.nfc().map(plain_letter).collect();
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_alphanumeric() {
@@ -295,9 +390,12 @@ fn is_mark(c: char) -> bool {
         | '\u{20d0}'..='\u{20ff}' | '\u{fe20}'..='\u{fe2f}')
 }
 
-/// A Latin small capital as its letter (`ᴇ` as `e`); any other character as it is.
-fn small_capital(c: char) -> char {
-    const SMALL: [(char, char); 25] = [
+/// A Latin small capital as its letter (`ᴇ` as `e`), and the dotless `ı` and `ȷ` as `i` and
+/// `j`; any other character as it is.
+fn plain_letter(c: char) -> char {
+    const SMALL: [(char, char); 27] = [
+        ('ı', 'i'),
+        ('ȷ', 'j'),
         ('ᴀ', 'a'),
         ('ʙ', 'b'),
         ('ᴄ', 'c'),
@@ -333,6 +431,33 @@ fn small_capital(c: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 59's second attack pass: words of other scripts written wholly in letters that
+    /// look Latin, in lower case or Cherokee, and letters drawn as bars or as nothing, made
+    /// devices of their own. Each is a look-alike keyed as the word it imitates, or (drawn as
+    /// nothing, dotless) the same device.
+    #[test]
+    fn look_alikes_in_any_case_and_script_are_keyed_as_what_they_imitate() {
+        let key = |name: &str| slug(&unconfuse(&normalise(name)));
+        for (name, real) in [
+            (
+                "\u{43a}\u{456}\u{43e}\u{445}\u{456}\u{430} EXCERIA",
+                "kioxia-exceria",
+            ),
+            ("\u{13b3}\u{13a0} Blue SN570", "wd-blue-sn570"),
+            ("\u{ab83}\u{ab70} Blue SN570", "wd-blue-sn570"),
+            ("\u{13e6}\u{13a5}\u{13be}X\u{13a5}\u{13aa} EXCERIA", "kioxia-exceria"),
+        ] {
+            assert!(look_alike_word(&normalise(name)).is_some(), "{name}");
+            assert_eq!(key(name), real, "{name}");
+        }
+        assert!(look_alike_word("K\u{1c0}OX\u{1c0}A EXCERIA").is_some());
+        assert_eq!(key("KIO\u{2800}XIA EXCERIA"), "kioxia-exceria");
+        assert_eq!(key("k\u{131}ox\u{131}a EXCERIA"), "kioxia-exceria");
+        // A word of its own script is a word: Тошиба, or a name written all in Cyrillic.
+        assert!(look_alike_word("\u{422}\u{43e}\u{448}\u{438}\u{431}\u{430} 32GB").is_none());
+        assert!(look_alike_word("\u{424}\u{43b}\u{435}\u{448}\u{43a}\u{430} Kingston").is_none());
+    }
 
     /// Issue 59: a letter from Armenian or Cherokee, or a variation selector inside a word,
     /// made a twin of a device's name that ranked above it; only Latin, Greek and Cyrillic
