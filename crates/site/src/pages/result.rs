@@ -9,7 +9,8 @@ use super::*;
 struct ResultNav {
     device: Option<(String, String)>,
     json: String,
-    card: String,
+    /// A verify run or a surface scan has no table of tests, so no card.
+    card: Option<String>,
     flag: Option<String>,
 }
 
@@ -20,11 +21,11 @@ struct ResultMeta {
     title: String,
     description: String,
     url: String,
-    image: String,
+    image: Option<String>,
 }
 
 impl ResultMeta {
-    fn of(entry: &iomark_store::Entry, site: &str) -> ResultMeta {
+    fn of(entry: &iomark_store::Entry, site: &str, carded: bool) -> ResultMeta {
         let figures: Vec<String> = metric::side_by_side(&entry.class, &[], metric::HEADLINE)
             .into_iter()
             .filter_map(|m| {
@@ -43,7 +44,7 @@ impl ResultMeta {
                 None => entry.device_name.clone(),
             },
             description,
-            image: format!("{site}{path}/card.png"),
+            image: carded.then(|| format!("{site}{path}/card.png")),
             url: format!("{site}{path}"),
         }
     }
@@ -51,6 +52,7 @@ impl ResultMeta {
 
 pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, Page> {
     let (entry, doc) = views::visible_result(&state, &id).await?;
+    let carded = iomark_export::chart::check(iomark_export::chart::Kind::Card, &[&doc]).is_ok();
     // Drawn on a thread of its own, as a card is: the request's time limit holds while the
     // charts are drawn, and the workers go on answering others.
     let drawn = tokio::task::spawn_blocking(move || {
@@ -81,7 +83,7 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Resu
             )
         }),
         json: format!("/api/v1/results/{}", encode(&entry.id)),
-        card: format!("/results/{}/card.png", encode(&entry.id)),
+        card: carded.then(|| format!("/results/{}/card.png", encode(&entry.id))),
         flag: entry.flag.clone(),
     }
     .render()
@@ -91,7 +93,7 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Resu
             format!("the page could not be drawn: {e}"),
         )
     })?;
-    let meta = ResultMeta::of(&entry, &state.public_url)
+    let meta = ResultMeta::of(&entry, &state.public_url, carded)
         .render()
         .unwrap_or_default();
     let body = report
