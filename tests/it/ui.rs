@@ -397,15 +397,29 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     if let Some(shots) = &shots {
         browser.screenshot(&shots.join("ui-home-1280.png"));
     }
-    // A quick run: the table fills in test by test, then its result.
-    start_run(&mut browser, dir.path(), "quick", "2", "1s");
-    browser.wait_for("Array.from(document.querySelectorAll('#table td')).some(td => /^[0-9.]+$/.test(td.textContent))");
+    // A quick run, its loops as long as the profile makes them (half a second, under the
+    // once-a-second rate): the grid fills in test by test, the rate and the time left are
+    // told all the same, then its result.
+    start_run(&mut browser, dir.path(), "quick", "2", "");
+    browser.wait_for("Array.from(document.querySelectorAll('#grid .fig')).some(f => /^[0-9.]+$/.test(f.textContent))");
+    browser.wait_for("/MB\\/s.* s left/.test(document.getElementById('rate').textContent)");
     if let Some(shots) = &shots {
         browser.screenshot(&shots.join("ui-run-1280.png"));
     }
     browser.wait_for("location.pathname.startsWith('/results/')");
     let report = browser.eval("document.body.innerText");
     assert!(report.as_str().unwrap().contains("SEQ1M"), "{report}");
+    // Its grid, above the report: every figure as the saved document has it, as `iomark run`'s
+    // table writes it.
+    let first = browser.eval("location.pathname.split('/')[2]");
+    let saved = crate::common::ok(iomark(home.path()).args(["export", first.as_str().unwrap(), "--format", "json"]));
+    let saved: serde_json::Value = serde_json::from_slice(&saved.stdout).unwrap();
+    let shown = browser.eval("Object.fromEntries(Array.from(document.querySelectorAll('#grid td[data-test]')).map(td => [td.dataset.test, td.querySelector('.fig').textContent]))");
+    for t in saved["tests"].as_array().unwrap() {
+        let name = t["name"].as_str().unwrap();
+        let figure = format!("{:.2}", t["mb_per_s"].as_f64().unwrap());
+        assert_eq!(shown[name], json!(figure), "{name}: {shown}");
+    }
     assert!(
         report.as_str().unwrap().contains("The card to share"),
         "{report}"
@@ -444,7 +458,7 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     );
     // A second quick run, then the two side by side with compare's verdicts.
     go(&mut browser, app.port, "/");
-    start_run(&mut browser, dir.path(), "quick", "2", "1s");
+    start_run(&mut browser, dir.path(), "quick", "2", "");
     browser.wait_for("location.pathname.startsWith('/results/')");
     let second = browser.eval("location.pathname.split('/')[2]");
     go(&mut browser, app.port, "/history");

@@ -10,13 +10,15 @@
 //! - `runs.rs`: the runs started, their children and their progress;
 //! - `mounts.rs`: what can be measured: the mounted filesystems, each with what `iomark info`
 //!   knows of it;
-//! - `pages.rs`: the screens, from the templates in `templates/`; `ui.js`: the one small
-//!   script (the live table and rate; every page works without it);
+//! - `pages.rs`: the screens, from the templates in `templates/`; `grid.rs`: a run's figures
+//!   in CrystalDiskMark's grid (`grid.css`), on a run's page and a result's; `ui.js`: the one
+//!   small script (the grid and rate live, the time left; every page works without it);
 //! - `compare.rs` (saved runs side by side, `iomark compare --json`), `submit.rs` (a run sent
 //!   to a results site, `iomark submit`, after its whole document is shown), `health.rs` (the
 //!   health checks saved, over time).
 
 mod compare;
+mod grid;
 mod guard;
 mod health;
 mod mounts;

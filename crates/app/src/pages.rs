@@ -8,6 +8,7 @@ use axum::extract::{Path as UrlPath, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
+use crate::grid::{self, Grid};
 use crate::mounts::Place;
 use crate::runs::PROFILES;
 use crate::Shared;
@@ -48,13 +49,6 @@ pub async fn home(State(app): State<Shared>) -> Response {
     })
 }
 
-/// One row of a run's table: a test, its read and write figures as they come.
-struct Row {
-    test: String,
-    read: String,
-    write: String,
-}
-
 #[derive(Template)]
 #[template(path = "run.html")]
 struct RunPage {
@@ -62,7 +56,8 @@ struct RunPage {
     n: u64,
     path: String,
     profile: String,
-    rows: Vec<Row>,
+    /// Its tests' figures so far, in the grid.
+    grid: String,
     /// Its steps that are no test (writing the test file; verify's writing and reading back),
     /// each with its rate.
     steps: Vec<String>,
@@ -78,7 +73,7 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
         return not_found().await;
     };
     let state = run.state();
-    let mut rows: Vec<Row> = Vec::new();
+    let mut grid = Grid::default();
     let mut steps: Vec<String> = Vec::new();
     let mut now = "starting".to_string();
     for line in &state.lines {
@@ -97,24 +92,7 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
                     ));
                     continue;
                 };
-                let (name, op) = test.rsplit_once('_').unwrap_or((test, ""));
-                let name = name.replace('_', " ");
-                let index = match rows.iter().position(|r| r.test == name) {
-                    Some(i) => i,
-                    None => {
-                        rows.push(Row {
-                            test: name,
-                            read: "–".into(),
-                            write: "–".into(),
-                        });
-                        rows.len() - 1
-                    }
-                };
-                let figure = format!("{mb:.2}");
-                match op {
-                    "write" => rows[index].write = figure,
-                    _ => rows[index].read = figure,
-                }
+                grid.put(test, mb);
             }
             Event::Tick { .. } | Event::Note { .. } | Event::End(_) => {}
         }
@@ -141,7 +119,7 @@ pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respons
         n,
         path: run.path.clone(),
         profile: run.profile.clone(),
-        rows,
+        grid: grid.render().unwrap_or_default(),
         now,
         going,
         result,
@@ -165,10 +143,37 @@ pub async fn result(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> 
     let pi_test = iomark_result::result::agnostics::verdict(&doc)
         .map(|(_, said)| format!("<p id=\"agnostics\"><strong>{}</strong></p>", escape(&said)))
         .unwrap_or_default();
+    // The figures in the grid people know, the verdicts beside them, the report below.
+    let glance = match doc.tests.is_empty() {
+        true => pi_test,
+        false => {
+            let headline = doc
+                .headline()
+                .map(|h| {
+                    format!(
+                        "<p id=\"headline\"><strong>{}</strong>: {}</p>",
+                        escape(&h.short),
+                        escape(&h.sentence)
+                    )
+                })
+                .unwrap_or_default();
+            let verdicts = match headline.is_empty() && pi_test.is_empty() {
+                true => String::new(),
+                false => format!("<div class=\"verdicts\">{headline}{pi_test}</div>"),
+            };
+            format!(
+                "<style>{}</style>{}{verdicts}<p><a href=\"#report\">The whole report</a>: \
+                 every figure, its charts and how it was measured.</p>",
+                grid::STYLE,
+                Grid::of(&doc).render().unwrap_or_default()
+            )
+        }
+    };
     let links = format!(
         "<body><p><a href=\"/\">Measure again</a> · <a href=\"/history\">History</a> · \
          <a href=\"/results/{id}/card.png\" download>The card to share (PNG)</a> · \
-         <a href=\"/results/{id}/submit\">Send to a results site</a></p>{pi_test}",
+         <a href=\"/results/{id}/submit\">Send to a results site</a></p>{glance}\
+         <div id=\"report\"></div>",
         id = encode(&doc.id)
     );
     let mut response =
@@ -258,7 +263,7 @@ pub async fn history(State(app): State<Shared>) -> Response {
 
 /// The site's stylesheet and the app's own, once.
 static STYLESHEET: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| [iomark_site::STYLESHEET, include_str!("ui.css")].concat());
+    std::sync::LazyLock::new(|| [iomark_site::STYLESHEET, include_str!("ui.css"), grid::STYLE].concat());
 
 pub async fn stylesheet() -> Response {
     (
