@@ -412,7 +412,12 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     // Its grid, above the report: every figure as the saved document has it, as `iomark run`'s
     // table writes it.
     let first = browser.eval("location.pathname.split('/')[2]");
-    let saved = crate::common::ok(iomark(home.path()).args(["export", first.as_str().unwrap(), "--format", "json"]));
+    let saved = crate::common::ok(iomark(home.path()).args([
+        "export",
+        first.as_str().unwrap(),
+        "--format",
+        "json",
+    ]));
     let saved: serde_json::Value = serde_json::from_slice(&saved.stdout).unwrap();
     let shown = browser.eval("Object.fromEntries(Array.from(document.querySelectorAll('#grid td[data-test]')).map(td => [td.dataset.test, td.querySelector('.fig').textContent]))");
     for t in saved["tests"].as_array().unwrap() {

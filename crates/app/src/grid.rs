@@ -76,7 +76,15 @@ mod tests {
         let rows: Vec<_> = grid
             .rows
             .iter()
-            .map(|r| (r.key.as_str(), r.block.as_str(), r.depth.as_str(), r.read.as_str(), r.write.as_str()))
+            .map(|r| {
+                (
+                    r.key.as_str(),
+                    r.block.as_str(),
+                    r.depth.as_str(),
+                    r.read.as_str(),
+                    r.write.as_str(),
+                )
+            })
             .collect();
         assert_eq!(
             rows,

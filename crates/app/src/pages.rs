@@ -262,8 +262,9 @@ pub async fn history(State(app): State<Shared>) -> Response {
 }
 
 /// The site's stylesheet and the app's own, once.
-static STYLESHEET: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| [iomark_site::STYLESHEET, include_str!("ui.css"), grid::STYLE].concat());
+static STYLESHEET: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    [iomark_site::STYLESHEET, include_str!("ui.css"), grid::STYLE].concat()
+});
 
 pub async fn stylesheet() -> Response {
     (

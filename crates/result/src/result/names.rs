@@ -446,7 +446,10 @@ mod tests {
             ),
             ("\u{13b3}\u{13a0} Blue SN570", "wd-blue-sn570"),
             ("\u{ab83}\u{ab70} Blue SN570", "wd-blue-sn570"),
-            ("\u{13e6}\u{13a5}\u{13be}X\u{13a5}\u{13aa} EXCERIA", "kioxia-exceria"),
+            (
+                "\u{13e6}\u{13a5}\u{13be}X\u{13a5}\u{13aa} EXCERIA",
+                "kioxia-exceria",
+            ),
         ] {
             assert!(look_alike_word(&normalise(name)).is_some(), "{name}");
             assert_eq!(key(name), real, "{name}");
