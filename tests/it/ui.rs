@@ -220,7 +220,48 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
         "path=relative/dir&profile=quick",
     );
     assert_eq!(status, 400, "{body}");
-    assert!(body.contains("is not a folder"), "{body}");
+    assert!(body.contains("is no folder on this machine"), "{body}");
+    // Every refusal is a page in the app's frame, in its words (no flags), with the form as
+    // it was filled in (issue 60: a bare plain-text 400, "invalid value for '--size <SIZE>'").
+    let filled = format!(
+        "path=other&other={}&profile=sdcard&size=lots&loops=2&claimed=U3",
+        dir.path().display()
+    );
+    let (status, _, body) = raw(port, "POST", "/runs", &[&cookie, &origin], &filled);
+    assert_eq!(status, 400, "{body}");
+    for kept in [
+        "<header>",
+        "Test file size: &#39;lots&#39; is not a size",
+        "value=\"lots\"",
+        "value=\"2\"",
+        "value=\"U3\"",
+        &format!("value=\"{}\"", dir.path().display()),
+        "<option selected>sdcard</option>",
+    ] {
+        assert!(body.contains(kept), "{kept}: {body}");
+    }
+    assert!(!body.contains("--size"), "{body}");
+    let bad_class = filled.replace("size=lots", "size=8MiB").replace("U3", "U9");
+    let (status, _, body) = raw(port, "POST", "/runs", &[&cookie, &origin], &bad_class);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("&#39;U9&#39; is no SD class"), "{body}");
+    for (path, status, back) in [
+        ("/compare?ids=01ABC", 400, "Back to the history"),
+        ("/no/such/page", 404, "Back to measuring"),
+        ("/runs/99", 404, "Back to measuring"),
+    ] {
+        let (got, _, body) = raw(port, "GET", path, &[&cookie], "");
+        assert_eq!(got, status, "{path}: {body}");
+        assert!(
+            body.contains("<header>") && body.contains(back),
+            "{path}: {body}"
+        );
+    }
+    assert_eq!(
+        entries(dir.path()),
+        Vec::<String>::new(),
+        "a refused start ran nothing"
+    );
     // A folder the run cannot write in: it fails, and its page says what the run said.
     let (status, head, _) = raw(
         port,
@@ -257,7 +298,7 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
     });
     let page = page.expect("the run ended within 60 s");
     assert!(
-        page.contains("RND4K Q32T2") && page.contains("id=\"done\""),
+        page.contains("data-row=\"RND4K_Q32T2\"") && page.contains("id=\"done\""),
         "{page}"
     );
     // Two runs started at once on one device (issue 60): one runs, the other is told which
@@ -285,13 +326,27 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
         .find(|(status, _, _)| *status == 409)
         .unwrap()
         .2;
-    assert!(told.contains("run 3, at /runs/3"), "{told}");
+    assert!(told.contains("Run 3 is measuring this disk"), "{told}");
+    assert!(told.contains("href=\"/runs/3\""), "{told}");
+    // While it goes, every other page says so, with the way to it and Stop; its own does not.
+    for path in ["/", "/history", "/health", "/no/such/page"] {
+        let (_, _, body) = raw(port, "GET", path, &[&cookie], "");
+        assert!(
+            body.contains("id=\"going\"")
+                && body.contains("Run 3 is measuring")
+                && body.contains("action=\"/runs/3/stop\"")
+                && body.contains("href=\"/runs/3\""),
+            "{path}: {body}"
+        );
+    }
+    let (_, _, own) = raw(port, "GET", "/runs/3", &[&cookie], "");
+    assert!(!own.contains("id=\"going\""), "{own}");
     // Another folder of the same disk is the same device.
     let other = tempfile::tempdir_in(dir.path().parent().unwrap()).unwrap();
     let again = format!("path={}&profile=quick&size=8MiB", other.path().display());
     let (status, _, body) = raw(port, "POST", "/runs", &[&cookie, &origin], &again);
     assert_eq!(status, 409, "{body}");
-    assert!(body.contains("/runs/3"), "{body}");
+    assert!(body.contains("href=\"/runs/3\""), "{body}");
     let done = (0..600).any(|_| {
         let (_, _, body) = raw(port, "GET", &place, &[&cookie], "");
         std::thread::sleep(Duration::from_millis(100));
@@ -545,6 +600,7 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         "/health",
         compare_path.as_str().unwrap(),
         &submit,
+        "/no/such/page",
     ] {
         go(&mut phone, app.port, path);
         phone.wait_for(&format!(

@@ -40,18 +40,26 @@ pub async fn compare(State(app): State<Shared>, RawQuery(query): RawQuery) -> Re
     ids.sort();
     ids.dedup();
     if ids.len() < 2 {
-        return (
+        return crate::pages::trouble(
             StatusCode::BAD_REQUEST,
-            "tick two runs or more in the history to compare them",
-        )
-            .into_response();
+            "Two runs to compare",
+            "Comparing needs two runs or more: tick them in the history, then Compare.",
+            ("/history", "Back to the history"),
+        );
     }
     let mut args = vec!["compare"];
     args.extend(ids.iter().map(String::as_str));
     args.push("--json");
     let json = match crate::iomark(&app, &args, Duration::from_secs(60)).await {
         Ok((out, _)) => out,
-        Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
+        Err(why) => {
+            return crate::pages::trouble(
+                StatusCode::BAD_REQUEST,
+                "These runs cannot be compared",
+                &format!("iomark could not compare them: {why}"),
+                ("/history", "Back to the history"),
+            )
+        }
     };
     let Ok(answer) = serde_json::from_str::<Comparison>(&json) else {
         return (

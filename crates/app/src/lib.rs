@@ -7,7 +7,8 @@
 //! - `guard.rs`: every request's checks: the one-time secret (from the address opened, then a
 //!   cookie of its own), a Host of this machine (DNS rebinding), a same-origin Origin on
 //!   every action, and the security headers;
-//! - `runs.rs`: the runs started, their children and their progress;
+//! - `runs.rs`: the runs started, their children and their progress; `going.rs`: the runs
+//!   going said on every page, with the way to them and Stop;
 //! - `mounts.rs`: what can be measured: the mounted filesystems, each with what `iomark info`
 //!   knows of it;
 //! - `pages.rs`: the screens, from the templates in `templates/`; `grid.rs`: a run's figures
@@ -18,6 +19,7 @@
 //!   health checks saved, over time).
 
 mod compare;
+mod going;
 mod grid;
 mod guard;
 mod health;
@@ -172,6 +174,10 @@ fn router(app: Shared) -> Router {
         .route("/static/site.css", get(pages::stylesheet))
         .route("/static/ui.js", get(pages::script))
         .fallback(pages::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            going::said,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             guard::guard,

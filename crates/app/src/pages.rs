@@ -10,7 +10,7 @@ use axum::response::{Html, IntoResponse, Response};
 
 use crate::grid::{self, Grid};
 use crate::mounts::Place;
-use crate::runs::PROFILES;
+use crate::runs::{Start, PROFILES};
 use crate::Shared;
 use iomark_export::chart::{self, Kind};
 use iomark_result::events::{Ending, Event};
@@ -24,10 +24,23 @@ struct Home {
     places: Vec<Place>,
     profiles: &'static [&'static str],
     recent: Vec<Saved>,
+    /// The form as it was filled in, where a start was refused, and why.
+    form: Start,
+    trouble: Option<String>,
 }
 
 pub async fn home(State(app): State<Shared>) -> Response {
-    let places = app.mounts.list(&app).await;
+    let form = Start {
+        profile: "standard".into(),
+        ..Start::default()
+    };
+    home_page(&app, form, None).await
+}
+
+/// The home page, its forms as `form` holds them; with `trouble`, why a start was refused
+/// (400), said above them.
+pub(super) async fn home_page(app: &Shared, form: Start, trouble: Option<String>) -> Response {
+    let places = app.mounts.list(app).await;
     // Health checks have their own screen; a timer's may be many.
     let recent = app
         .store
@@ -41,12 +54,19 @@ pub async fn home(State(app): State<Shared>) -> Response {
         .take(5)
         .map(Saved::of)
         .collect();
-    page(&Home {
+    let refused = trouble.is_some();
+    let mut response = page(&Home {
         title: "Measure a disk".into(),
         places,
         profiles: &PROFILES,
         recent,
-    })
+        form,
+        trouble,
+    });
+    if refused {
+        *response.status_mut() = StatusCode::BAD_REQUEST;
+    }
+    response
 }
 
 #[derive(Template)]
@@ -283,11 +303,39 @@ pub async fn script() -> Response {
 }
 
 pub async fn not_found() -> Response {
-    (
+    trouble(
         StatusCode::NOT_FOUND,
-        "no such page in this app: start from /",
+        "Not here",
+        "This app has no such page, or the run or result it showed is no longer kept.",
+        ("/", "Back to measuring"),
     )
-        .into_response()
+}
+
+#[derive(Template)]
+#[template(path = "trouble.html")]
+struct Trouble<'a> {
+    title: &'a str,
+    said: &'a str,
+    back_href: &'a str,
+    back_text: &'a str,
+}
+
+/// Something went wrong: a page in the app's own frame saying what it means and what to do,
+/// with the way back, under `status`.
+pub(super) fn trouble(
+    status: StatusCode,
+    title: &str,
+    said: &str,
+    (back_href, back_text): (&str, &str),
+) -> Response {
+    let mut response = page(&Trouble {
+        title,
+        said,
+        back_href,
+        back_text,
+    });
+    *response.status_mut() = status;
+    response
 }
 
 pub(super) fn page(template: &impl Template) -> Response {
@@ -302,7 +350,7 @@ pub(super) fn page(template: &impl Template) -> Response {
 }
 
 /// Text as HTML text.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -25,7 +25,7 @@ use iomark_result::result::ResultDoc;
 pub const PROFILES: [&str; 5] = ["standard", "quick", "nvme", "pi", "sdcard"];
 
 /// What the start form sends: a run, or with `kind` verify, a check of what a card keeps.
-#[derive(Deserialize)]
+#[derive(Clone, Default, Deserialize)]
 pub struct Start {
     #[serde(default)]
     pub kind: String,
@@ -75,6 +75,18 @@ pub struct Progress {
 impl Runs {
     pub fn get(&self, n: u64) -> Option<Arc<Run>> {
         self.runs.lock().unwrap().get(&n).cloned()
+    }
+
+    /// The runs going, by number.
+    pub fn going(&self) -> Vec<(u64, Arc<Run>)> {
+        let runs = self.runs.lock().unwrap();
+        let mut going: Vec<(u64, Arc<Run>)> = runs
+            .iter()
+            .filter(|(_, r)| r.going())
+            .map(|(n, r)| (*n, r.clone()))
+            .collect();
+        going.sort_by_key(|(n, _)| *n);
+        going
     }
 
     /// Whether a run is going.
@@ -140,21 +152,27 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
     };
     let args = match arguments(&app, &form, &path) {
         Ok(args) => args,
-        Err(why) => return (StatusCode::BAD_REQUEST, why).into_response(),
+        Err(why) => return crate::pages::home_page(&app, form, Some(why)).await,
     };
     let device = device_of(Path::new(&path));
     // Checked and taken under one lock: two starts at once on one device cannot both pass.
     let mut runs = app.runs.runs.lock().unwrap();
     let going = runs.iter().find(|(_, r)| r.device == device && r.going());
     if let Some((going, _)) = going {
-        return (
+        let going = *going;
+        drop(runs);
+        return crate::pages::trouble(
             StatusCode::CONFLICT,
-            format!(
-                "a run is going on this device ({device}) already: run {going}, at /runs/{going}. \
-                 Two at once would each halve the other's figures: wait for it, or stop it there."
+            "A run is going on this disk",
+            &format!(
+                "Run {going} is measuring this disk ({device}) now. Two runs at once would each \
+                 halve the other's figures: wait for it to end, or stop it."
             ),
-        )
-            .into_response();
+            (
+                &format!("/runs/{going}"),
+                &format!("To run {going}, where it can be stopped"),
+            ),
+        );
     }
     let n = app
         .runs
@@ -173,11 +191,15 @@ pub async fn start(State(app): State<Shared>, Form(form): Form<Start>) -> Respon
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
-            return (
+            drop(runs);
+            return crate::pages::trouble(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the run could not start: {e}"),
-            )
-                .into_response()
+                "The run could not start",
+                &format!(
+                    "iomark could not be started for it ({e}). Starting the app again may help."
+                ),
+                ("/", "Back to measuring"),
+            );
         }
     };
     let (events, _) = broadcast::channel(1024);
@@ -276,15 +298,27 @@ fn ending(
 /// The run's arguments from the form, each checked: a folder that is one, a profile iomark
 /// has, sizes and counts as `iomark run` reads them (it checks them again).
 fn arguments(app: &Shared, form: &Start, path: &str) -> Result<Vec<String>, String> {
-    if path.is_empty() || !Path::new(path).is_absolute() || !Path::new(path).is_dir() {
+    if path.is_empty() {
+        return Err(
+            "Choose where to measure: a filesystem in the list, or another folder with \
+                    its full path typed in."
+                .into(),
+        );
+    }
+    if !Path::new(path).is_absolute() || !Path::new(path).is_dir() {
         return Err(format!(
-            "'{path}' is not a folder: choose a filesystem or give a folder's full path"
+            "'{path}' is no folder on this machine. Choose a filesystem in the list, or type the \
+             full path of a folder you can write to, such as /media/pi/CARD."
         ));
     }
     let verify = form.kind == "verify";
     if !verify && !PROFILES.contains(&form.profile.as_str()) {
-        return Err(format!("no profile '{}'", form.profile));
+        return Err(format!(
+            "There is no way of measuring called '{}': choose one in the list.",
+            form.profile
+        ));
     }
+    plain_values(form)?;
     let mut args: Vec<String> = match verify {
         true => vec!["verify".into(), path.into()],
         false => vec![
@@ -307,7 +341,7 @@ fn arguments(app: &Shared, form: &Start, path: &str) -> Result<Vec<String>, Stri
             continue;
         }
         if value.starts_with('-') || value.len() > 64 || value.contains(char::is_control) {
-            return Err(format!("{flag}: '{value}' is not a value"));
+            return Err(format!("'{value}' is not something iomark can use here."));
         }
         if (flag == "--claimed" && form.profile != "sdcard") || (verify && flag != "--size") {
             continue;
@@ -318,6 +352,63 @@ fn arguments(app: &Shared, form: &Start, path: &str) -> Result<Vec<String>, Stri
         args.extend(["--db".to_string(), db.clone()]);
     }
     Ok(args)
+}
+
+/// Each option the form holds, checked as `iomark run` would check it, and said in the form's
+/// words where it is refused (the command's own words name its flags).
+fn plain_values(form: &Start) -> Result<(), String> {
+    use iomark_result::units::{parse_duration, parse_size};
+    let given = |v: &str| Some(v.trim()).filter(|v| !v.is_empty()).map(str::to_string);
+    if let Some(size) = given(&form.size) {
+        if parse_size(&size).is_err() {
+            return Err(format!(
+                "Test file size: '{size}' is not a size. Write a number and a unit, such as 1GiB \
+                 or 512MiB, or leave it empty for the profile's own."
+            ));
+        }
+    }
+    if let Some(loops) = given(&form.loops) {
+        if loops != "auto" && !loops.parse::<u32>().is_ok_and(|n| (1..=1000).contains(&n)) {
+            return Err(format!(
+                "Loops: '{loops}' is not a number of loops. Write a whole number from 1 to 1000, \
+                 or leave it empty for the profile's own."
+            ));
+        }
+    }
+    if let Some(each) = given(&form.duration) {
+        if parse_duration(&each).is_err() {
+            return Err(format!(
+                "Each loop: '{each}' is not a length of time. Write one such as 5s or 500ms, or \
+                 leave it empty for the profile's own."
+            ));
+        }
+    }
+    if let Some(threads) = given(&form.threads) {
+        if !threads.parse::<u32>().is_ok_and(|n| (1..=256).contains(&n)) {
+            return Err(format!(
+                "Threads: '{threads}' is not a number of threads. Write a whole number from 1 to \
+                 256, or leave it empty for one."
+            ));
+        }
+    }
+    if let Some(claimed) = given(&form.claimed).filter(|_| form.profile == "sdcard") {
+        let known = |c: &str| {
+            iomark_core::suite::sdcard::CLASSES
+                .iter()
+                .any(|k| k.name.eq_ignore_ascii_case(c))
+        };
+        if let Some(odd) = claimed
+            .split([',', ' '])
+            .filter(|c| !c.is_empty())
+            .find(|c| !known(c))
+        {
+            return Err(format!(
+                "Classes the card claims: '{odd}' is no SD class. Write them as the card prints \
+                 them, such as U3, V30, A2."
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `POST /runs/N/stop`: Ctrl-C to the run; its page follows.
@@ -331,7 +422,7 @@ pub async fn stop(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Respon
             )
                 .into_response()
         }
-        None => (StatusCode::NOT_FOUND, "no such run").into_response(),
+        None => crate::pages::not_found().await,
     }
 }
 
