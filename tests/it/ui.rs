@@ -853,3 +853,77 @@ fn children(pid: u32) -> Vec<String> {
         })
         .collect()
 }
+
+/// Issue 60: "Is my card dying?" needed a terminal; the health page only said which command to
+/// type. From the app: a check now, of a folder already watched or a new one, and a schedule
+/// made only with the consent the form asks for, and removed, each the command itself.
+#[test]
+fn health_from_the_app_checks_now_and_schedules_with_consent() {
+    crate::common::need("systemctl", "systemd");
+    if std::path::Path::new("/run/systemd/system").is_dir() {
+        crate::common::skip("systemd runs this machine: enabling a timer would start a real one");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let card = tempfile::tempdir().unwrap();
+    let mut command = iomark(home.path());
+    command
+        .args(["ui", "--no-open"])
+        .env("XDG_CONFIG_HOME", config.path())
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY");
+    let app = App::spawn(home.path(), &mut command);
+    let (port, cookie) = (app.port, app.cookie());
+    let origin = format!("Origin: http://127.0.0.1:{port}");
+    let post = |path: &str, form: &str| raw(port, "POST", path, &[&cookie, &origin], form);
+    let folder = card.path().canonicalize().unwrap().display().to_string();
+    // A first check, of a folder typed in: the page then shows it with its verdict.
+    let (status, head, body) = post("/health/check", &format!("path=other&other={folder}"));
+    assert_eq!(status, 303, "{head}{body}");
+    let (_, _, page) = raw(port, "GET", "/health", &[&cookie], "");
+    assert!(page.contains(&format!("<h2>{folder}</h2>")), "{page}");
+    assert!(
+        page.contains("(1 checks)") && page.contains("healthy"),
+        "{page}"
+    );
+    assert!(card.path().join("iomark-health").is_dir());
+    // Check now, from its own section.
+    assert_eq!(post("/health/check", &format!("path={folder}")).0, 303);
+    let (_, _, page) = raw(port, "GET", "/health", &[&cookie], "");
+    assert!(page.contains("(2 checks)"), "{page}");
+    // No folder, or a schedule without consent: a page saying why, nothing written.
+    let (status, _, body) = post("/health/check", "path=other&other=/no/such/card");
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("is no folder") && body.contains("<header>"),
+        "{body}"
+    );
+    let (status, _, body) = post("/health/schedule", &format!("path={folder}&action=make"));
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("tick that you agree"), "{body}");
+    let units = config.path().join("systemd/user");
+    let timers = || -> Vec<String> {
+        if !units.is_dir() {
+            return Vec::new();
+        }
+        entries(&units)
+            .into_iter()
+            .filter(|e| e.ends_with(".timer"))
+            .collect()
+    };
+    assert!(timers().is_empty(), "{:?}", entries(&units));
+    // With consent: a timer of the user's, said in the app's words; then removed.
+    let (status, _, body) = post(
+        "/health/schedule",
+        &format!("path={folder}&action=make&consent=yes"),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("checked every 6 hours"), "{body}");
+    assert!(!body.contains("--remove-timer"), "{body}");
+    assert_eq!(timers().len(), 1, "{:?}", entries(&units));
+    let (status, _, body) = post("/health/schedule", &format!("path={folder}&action=remove"));
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("no longer checked on a schedule"), "{body}");
+    assert!(timers().is_empty(), "{:?}", entries(&units));
+}

@@ -16,7 +16,8 @@
 //!   small script (the grid and rate live, the time left; every page works without it);
 //! - `compare.rs` (saved runs side by side, `iomark compare --json`), `submit.rs` (a run sent
 //!   to a results site, `iomark submit`, after its whole document is shown), `health.rs` (the
-//!   health checks saved, over time).
+//!   health checks saved, over time; a check now, `iomark health`, and its schedule, with the
+//!   user's consent, `--install-timer`/`--remove-timer`).
 
 mod compare;
 mod going;
@@ -119,6 +120,20 @@ pub async fn serve(
 /// `iomark ARGS… [--db …]` as a child, to its end (at most `within`): its standard output and
 /// error, or what it said when it failed.
 async fn iomark(app: &App, args: &[&str], within: Duration) -> Result<(String, String), String> {
+    let (status, out, err) = iomark_status(app, args, within).await?;
+    match status {
+        0 => Ok((out, err)),
+        _ => Err(format!("{out}{err}").trim().to_string()),
+    }
+}
+
+/// `iomark ARGS` as a child, within `within`: its exit status (-1 for a signal), standard
+/// output and standard error.
+async fn iomark_status(
+    app: &App,
+    args: &[&str],
+    within: Duration,
+) -> Result<(i32, String, String), String> {
     let mut command = tokio::process::Command::new(&app.config.exe);
     command.args(args).arg("--color").arg("never");
     if let Some(db) = &app.config.db {
@@ -133,12 +148,11 @@ async fn iomark(app: &App, args: &[&str], within: Duration) -> Result<(String, S
         Err(_) => return Err(format!("iomark did not answer in {} s", within.as_secs())),
     };
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    match out.status.success() {
-        true => Ok((text(&out.stdout), text(&out.stderr))),
-        false => Err(format!("{}{}", text(&out.stdout), text(&out.stderr))
-            .trim()
-            .to_string()),
-    }
+    Ok((
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    ))
 }
 
 /// Ends when the app has had no request for its `idle` time and no run goes.
@@ -167,6 +181,8 @@ fn router(app: Shared) -> Router {
         .route("/history", get(pages::history))
         .route("/compare", get(compare::compare))
         .route("/health", get(health::health))
+        .route("/health/check", post(health::check))
+        .route("/health/schedule", post(health::schedule))
         .route(
             "/results/{id}/submit",
             get(submit::preview).post(submit::send),
