@@ -7,11 +7,13 @@
 //! - `guard.rs`: every request's checks: the one-time secret (from the address opened, then a
 //!   cookie of its own), a Host of this machine (DNS rebinding), a same-origin Origin on
 //!   every action, and the security headers;
-//! - `runs.rs`: the runs started, their children and their progress; `going.rs`: the runs
+//! - `runs.rs`: the runs started (what their form sends, `form.rs`), their children and their
+//!   progress; `going.rs`: the runs
 //!   going said on every page, with the way to them and Stop;
 //! - `mounts.rs`: what can be measured: the mounted filesystems, each with what `iomark info`
 //!   knows of it;
-//! - `pages.rs`: the screens, from the templates in `templates/`; `grid.rs`: a run's figures
+//! - `pages.rs`: the screens, from the templates in `templates/` (a run's own, `watch.rs`);
+//!   `grid.rs`: a run's figures
 //!   in CrystalDiskMark's grid (`grid.css`), on a run's page and a result's; `ui.js`: the one
 //!   small script (the grid and rate live, the time left; every page works without it);
 //! - `compare.rs` (saved runs side by side, `iomark compare --json`), `submit.rs` (a run sent
@@ -20,6 +22,7 @@
 //!   user's consent, `--install-timer`/`--remove-timer`).
 
 mod compare;
+mod form;
 mod going;
 mod grid;
 mod guard;
@@ -28,6 +31,7 @@ mod mounts;
 mod pages;
 mod runs;
 mod submit;
+mod watch;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -173,7 +177,7 @@ fn router(app: Shared) -> Router {
     Router::new()
         .route("/", get(pages::home))
         .route("/runs", post(runs::start))
-        .route("/runs/{n}", get(pages::run))
+        .route("/runs/{n}", get(watch::run))
         .route("/runs/{n}/events", get(runs::events))
         .route("/runs/{n}/stop", post(runs::stop))
         .route("/results/{id}", get(pages::result))

@@ -1,21 +1,20 @@
-//! The app's screens, from the templates in `templates/`: what to measure (`/`), a run as it
-//! goes (`/runs/N`), a result (`/results/ID`: the HTML report `iomark export` writes, with the
-//! app's links above it) and its card, and the saved runs (`/history`). Every page works
-//! without the script: a run's page refreshes itself where scripts do not run.
+//! The app's screens, from the templates in `templates/`: what to measure (`/`), a result
+//! (`/results/ID`: its grid and verdicts, then the HTML report `iomark export` writes, with
+//! the app's links above it) and its card, the saved runs (`/history`), and a page for
+//! anything refused or missing (`trouble`). Every page works without the script. A run's own
+//! page is `watch.rs`'s.
 
 use askama::Template;
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
+use crate::form::{Start, PROFILES};
 use crate::grid::{self, Grid};
 use crate::mounts::Place;
-use crate::runs::{Start, PROFILES};
 use crate::Shared;
 use iomark_export::chart::{self, Kind};
-use iomark_result::events::{Ending, Event};
 use iomark_result::result::Summary;
-use iomark_result::units::Rate;
 
 #[derive(Template)]
 #[template(path = "home.html")]
@@ -67,84 +66,6 @@ pub(super) async fn home_page(app: &Shared, form: Start, trouble: Option<String>
         *response.status_mut() = StatusCode::BAD_REQUEST;
     }
     response
-}
-
-#[derive(Template)]
-#[template(path = "run.html")]
-struct RunPage {
-    title: String,
-    n: u64,
-    path: String,
-    profile: String,
-    /// Its tests' figures so far, in the grid.
-    grid: String,
-    /// Its steps that are no test (writing the test file; verify's writing and reading back),
-    /// each with its rate.
-    steps: Vec<String>,
-    /// What it is doing now, or how it ended.
-    now: String,
-    going: bool,
-    result: Option<String>,
-    failed: Option<String>,
-}
-
-pub async fn run(State(app): State<Shared>, UrlPath(n): UrlPath<u64>) -> Response {
-    let Some(run) = app.runs.get(n) else {
-        return not_found().await;
-    };
-    let state = run.state();
-    let mut grid = Grid::default();
-    let mut steps: Vec<String> = Vec::new();
-    let mut now = "starting".to_string();
-    for line in &state.lines {
-        match line {
-            Event::Start { phase } => now = phase.clone(),
-            Event::Done(done) => {
-                let (Some(test), Some(mb)) = (&done.test, done.mb_per_s) else {
-                    let rate = done
-                        .summary
-                        .clone()
-                        .or_else(|| done.mb_per_s.map(|mb| Rate(mb).to_string()));
-                    steps.push(format!(
-                        "{}: {}",
-                        done.phase,
-                        rate.unwrap_or_else(|| "done".into())
-                    ));
-                    continue;
-                };
-                grid.put(test, mb);
-            }
-            Event::Tick { .. } | Event::Note { .. } | Event::End(_) => {}
-        }
-    }
-    let (going, result, failed) = match &state.end {
-        None => (true, None, None),
-        Some(Ending::Done { result }) => (false, Some(result.clone()), None),
-        Some(Ending::Stopped) => (false, None, None),
-        Some(Ending::Failed { message }) => (false, None, Some(message.clone())),
-    };
-    if let Some(end) = &state.end {
-        now = match end {
-            Ending::Done { .. } => "done: saved in your history".into(),
-            Ending::Stopped => "stopped: its test file is removed".into(),
-            Ending::Failed { .. } => "failed".into(),
-        };
-    }
-    page(&RunPage {
-        title: match run.profile.as_str() {
-            "verify" => format!("Check {n}"),
-            _ => format!("Run {n}"),
-        },
-        steps,
-        n,
-        path: run.path.clone(),
-        profile: run.profile.clone(),
-        grid: grid.render().unwrap_or_default(),
-        now,
-        going,
-        result,
-        failed,
-    })
 }
 
 /// `/results/ID`: the report `iomark export --format html` writes, the app's links above it.

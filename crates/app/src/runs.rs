@@ -13,38 +13,13 @@ use axum::extract::{Form, Path as UrlPath, State};
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast;
 
+use crate::form::{Start, PROFILES};
 use crate::Shared;
 use iomark_result::events::{self, Ending};
 use iomark_result::result::ResultDoc;
-
-/// The profiles a run may be started with, as `iomark run --profile` names them.
-pub const PROFILES: [&str; 5] = ["standard", "quick", "nvme", "pi", "sdcard"];
-
-/// What the start form sends: a run, or with `kind` verify, a check of what a card keeps.
-#[derive(Clone, Default, Deserialize)]
-pub struct Start {
-    #[serde(default)]
-    pub kind: String,
-    pub path: String,
-    #[serde(default)]
-    pub other: String,
-    #[serde(default)]
-    pub profile: String,
-    #[serde(default)]
-    pub size: String,
-    #[serde(default)]
-    pub loops: String,
-    #[serde(default)]
-    pub duration: String,
-    #[serde(default)]
-    pub claimed: String,
-    #[serde(default)]
-    pub threads: String,
-}
 
 #[derive(Default)]
 pub struct Runs {
