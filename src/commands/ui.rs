@@ -45,6 +45,9 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
         ui::serve(store, listener, config, |address| {
             let url = format!("http://{address}/?key={secret}");
             let _ = super::say!("iomark ui: {url} (Ctrl-C stops it)");
+            if !desktop() && address.ip().is_loopback() {
+                elsewhere(address.port());
+            }
             if !no_open {
                 open(&opener, &url);
             }
@@ -64,6 +67,26 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
     served
 }
 
+/// Whether there is a desktop here to open a browser on.
+fn desktop() -> bool {
+    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
+/// On a machine without a desktop (most Pis), how to use the app from the computer beside
+/// it: an SSH tunnel to the same port (the app answers only its own port, on this machine's
+/// loopback), then the address above in that computer's browser.
+fn elsewhere(port: u16) {
+    let user = std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| "you".into());
+    let host = super::health::tell::hostname();
+    let _ = super::say!(
+        "From another computer: ssh -N -L {port}:127.0.0.1:{port} {user}@{host}\n\
+         then open the address above in its browser (or start this with --listen ADDRESS:PORT \
+         on a network you trust)."
+    );
+}
+
 /// Opens `url` in the desktop's browser, where there is a desktop and `xdg-open`: through
 /// `file`, a page only this user can read that sends the browser on to `url`, so that the key
 /// is on no command line. `xdg-open` is waited for (on a thread of its own), never left a
@@ -71,9 +94,7 @@ pub fn run(args: &UiArgs) -> anyhow::Result<()> {
 fn open(file: &std::path::Path, url: &str) {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
-    let desktop =
-        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
-    if !desktop {
+    if !desktop() {
         let _ =
             super::say!("No desktop here: open the address above in a browser on this machine.");
         return;

@@ -52,7 +52,9 @@ impl App {
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
             .unwrap_or_else(|| panic!("no address in: {line}"));
-        let rest = url.trim_start_matches("http://127.0.0.1:");
+        // http://ADDRESS:PORT/?key=KEY (127.0.0.1, or the address --listen gave).
+        let rest = url.trim_start_matches("http://");
+        let rest = rest.split_once(':').map_or(rest, |(_, r)| r);
         let (port, key) = rest.split_once("/?key=").unwrap_or_else(|| panic!("{url}"));
         App {
             child: Some(child),
@@ -926,4 +928,115 @@ fn health_from_the_app_checks_now_and_schedules_with_consent() {
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("no longer checked on a schedule"), "{body}");
     assert!(timers().is_empty(), "{:?}", entries(&units));
+}
+
+/// Issue 60: most Pis are headless, and nothing said how to use the app from the laptop beside
+/// it. Without a desktop, `iomark ui` prints the SSH tunnel to copy; with `--listen` on the
+/// Pi's own address, a computer on another network stack (a second network namespace, as a
+/// laptop on the LAN) reaches it with the key, and without the key is refused.
+#[test]
+fn a_headless_pi_is_reached_from_the_laptop_beside_it() {
+    // Without a desktop, on loopback: the tunnel to copy, to the same port.
+    let home = tempfile::tempdir().unwrap();
+    let mut command = iomark(home.path());
+    command
+        .args(["ui", "--no-open"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("USER", "pi");
+    let mut child = command
+        .env("XDG_RUNTIME_DIR", home.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..2 {
+        out.read_line(&mut said).unwrap();
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    child.wait().unwrap();
+    let port = said
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        said.contains(&format!("ssh -N -L {port}:127.0.0.1:{port} pi@")),
+        "{said}"
+    );
+    // The LAN, as a second network namespace joined to this one by a veth pair.
+    if !crate::common::root_for("a second network namespace") {
+        return;
+    }
+    crate::common::need("ip", "iproute2");
+    crate::common::need("curl", "curl");
+    let ns = format!("iomark-laptop-{}", std::process::id());
+    let ip = |args: &[&str]| {
+        std::process::Command::new("ip")
+            .args(args)
+            .status()
+            .unwrap()
+            .success()
+    };
+    struct Gone(String);
+    impl Drop for Gone {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("ip")
+                .args(["netns", "delete", &self.0])
+                .status();
+        }
+    }
+    assert!(ip(&["netns", "add", &ns]), "ip netns add");
+    let _gone = Gone(ns.clone());
+    let (pi, laptop) = (
+        format!("veth-pi{}", std::process::id() % 10000),
+        format!("veth-lt{}", std::process::id() % 10000),
+    );
+    assert!(ip(&[
+        "link", "add", &pi, "type", "veth", "peer", "name", &laptop
+    ]));
+    assert!(ip(&["link", "set", &laptop, "netns", &ns]));
+    assert!(ip(&["addr", "add", "10.213.77.1/30", "dev", &pi]));
+    assert!(ip(&["link", "set", &pi, "up"]));
+    assert!(ip(&[
+        "netns",
+        "exec",
+        &ns,
+        "ip",
+        "addr",
+        "add",
+        "10.213.77.2/30",
+        "dev",
+        &laptop
+    ]));
+    assert!(ip(&[
+        "netns", "exec", &ns, "ip", "link", "set", &laptop, "up"
+    ]));
+    let app = App::start_with(home.path(), &["--listen", "10.213.77.1:0"]);
+    let from_laptop = |path: &str| -> String {
+        let out = std::process::Command::new("ip")
+            .args([
+                "netns",
+                "exec",
+                &ns,
+                "curl",
+                "-s",
+                "-o",
+                "/dev/null",
+                "-w",
+                "%{http_code}",
+            ])
+            .arg(format!("http://10.213.77.1:{}{path}", app.port))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_eq!(from_laptop(&format!("/?key={}", app.key)), "303");
+    assert_eq!(from_laptop("/"), "403");
+    assert_eq!(from_laptop("/?key=not-the-key"), "403");
+    drop(app);
+    let _ = std::process::Command::new("ip")
+        .args(["link", "delete", &pi])
+        .status();
 }

@@ -6,7 +6,7 @@
 
 mod history;
 mod share;
-mod tell;
+pub(crate) mod tell;
 mod timer;
 mod units;
 

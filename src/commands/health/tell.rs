@@ -223,8 +223,9 @@ fn notify(doc: &ResultDoc) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// This machine's name, as the webhook says where the card is.
-fn hostname() -> String {
+/// This machine's name, as the webhook says where the card is (and `iomark ui` how to reach
+/// it from another computer).
+pub(crate) fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|name| name.trim().to_string())
         .ok()
