@@ -383,6 +383,59 @@ fn one_household_names_nothing() {
     assert_eq!(sold_as(), json!("Counterfeit Junk 64GB"));
 }
 
+/// Issue 59's second attack pass: one machine with three /24s of one /22 set what a card is
+/// sold as. Households of one neighbourhood (an IPv4 /16) count once where a device's identity
+/// moves: three /24s of one /16 name nothing; households of three /16s do.
+#[test]
+fn one_block_of_addresses_names_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--trust-forwarded-for", "--cache-seconds", "0"]);
+    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let results = format!("{}/api/v1/results", site.url);
+    let send = |n: u32, from: &str, sold_as: Option<&str>| {
+        let (status, body) = crate::common::site::from_address_with(
+            "POST",
+            &results,
+            "127.0.0.1",
+            Some(&crate::device_names::card(n, sold_as, None).to_string()),
+            &[&format!("X-Forwarded-For: {from}")],
+        );
+        assert_eq!(status, 201, "{n} from {from}: {body}");
+    };
+    let board = || get(&format!("{}/api/v1/leaderboard?q=sn64g", site.url)).json();
+    for i in 1..=3 {
+        send(9840 + i, &format!("10.{i}.0.20"), None);
+    }
+    let junk = Some("Totally Fake Brand 64GB");
+    for (n, from) in [
+        (9850, "198.18.0.20"),
+        (9851, "198.18.1.20"),
+        (9852, "198.18.2.20"),
+    ] {
+        send(n, from, junk);
+    }
+    assert_eq!(
+        board()["devices"][0]["sold_as"],
+        Value::Null,
+        "one /16 named the card"
+    );
+    // Its results still count as three households where figures are weighed.
+    assert_eq!(board()["devices"][0]["submitters"], 6, "{}", board());
+    send(9853, "203.0.113.9", junk);
+    assert_eq!(
+        board()["devices"][0]["sold_as"],
+        Value::Null,
+        "two /16s named the card"
+    );
+    send(9854, "192.0.2.9", junk);
+    assert_eq!(
+        board()["devices"][0]["sold_as"],
+        json!("Totally Fake Brand 64GB")
+    );
+}
+
 /// Issue 59: a device a moderator hid came back to the board with one new result from another
 /// network. It stays hidden: a new result of it waits for a moderator, until the device is
 /// restored.

@@ -28,6 +28,7 @@ pub const RULES: &str = "12";
 pub(crate) struct Kept<'k> {
     pub token_hash: Option<&'k str>,
     pub submitter: Option<&'k str>,
+    pub neighbourhood: Option<&'k str>,
     pub held: Option<&'k str>,
 }
 
@@ -77,6 +78,7 @@ impl<'a> Derive<'a> {
         let kept = Kept {
             token_hash: Some(&sent.token_hash),
             submitter: submitter.as_deref(),
+            neighbourhood: sent.neighbourhood.as_deref(),
             held: held.as_deref(),
         };
         self.add_entry_as(tx, doc, id, kept).await
@@ -109,6 +111,7 @@ impl<'a> Derive<'a> {
         let Kept {
             token_hash,
             submitter,
+            neighbourhood,
             held,
         } = kept;
         // Prepared afresh each time on PostgreSQL: see `History::insert` on NULL figures. The
@@ -134,7 +137,8 @@ impl<'a> Derive<'a> {
             .bind(&id.sold_as)
             .bind(submitter)
             .bind(held)
-            .bind(doc.system());
+            .bind(doc.system())
+            .bind(neighbourhood);
         for metric in &METRICS {
             query = query.bind(metric.of(doc));
         }

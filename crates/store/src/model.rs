@@ -85,6 +85,10 @@ pub struct Entry {
     /// Never shown.
     #[serde(skip)]
     pub submitter: Option<String>,
+    /// The sender's neighbourhood, as a keyed hash (`sender::neighbourhood`): households in one
+    /// are not independent of each other. Never shown.
+    #[serde(skip)]
+    pub neighbourhood: Option<String>,
     /// It waits for a moderator before it ranks (its flag says why).
     pub waits: bool,
     /// The system it ran on (`ResultDoc::system`).

@@ -217,11 +217,12 @@ impl<'a> Moderation<'a> {
         id: &str,
         reason: &str,
     ) -> Result<Moderated, sqlx::Error> {
-        let facts =
-            sqlx::query("SELECT token_hash, device_key, submitter FROM entries WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&mut **tx)
-                .await?;
+        let facts = sqlx::query(
+            "SELECT token_hash, device_key, submitter, neighbourhood FROM entries WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
         let Some(facts) = facts else {
             return Ok(match exists(tx, "hidden", id).await? {
                 true => Moderated::Already,
@@ -231,9 +232,10 @@ impl<'a> Moderation<'a> {
         let token: Option<String> = facts.try_get(0)?;
         let key: Option<String> = facts.try_get(1)?;
         let submitter: Option<String> = facts.try_get(2)?;
+        let neighbourhood: Option<String> = facts.try_get(3)?;
         sqlx::query(
-            "INSERT INTO hidden (id, reason, token_hash, device_key, hidden_at, submitter) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO hidden (id, reason, token_hash, device_key, hidden_at, submitter, \
+             neighbourhood) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(id)
         .bind(reason)
@@ -241,6 +243,7 @@ impl<'a> Moderation<'a> {
         .bind(key)
         .bind(super::now())
         .bind(submitter)
+        .bind(neighbourhood)
         .execute(&mut **tx)
         .await?;
         // Hidden, it is not taken again either, until a moderator restores it.
@@ -254,14 +257,17 @@ impl<'a> Moderation<'a> {
         tx: &mut Transaction<'_, Any>,
         id: &str,
     ) -> Result<Moderated, sqlx::Error> {
-        let hidden: Option<(Option<String>, Option<String>)> =
-            sqlx::query("SELECT token_hash, submitter FROM hidden WHERE id = $1")
+        type Hidden = (Option<String>, Option<String>, Option<String>);
+        let hidden: Option<Hidden> =
+            sqlx::query("SELECT token_hash, submitter, neighbourhood FROM hidden WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&mut **tx)
                 .await?
-                .map(|row| Ok::<_, sqlx::Error>((row.try_get(0)?, row.try_get(1)?)))
+                .map(|row| {
+                    Ok::<_, sqlx::Error>((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?))
+                })
                 .transpose()?;
-        let Some((token, submitter)) = hidden else {
+        let Some((token, submitter, neighbourhood)) = hidden else {
             return Ok(match exists(tx, "entries", id).await? {
                 true => Moderated::Already,
                 false => Moderated::NoSuchResult,
@@ -279,6 +285,7 @@ impl<'a> Moderation<'a> {
         let kept = Kept {
             token_hash: token.as_deref(),
             submitter: submitter.as_deref(),
+            neighbourhood: neighbourhood.as_deref(),
             held: None,
         };
         self.derive.add_entry(tx, &doc, kept).await?;

@@ -248,6 +248,11 @@ fn migrator() -> Migrator {
             "buried tests",
             include_str!("migrations/0020_buried_tests.sql"),
         ),
+        (
+            21,
+            "neighbourhoods",
+            include_str!("migrations/0021_neighbourhoods.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -194,6 +194,7 @@ mod tests {
                         synthetic: false,
                         figures: Default::default(),
                         submitter: Some(format!("submitter {n}")),
+                        neighbourhood: None,
                         waits: false,
                         system: Some(system.clone()),
                     };

@@ -30,6 +30,8 @@ pub struct Sender {
 pub(crate) struct Sent {
     pub token_hash: String,
     pub network: Option<String>,
+    /// The keyed hash of its address's [`neighbourhood`].
+    pub neighbourhood: Option<String>,
     pub installation: Option<String>,
 }
 
@@ -65,6 +67,9 @@ impl Secret {
                     keyed(secret, &format!("network {}", network(a)))
                 )
             }),
+            neighbourhood: sender
+                .address
+                .map(|a| keyed(secret, &format!("neighbourhood {}", neighbourhood(a)))),
             installation: sender
                 .installation
                 .as_deref()
@@ -88,6 +93,27 @@ pub fn network(address: IpAddr) -> String {
             None => {
                 let s = v6.segments();
                 format!("{:x}:{:x}:{:x}:{:x}::/56", s[0], s[1], s[2], s[3] & 0xff00)
+            }
+        },
+    }
+}
+
+/// The neighbourhood of an address's household: an IPv4 address's /16, an IPv6 address's /48
+/// (256 households each; an IPv4-mapped or 6to4 one is its IPv4 address's). Households of one
+/// neighbourhood are not independent: one organisation, one provider's block, one machine with
+/// several /24s (issue 59's second attack pass named a device from three /24s of one /22), so a
+/// device's identity moves only on households of several (`aggregate::AGREEING`).
+pub fn neighbourhood(address: IpAddr) -> String {
+    match address {
+        IpAddr::V4(v4) => {
+            let [a, b, _, _] = v4.octets();
+            format!("{a}.{b}.0.0/16")
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped().or_else(|| six_to_four(v6)) {
+            Some(v4) => neighbourhood(IpAddr::V4(v4)),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}::/48", s[0], s[1], s[2])
             }
         },
     }
@@ -231,6 +257,18 @@ mod tests {
         assert_eq!(n("2001:db8:1:2::9"), n("2001:db8:1:ff::9"));
         assert_ne!(n("2001:db8:1:2::9"), n("2001:db8:1:102::9"));
         assert_eq!(n("::ffff:192.0.2.9"), "192.0.2.0/24");
+    }
+
+    #[test]
+    fn a_neighbourhood_is_a_16_or_a_48() {
+        let n = |a: &str| neighbourhood(a.parse().unwrap());
+        // Issue 59's second attack pass: three /24s of one /22, one neighbourhood.
+        assert_eq!(n("127.43.0.1"), n("127.43.2.1"));
+        assert_eq!(n("192.0.2.77"), "192.0.0.0/16");
+        assert_ne!(n("192.0.2.77"), n("192.1.2.77"));
+        assert_eq!(n("2001:db8:1:2:3:4:5:6"), "2001:db8:1::/48");
+        assert_eq!(n("2002:0a66:0202:1::1"), "10.102.0.0/16");
+        assert_eq!(n("::ffff:192.0.2.9"), "192.0.0.0/16");
     }
 
     #[test]

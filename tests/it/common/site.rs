@@ -221,7 +221,9 @@ pub fn post(url: &str, doc: &Value) -> Answer {
 /// A submission from submitter `n`: sent from the loopback address 127.0.`n`.1, a network
 /// (/24) of its own, as the site tells submitters apart (`store::sender`).
 pub fn post_as(n: u8, url: &str, doc: &Value) -> Answer {
-    let (status, body) = from_address("POST", url, &format!("127.0.{n}.1"), Some(&doc.to_string()));
+    // Each in a /16 of its own: households of one /16 are one neighbourhood, and a device's
+    // identity moves only on several (`sender::neighbourhood`).
+    let (status, body) = from_address("POST", url, &format!("127.{n}.0.1"), Some(&doc.to_string()));
     Answer {
         status,
         headers: Vec::new(),

@@ -72,23 +72,42 @@ fn most_common_counted<T: PartialEq>(items: impl Iterator<Item = T>) -> Option<(
     counts.into_iter().rev().max_by_key(|(_, n)| *n)
 }
 
-/// Submitters (households, `sender::network`) who must agree before a device is called
-/// otherwise than its first submitter called it (its name, kind, transport, capacity), or is
-/// shown as sold under a name at all: never one household's word, whether it sends over IPv4
-/// and IPv6 or from many of its /64s ...
+/// Submitters (households, `sender::network`) of as many neighbourhoods
+/// (`sender::neighbourhood`: an IPv4 /16, an IPv6 /48) who must agree before a device is
+/// called otherwise than its first submitter called it (its name, kind, transport, capacity),
+/// or is shown as sold under a name at all: never one household's word, whether it sends over
+/// IPv4 and IPv6 or from many of its /64s, nor one organisation's from several /24s of its
+/// block ...
 pub const AGREEING: usize = 3;
 /// ... and by how many more submitters than still call it so.
 pub const MARGIN: usize = 2;
 
-/// How many households are behind the votes `keep` takes: the most of one address family. One
-/// client over IPv4 and IPv6 is one IPv4 household and one IPv6 household, never two of either
-/// (issue 59: a dual-stack client counted twice named a card), so however it sends it adds at
-/// most one.
-fn households<T>(votes: &[(Family, T)], keep: impl Fn(&T) -> bool) -> usize {
+/// Who gave a vote, as far as independence goes: its address family, and its place: its
+/// neighbourhood, else (a result saved before neighbourhoods were kept) its household, else
+/// (a sender the site cannot tell) a place of its own.
+#[derive(Clone, Debug, PartialEq)]
+struct Voter {
+    family: Family,
+    place: String,
+}
+
+/// How many independent households are behind the votes `keep` takes: the most places of one
+/// address family. One client over IPv4 and IPv6 is one IPv4 household and one IPv6 household,
+/// never two of either (issue 59: a dual-stack client counted twice named a card), so however
+/// it sends it adds at most one; households of one neighbourhood count once (issue 59's second
+/// attack pass: three /24s of one /22 named a device).
+fn households<T>(votes: &[(Voter, T)], keep: impl Fn(&T) -> bool) -> usize {
     use Family::{Other, V4, V6};
     [V4, V6, Other]
         .into_iter()
-        .map(|f| votes.iter().filter(|(g, v)| *g == f && keep(v)).count())
+        .map(|f| {
+            let places: std::collections::HashSet<&str> = votes
+                .iter()
+                .filter(|(who, v)| who.family == f && keep(v))
+                .map(|(who, _)| who.place.as_str())
+                .collect();
+            places.len()
+        })
         .max()
         .unwrap_or(0)
 }
@@ -98,7 +117,7 @@ fn households<T>(votes: &[(Family, T)], keep: impl Fn(&T) -> bool) -> usize {
 /// must give a value before it is shown: the first value so given, until another has
 /// [`AGREEING`] households and [`MARGIN`] more than it, and more than half of all (a clear
 /// majority). With how many households gave it.
-fn settle<T: PartialEq + Clone>(votes: &[(Family, T)], needed: usize) -> Option<(T, usize)> {
+fn settle<T: PartialEq + Clone>(votes: &[(Voter, T)], needed: usize) -> Option<(T, usize)> {
     let count = |v: &T| households(votes, |w| w == v);
     let first = votes.iter().map(|(_, v)| v).find(|v| count(v) >= needed)?;
     let kept = count(first);
@@ -157,12 +176,20 @@ fn distinct<'e>(results: &[&'e Entry]) -> Vec<&'e Entry> {
 fn votes<T: PartialEq + Clone>(
     submitters: &[Vec<&Entry>],
     of: impl Fn(&Entry) -> T + Copy,
-) -> Vec<(Family, T)> {
+) -> Vec<(Voter, T)> {
     submitters
         .iter()
-        .filter_map(|results| {
+        .enumerate()
+        .filter_map(|(n, results)| {
             let vote = most_common(results.iter().map(|e| of(e)))?;
-            Some((Family::of(results.first()?.submitter.as_deref()), vote))
+            let first = results.first()?;
+            let place = [&first.neighbourhood, &first.submitter]
+                .into_iter()
+                .flatten()
+                .next()
+                .map_or_else(|| format!("untold {n}"), |p| format!("at {p}"));
+            let family = Family::of(first.submitter.as_deref());
+            Some((Voter { family, place }, vote))
         })
         .collect()
 }

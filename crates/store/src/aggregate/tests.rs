@@ -31,6 +31,7 @@ fn entry(name: &str, sold_as: Option<&str>, label: Option<&str>) -> Entry {
         synthetic: false,
         figures: BTreeMap::new(),
         submitter: None,
+        neighbourhood: None,
         waits: false,
         system: None,
     }
@@ -60,6 +61,26 @@ fn one_result_cannot_say_what_a_device_is_sold_as() {
     assert_eq!(aggregate(&three)[0].sold_as, None);
     three.push(entry("SanDisk SN64G 64 GB", extreme, None));
     assert_eq!(aggregate(&three)[0].sold_as.as_deref(), extreme);
+}
+
+/// Issue 59's second attack pass: three households of one neighbourhood (three /24s of one
+/// /22) set what a card is sold as. They count as one where its identity moves.
+#[test]
+fn households_of_one_neighbourhood_name_nothing() {
+    let junk = Some("Totally Fake 64GB");
+    let from = |household: &str, place: &str| {
+        let mut e = entry("SanDisk SN64G 64 GB", junk, None);
+        e.submitter = Some(format!("4.{household}"));
+        e.neighbourhood = Some(place.into());
+        e
+    };
+    let mut block = vec![from("a", "x"), from("b", "x"), from("c", "x")];
+    let row = &aggregate(&block)[0];
+    assert_eq!((row.sold_as.as_deref(), row.submitters), (None, 3));
+    block.push(from("d", "y"));
+    assert_eq!(aggregate(&block)[0].sold_as, None);
+    block.push(from("e", "z"));
+    assert_eq!(aggregate(&block)[0].sold_as.as_deref(), junk);
 }
 
 /// A result of `who` naming the device `name`, of kind `kind`, with SEQ1M Q8T1 read `mb`.

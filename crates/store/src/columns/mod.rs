@@ -13,7 +13,7 @@ use super::model::{DeviceRow, Entry};
 use iomark_result::result::metric::{Metric, METRICS};
 
 /// A result's facts in `entries`, before its figures, in the order they are bound.
-pub const ENTRY_FACTS: [&str; 20] = [
+pub const ENTRY_FACTS: [&str; 21] = [
     "id",
     "device_key",
     "device_name",
@@ -34,6 +34,7 @@ pub const ENTRY_FACTS: [&str; 20] = [
     "submitter",
     "held",
     "system",
+    "neighbourhood",
 ];
 
 /// A device's aggregate in `devices`, before its figures' medians, in the order they are
@@ -212,6 +213,7 @@ impl Statements {
             at("started_at"),
         );
         let (submitter, held, system) = (at("submitter"), at("held"), at("system"));
+        let neighbourhood = at("neighbourhood");
         let (label, headline, sold_as, board, fs, price, flag, synthetic) = (
             at("label"),
             at("headline"),
@@ -255,6 +257,7 @@ impl Statements {
                     flag: text(flag),
                     synthetic: value(synthetic).as_f64().is_some_and(|v| v != 0.0),
                     submitter: text(submitter),
+                    neighbourhood: text(neighbourhood),
                     waits: text(held).is_some(),
                     system: text(system),
                     figures: self
@@ -341,6 +344,7 @@ pub fn entry_of(row: &AnyRow, metrics: &[Metric]) -> Result<Entry, sqlx::Error> 
         flag: row.try_get("flag")?,
         synthetic: row.try_get::<i64, _>("synthetic")? != 0,
         submitter: row.try_get("submitter")?,
+        neighbourhood: row.try_get("neighbourhood")?,
         waits: row.try_get::<Option<String>, _>("held")?.is_some(),
         system: row.try_get("system")?,
         figures,

@@ -94,7 +94,8 @@ fn a_new_figure_is_written_and_read_back() {
             .bind(Some("SanDisk Extreme"))
             .bind(Some("c0ffee"))
             .bind(None::<String>)
-            .bind(Some("Raspbian GNU/Linux 10 (buster) · Linux 4.19"));
+            .bind(Some("Raspbian GNU/Linux 10 (buster) · Linux 4.19"))
+            .bind(Some("beef"));
         for (i, _) in metrics.iter().enumerate() {
             insert = insert.bind(Some(i as f64 + 0.5));
         }
@@ -111,6 +112,7 @@ fn a_new_figure_is_written_and_read_back() {
         assert_eq!(entry.figures["seq1m_q8_read"], 0.5);
         assert_eq!(entry.headline.as_deref(), Some("score 12"));
         assert_eq!(entry.sold_as.as_deref(), Some("SanDisk Extreme"));
+        assert_eq!(entry.neighbourhood.as_deref(), Some("beef"));
 
         // Read as one JSON text, every entry is the same, to the last bit of each figure.
         let mut odd = sqlx::query(&sql.insert_entry)
@@ -133,6 +135,7 @@ fn a_new_figure_is_written_and_read_back() {
             .bind(None::<String>)
             .bind(None::<String>)
             .bind(Some("held for a test"))
+            .bind(None::<String>)
             .bind(None::<String>);
         for (i, _) in metrics.iter().enumerate() {
             odd = odd
