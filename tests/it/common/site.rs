@@ -218,11 +218,10 @@ pub fn post(url: &str, doc: &Value) -> Answer {
     http("POST", url, Some(doc.to_string().as_bytes()), None)
 }
 
-/// A submission from submitter `n`: sent from the loopback address 127.0.`n`.1, a network
-/// (/24) of its own, as the site tells submitters apart (`store::sender`).
+/// A submission from submitter `n`: sent from the loopback address 127.`n`.0.1, a household
+/// (/24) and a neighbourhood (/16) of its own, as the site tells submitters apart
+/// (`store::sender`).
 pub fn post_as(n: u8, url: &str, doc: &Value) -> Answer {
-    // Each in a /16 of its own: households of one /16 are one neighbourhood, and a device's
-    // identity moves only on several (`sender::neighbourhood`).
     let (status, body) = from_address("POST", url, &format!("127.{n}.0.1"), Some(&doc.to_string()));
     Answer {
         status,
