@@ -59,7 +59,7 @@ impl Secret {
         Ok(Sent {
             token_hash: token_hash.to_string(),
             // Its family before the hash, so that one client over IPv4 and IPv6 counts once
-            // where households are counted (`aggregate::households`).
+            // where households are counted (`households`, `aggregate::independent`).
             network: sender.address.map(|a| {
                 let family = if network(a).contains(':') { "6." } else { "4." };
                 format!(

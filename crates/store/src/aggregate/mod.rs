@@ -96,7 +96,7 @@ struct Voter {
 /// never two of either (issue 59: a dual-stack client counted twice named a card), so however
 /// it sends it adds at most one; households of one neighbourhood count once (issue 59's second
 /// attack pass: three /24s of one /22 named a device).
-fn households<T>(votes: &[(Voter, T)], keep: impl Fn(&T) -> bool) -> usize {
+fn independent<T>(votes: &[(Voter, T)], keep: impl Fn(&T) -> bool) -> usize {
     use Family::{Other, V4, V6};
     [V4, V6, Other]
         .into_iter()
@@ -118,7 +118,7 @@ fn households<T>(votes: &[(Voter, T)], keep: impl Fn(&T) -> bool) -> usize {
 /// [`AGREEING`] households and [`MARGIN`] more than it, and more than half of all (a clear
 /// majority). With how many households gave it.
 fn settle<T: PartialEq + Clone>(votes: &[(Voter, T)], needed: usize) -> Option<(T, usize)> {
-    let count = |v: &T| households(votes, |w| w == v);
+    let count = |v: &T| independent(votes, |w| w == v);
     let first = votes.iter().map(|(_, v)| v).find(|v| count(v) >= needed)?;
     let kept = count(first);
     // The value most households give; of equals, the first given.
@@ -127,7 +127,7 @@ fn settle<T: PartialEq + Clone>(votes: &[(Voter, T)], needed: usize) -> Option<(
         .map(|(_, v)| (v, count(v)))
         .rev()
         .max_by_key(|(_, n)| *n)?;
-    let clear = n >= AGREEING && n >= kept + MARGIN && 2 * n > households(votes, |_| true);
+    let clear = n >= AGREEING && n >= kept + MARGIN && 2 * n > independent(votes, |_| true);
     Some(match best != first && clear {
         true => (best.clone(), n),
         false => (first.clone(), kept),
