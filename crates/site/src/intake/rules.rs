@@ -80,8 +80,13 @@ pub fn check_public(doc: &ResultDoc) -> Result<(), String> {
     }
     if let Some(price) = doc.price_usd {
         if !(PRICE_USD.0..=PRICE_USD.1).contains(&price) {
+            // 1e-300 written out is 300 zeros.
+            let said = match (0.01..1e9).contains(&price.abs()) {
+                true => price.to_string(),
+                false => format!("{price:e}"),
+            };
             return Err(format!(
-                "price_usd: {price} is not what a storage device sells for (${} to ${})",
+                "price_usd: {said} is not what a storage device sells for (${} to ${})",
                 PRICE_USD.0, PRICE_USD.1
             ));
         }
@@ -154,7 +159,7 @@ mod tests {
             },
             "beyond any storage interface",
         );
-        refused(&|d| d.price_usd = Some(1e-300), "price_usd");
+        refused(&|d| d.price_usd = Some(1e-300), "price_usd: 1e-300 is not");
         refused(&|d| d.price_usd = Some(250_000.0), "price_usd");
         refused(
             &|d| {
