@@ -176,6 +176,28 @@ fn its_own(t: &TestResult) -> Result<(), String> {
             t.name, l.min, l.mean, l.p50, l.max
         ));
     }
+    // Half the I/Os take p50 or longer, none less than nothing: the mean is at least half the
+    // median. No spread is wider than half the range (Popoviciu), and a range is a spread.
+    let range = l.max - l.min;
+    let spread =
+        (l.stddev <= range / 2.0 * 1.01 + 1e-9) && !(l.stddev == 0.0 && range > 1e-9 * l.max);
+    if l.max > 0.0 && (l.mean < l.p50 / 2.0 * 0.99 || !spread) {
+        return Err(format!(
+            "test {}: latencies no I/Os give (mean {} µs, p50 {}, min {}, max {}, \
+             standard deviation {})",
+            t.name, l.mean, l.p50, l.min, l.max, l.stddev
+        ));
+    }
+    // One loop has no spread; n loops at most √n times their mean.
+    let most_cv = (t.loops.len() as f64).sqrt();
+    if t.cv > most_cv + 1e-9 || (t.loops.len() < 2 && t.cv > 1e-9) {
+        return Err(format!(
+            "test {}: a variation of {} over {} loops",
+            t.name,
+            t.cv,
+            t.loops.len()
+        ));
+    }
     Ok(())
 }
 
@@ -321,6 +343,26 @@ mod tests {
         doc.tests[0].iops *= 5.9;
         let e = its_own(&doc.tests[0]).unwrap_err();
         assert!(e.contains("none of its loops'"), "{e}");
+        // Issue 59's third attack pass: a deviation wider than the range, none where there is
+        // one, a median over twice the mean, a variation in one loop.
+        for change in [
+            &(|l: &mut iomark_result::result::Latency| l.stddev = (l.max - l.min) * 100.0)
+                as &dyn Fn(&mut iomark_result::result::Latency),
+            &|l| l.stddev = 0.0,
+            &|l| l.p50 = l.mean * 5.0,
+        ] {
+            let mut doc = sample::doc();
+            change(&mut doc.tests[1].latency_us);
+            let e = its_own(&doc.tests[1]).unwrap_err();
+            assert!(e.contains("latencies no I/Os give"), "{e}");
+        }
+        let mut doc = sample::doc();
+        doc.tests[1].loops.truncate(1);
+        doc.tests[1].loops[0].mb_per_s = doc.tests[1].mb_per_s;
+        doc.tests[1].cv = 3.0;
+        assert!(its_own(&doc.tests[1])
+            .unwrap_err()
+            .contains("a variation of 3"));
         let mut doc = sample::doc();
         doc.tests[1].latency_us.min = doc.tests[1].latency_us.max * 20.0;
         let e = check(&doc).unwrap_err();

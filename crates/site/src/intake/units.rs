@@ -109,6 +109,18 @@ const UNITS: &[Unit] = &[
         why: "a petabyte a day, 11.6 GB/s all day",
     },
     Unit {
+        ends: &["cpu_cores"],
+        low: 0.0,
+        high: 8192.0,
+        why: "the most CPUs Linux runs on (NR_CPUS)",
+    },
+    Unit {
+        ends: &["size_bytes", "_size_bytes"],
+        low: 0.0,
+        high: 1e15,
+        why: "a petabyte, several times the largest drive sold",
+    },
+    Unit {
         ends: &["price_usd"],
         low: 0.0,
         high: 1e6,
@@ -246,5 +258,7 @@ mod tests {
         refused(&["settings", "duration_s"], 1e9, "a week");
         refused(&["tests", "0", "cpu", "user_s"], -0.5, "cpu.user_s");
         refused(&["host", "cpu_cores"], -2.0, "host.cpu_cores");
+        // Issue 59's third attack pass: 100,000 cores; an exabyte SATA SSD.
+        refused(&["host", "cpu_cores"], 1e5, "host.cpu_cores");
     }
 }
