@@ -268,7 +268,7 @@ fn deletion_is_final(db: &str, home: &std::path::Path) {
     // Nor any copy of its measurement, however its times, tests or figures are spelt (issue
     // 59's attack pass: each of these brought a deleted result back).
     type Change<'a> = (&'a str, &'a dyn Fn(&mut Value));
-    let variants: [Change; 7] = [
+    let variants: [Change; 8] = [
         ("a time spelt +00:00", &|d| {
             let at = d["started_at"].as_str().unwrap().replace('Z', "+00:00");
             d["started_at"] = json!(at);
@@ -291,6 +291,19 @@ fn deletion_is_final(db: &str, home: &std::path::Path) {
         // The second attack pass: a test dropped, or the model renamed.
         ("one test dropped", &|d| {
             d["tests"].as_array_mut().unwrap().pop();
+        }),
+        // The third: every figure of every test scaled by 1.0003.
+        ("every figure scaled", &|d| {
+            for t in d["tests"].as_array_mut().unwrap() {
+                for key in ["mb_per_s", "iops"] {
+                    t[key] = json!(t[key].as_f64().unwrap() * 1.0003);
+                }
+                for (_, v) in t["latency_us"].as_object_mut().unwrap() {
+                    if let Some(f) = v.as_f64() {
+                        *v = json!(f * 1.0003);
+                    }
+                }
+            }
         }),
         ("its model renamed", &|d| {
             d["target"]["device"]["model"] = json!("Another Name 64GB");

@@ -8,8 +8,10 @@
 //! The second attack pass sent a deleted result again with one test dropped, or its model
 //! renamed: the whole measurement's fingerprint differed and the copy ranked. So each test is
 //! buried too, by every six of eight of its figures ([`test_prints`]): a submission any of
-//! whose tests agrees with a buried test in six figures, on whatever device, is refused. To
-//! pass, a copy must change three figures of every test it keeps.
+//! whose tests agrees with a buried test in six figures, on whatever device, is refused; so is
+//! one whose latencies have a buried test's shape (five of seven shares of their mean), which
+//! scaling every figure leaves as it was (the third attack pass). To pass, a copy must change
+//! the shape of every test it keeps: a new measurement's, not a copy's.
 
 use sha2::{Digest, Sha256};
 use sqlx::{Any, Row, Transaction};
@@ -42,8 +44,10 @@ pub(crate) fn fingerprint(doc: &ResultDoc) -> String {
 /// min, p50, p90, p99, p99.9, max and standard deviation) to four significant digits, hashed.
 /// Two runs' tests agree in a figure or two now and then (a USB 2.0 stick's reads sit at its
 /// bus's limit, and at a full queue the mean latency follows the rate), in six of eight
-/// never: latencies spread afresh each run. A test without a rate or a latency has none (the
-/// intake refuses a test whose I/Os took no time, `physics.rs`).
+/// never: latencies spread afresh each run. And by every five of the seven shares of its mean
+/// its latencies are (min, p50 … max, deviation) to three digits: its tail moves by percents
+/// from run to run, so two runs share a shape no more than figures. A test without a rate or a
+/// latency has none (the intake refuses a test whose I/Os took no time, `physics.rs`).
 pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
     let four = |v: f64| format!("{v:.3e}");
     let mut prints = Vec::new();
@@ -56,15 +60,31 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
             t.mb_per_s, l.min, l.p50, l.p90, l.p99, l.p99_9, l.max, l.stddev,
         ];
         let figures: Vec<String> = figures.into_iter().map(four).collect();
-        for a in 0..figures.len() {
-            for b in a + 1..figures.len() {
-                let kept: Vec<&str> = (0..figures.len())
-                    .filter(|i| *i != a && *i != b)
-                    .map(|i| figures[i].as_str())
-                    .collect();
-                let text = format!("{} without {a} {b}: {}", t.name, kept.join(" "));
-                prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
-            }
+        prints.extend(all_but_two(&t.name, "", &figures));
+        // Its latencies' shape, each a share of their mean to three digits: the same however
+        // the whole is scaled (the third attack pass scaled every figure of a deleted result
+        // by 1.0003, and it ranked again).
+        let shape = [l.min, l.p50, l.p90, l.p99, l.p99_9, l.max, l.stddev];
+        let shape: Vec<String> = shape
+            .iter()
+            .map(|v| format!("{:.2e}", v / l.mean))
+            .collect();
+        prints.extend(all_but_two(&t.name, "shape ", &shape));
+    }
+    prints
+}
+
+/// The prints of `figures` of test `name`: each leaving two of them out, hashed.
+fn all_but_two(name: &str, what: &str, figures: &[String]) -> Vec<String> {
+    let mut prints = Vec::new();
+    for a in 0..figures.len() {
+        for b in a + 1..figures.len() {
+            let kept: Vec<&str> = (0..figures.len())
+                .filter(|i| *i != a && *i != b)
+                .map(|i| figures[i].as_str())
+                .collect();
+            let text = format!("{name} {what}without {a} {b}: {}", kept.join(" "));
+            prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
         }
     }
     prints
@@ -129,8 +149,8 @@ pub(crate) async fn buried(
     if whole.is_some() {
         return Ok(true);
     }
-    // A test's 28 prints at a time.
-    for prints in test_prints(doc).chunks(28) {
+    // A test's 49 prints at a time (28 of its figures, 21 of its shape).
+    for prints in test_prints(doc).chunks(49) {
         let marks: Vec<String> = (1..=prints.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
             "SELECT 1 FROM buried_tests WHERE print IN ({})",
