@@ -59,8 +59,24 @@ where
 /// spaces and joiners) removed, runs of spaces one space.
 pub fn normalise(text: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
-    let folded: String = text.nfkc().filter(|c| !is_invisible(*c)).collect();
+    let folded = seen(&text.nfkc().collect::<String>());
     folded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` as it is seen: the characters drawn as a blank (the Hangul fillers, the braille
+/// blank) a space, every other invisible character (`is_invisible`) gone. A filler between
+/// two words made `Samsung<filler>SSD` a device of its own, keyed `samsungssd` (issue 59's
+/// third attack pass): it is seen as a space, so it is one.
+pub fn seen(text: &str) -> String {
+    text.chars()
+        .filter_map(|c| match c {
+            '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' | '\u{2800}' | '\u{1d159}' => {
+                Some(' ')
+            }
+            c if is_invisible(c) => None,
+            c => Some(c),
+        })
+        .collect()
 }
 
 /// Characters that change how text is shown or compared without being seen: the
@@ -75,7 +91,7 @@ pub fn is_invisible(c: char) -> bool {
         | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{3164}'
         | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fffb}'
         | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}'
-        // Drawn as nothing though no format character: the braille blank split `KIO⠀XIA`.
+        // Drawn as a blank though no format character (`seen` makes them a space).
         | '\u{2800}' | '\u{1d159}')
 }
 
@@ -205,6 +221,7 @@ const LIKE: &[(char, char)] = &[
     ('ꮤ', 'w'), ('Ꮥ', 'S'), ('ꮥ', 's'), ('Ꮩ', 'V'), ('ꮩ', 'v'), ('Ꮪ', 'S'), ('ꮪ', 's'), ('Ꮮ', 'L'),
     ('ꮮ', 'l'), ('Ꮯ', 'C'), ('ꮯ', 'c'), ('Ꮲ', 'P'), ('ꮲ', 'p'), ('Ꮶ', 'K'), ('ꮶ', 'k'), ('Ꮷ', 'd'),
     ('ꮷ', 'd'), ('Ᏻ', 'G'), ('ᏻ', 'g'), ('Ᏼ', 'B'), ('ᏼ', 'b'),
+    ('ε', 'e'), ('Ϲ', 'C'), ('ϲ', 'c'), ('ϳ', 'j'),
 ];
 
 /// In a word that mixes scripts, or one dressed as Latin, each letter that looks like a Latin
@@ -275,12 +292,18 @@ fn is_mark(c: char) -> bool {
         | '\u{20d0}'..='\u{20ff}' | '\u{fe20}'..='\u{fe2f}')
 }
 
-/// A Latin small capital as its letter (`ᴇ` as `e`), and the dotless `ı` and `ȷ` as `i` and
-/// `j`; any other character as it is.
+/// A Latin small capital as its letter (`ᴇ` as `e`), the dotless `ı` and `ȷ` as `i` and `j`,
+/// and the Latin letters drawn as others (`ɡ`, `ɑ`, `ɩ`, `ʋ`: `Samsunɡ`, issue 59's third attack
+/// pass) as those; a digit of another script as its ASCII digit (`०` as `0`); any other
+/// character as it is.
 fn plain_letter(c: char) -> char {
-    const SMALL: [(char, char); 27] = [
+    const SMALL: [(char, char); 31] = [
         ('ı', 'i'),
         ('ȷ', 'j'),
+        ('ɡ', 'g'),
+        ('ɑ', 'a'),
+        ('ɩ', 'i'),
+        ('ʋ', 'v'),
         ('ᴀ', 'a'),
         ('ʙ', 'b'),
         ('ᴄ', 'c'),
@@ -307,6 +330,17 @@ fn plain_letter(c: char) -> char {
         ('ᴢ', 'z'),
         ('ǫ', 'q'),
     ];
+    // The zeros of the scripts' own decimal digits (NFKC folds the full-width ones).
+    const ZEROS: [u32; 24] = [
+        0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6,
+        0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0xa8d0, 0xa9d0,
+    ];
+    if let Some(zero) = ZEROS
+        .iter()
+        .find(|z| (**z..**z + 10).contains(&u32::from(c)))
+    {
+        return char::from(b'0' + (u32::from(c) - zero) as u8);
+    }
     SMALL
         .iter()
         .find(|(small, _)| *small == c)
@@ -340,7 +374,18 @@ mod tests {
             assert_eq!(key(name), real, "{name}");
         }
         assert!(look_alike_word("K\u{1c0}OX\u{1c0}A EXCERIA").is_some());
-        assert_eq!(key("KIO\u{2800}XIA EXCERIA"), "kioxia-exceria");
+        // Drawn as a blank, seen as a space (issue 59's third attack pass: a Hangul filler
+        // between two words made `samsungssd`).
+        assert_eq!(key("KIO\u{2800}XIA EXCERIA"), "kio-xia-exceria");
+        assert_eq!(key("Samsung\u{3164}SSD 870 EVO"), "samsung-ssd-870-evo");
+        // Latin letters drawn as others, a Greek word, a digit of another script.
+        assert_eq!(key("Samsun\u{261} S\u{251}msung"), "samsung-samsung");
+        assert!(look_alike_word("Samsung SSD 870 \u{3b5}\u{3bd}\u{3bf}").is_some());
+        assert_eq!(
+            key("Samsung SSD 870 \u{3b5}\u{3bd}\u{3bf}"),
+            "samsung-ssd-870-evo"
+        );
+        assert_eq!(key("Samsung SSD 87\u{966} EVO"), "samsung-ssd-870-evo");
         assert_eq!(key("k\u{131}ox\u{131}a EXCERIA"), "kioxia-exceria");
         // A word of its own script is a word: Тошиба, or a name written all in Cyrillic.
         assert!(look_alike_word("\u{422}\u{43e}\u{448}\u{438}\u{431}\u{430} 32GB").is_none());

@@ -13,10 +13,7 @@ pub fn canonical(value: &mut serde_json::Value) {
         serde_json::Value::String(text) => {
             // Invisible formatting (bidirectional overrides, zero-width characters) has no
             // place in a benchmark's text: inside a path it kept a user's name unseen.
-            let normal: String = text
-                .nfc()
-                .filter(|c| !iomark_result::result::identity::is_invisible(*c))
-                .collect();
+            let normal = iomark_result::result::identity::seen(&text.nfc().collect::<String>());
             *text = iomark_result::result::hide_private_paths(&normal);
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(canonical),
