@@ -87,6 +87,24 @@ const SHOWN: [&str; 16] = [
     "/var/tmp",
 ];
 
+/// The folders of [`SHOWN`] anyone makes folders in: shown, and nothing below them (a desktop's
+/// mounts below `/media/USER/` are named by their cards, and stay).
+const SHARED: [&str; 4] = ["/tmp/", "/var/tmp/", "/mnt/", "/opt/"];
+
+/// `text` with the slashes and tildes written percent-encoded (`%2F`, `%5C`, `%7E`) as they are.
+fn unescaped(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_string();
+    }
+    let mut out = text.to_string();
+    for (code, c) in [("%2f", "/"), ("%5c", "\\"), ("%7e", "~")] {
+        while let Some(at) = out.to_ascii_lowercase().find(code) {
+            out.replace_range(at..at + 3, c);
+        }
+    }
+    out
+}
+
 /// Every word of `text` that holds a path not of [`SHOWN`] written `[folder]`: a word whose
 /// path begins at its start or after what opens or names one (`(/x`, `C:\x`, `file:///x`),
 /// with `/`, `\` or their full-width and division look-alikes, or `~` and a name; `MB/s`,
@@ -103,25 +121,38 @@ fn hide_other_paths(text: &str) -> String {
     for piece in text.split_inclusive(char::is_whitespace) {
         let word = piece.trim_end_matches(char::is_whitespace);
         let space = &piece[word.len()..];
-        let folded: String = word.nfkc().collect();
+        // A path written percent-encoded (`%2Fhome%2Falice`, issue 59's third attack pass) is
+        // a path.
+        let folded: String = unescaped(&word.nfkc().collect::<String>());
         let start = folded.char_indices().find(|&(at, c)| {
             let before = folded[..at].chars().last();
             // At the word's start, or after what opens or names a path (`(`, a quote, `=`,
             // `:`, `[`, `,`): `</script>` and `MB/s` hold no path.
             before.is_none_or(|b| "(\"'=:[,".contains(b)) && (slash(c) || c == '~')
         });
-        let private = start.is_some_and(|(at, _)| {
-            let path = &folded[at..];
-            let path = path.trim_end_matches(|c: char| ".,;:)]}'\"".contains(c));
-            match path.strip_prefix('~') {
-                // `~` and `~/…` are a home hidden already; `~erin` is erin's.
-                Some(rest) => rest.starts_with(char::is_alphanumeric),
-                None => path != "/" && !SHOWN.iter().any(|shown| path.starts_with(shown)),
-            }
+        let path =
+            start.map(|(at, _)| folded[at..].trim_end_matches(|c: char| ".,;:)]}'\"".contains(c)));
+        // What opens the path and what follows it, kept about `[folder]`.
+        let (before, after) = match (start, path) {
+            (Some((at, _)), Some(path)) => (&folded[..at], &folded[at + path.len()..]),
+            _ => ("", ""),
+        };
+        let private = path.is_some_and(|path| match path.strip_prefix('~') {
+            // `~` and `~/…` are a home hidden already; `~erin` is erin's.
+            Some(rest) => rest.starts_with(char::is_alphanumeric),
+            None => path != "/" && !SHOWN.iter().any(|shown| path.starts_with(shown)),
         });
-        match private {
-            true => out.push_str("[folder]"),
-            false => out.push_str(word),
+        // A folder anyone makes under a shared one (`/mnt/alice-photos`, `/tmp/bob`) may name
+        // its maker: the shared folder is shown, what is below it is not.
+        let shared = path.and_then(|path| {
+            SHARED
+                .iter()
+                .find(|root| path.len() > root.len() && path.starts_with(*root))
+        });
+        match (private, shared) {
+            (true, _) => out.push_str("[folder]"),
+            (false, Some(root)) => out.push_str(&format!("{before}{root}[folder]{after}")),
+            (false, None) => out.push_str(word),
         }
         out.push_str(space);
     }
@@ -222,12 +253,24 @@ mod tests {
         // What is no one's stays: units, the system's folders, what was hidden already.
         for text in [
             "2000 MB/s and 4 I/O a read/write",
-            "/dev/sda on /mnt/usb, /sys/block/sda/queue and /tmp/x",
+            "/dev/sda on /mnt/, /sys/block/sda/queue and /tmp",
             "~/bench and /media/USER/CARD",
             "a ratio of 1/3",
             "<script>alert(1)</script> \"><img src=x onerror=alert(2)>",
         ] {
             assert_eq!(super::hide_private_paths(text), text);
+        }
+        // Issue 59's third attack pass: a folder made under a shared one names its maker; a
+        // path written percent-encoded is a path.
+        for (text, shown) in [
+            (
+                "/dev/sda on /mnt/alice14-photos, and (/tmp/alice12-private)",
+                "/dev/sda on /mnt/[folder], and (/tmp/[folder])",
+            ),
+            ("label %2Fhome%2Falice07%2Fx", "label [folder]"),
+            ("from %2fopt%2Fbob", "from /opt/[folder]"),
+        ] {
+            assert_eq!(super::hide_private_paths(text), shown, "{text}");
         }
     }
 
@@ -282,7 +325,7 @@ mod tests {
         doc.target.path = "/mnt/usb".into();
         assert_eq!(
             doc.for_submission(Some(Path::new("/"))).target.path,
-            "/mnt/usb"
+            "/mnt/[folder]"
         );
     }
 }
