@@ -22,6 +22,10 @@ const COLUMNS: &str =
      r.seq_read_mb_per_s, r.seq_write_mb_per_s, r.rnd_read_iops, r.rnd_write_iops, \
      r.score_total, e.headline";
 
+/// How many results [`History::save_all`] saves in one transaction: each transaction's commit
+/// (a sync of the database's file) costs more than a result's rows.
+const BATCH: usize = 500;
+
 /// The runs saved in a store, each whole.
 #[derive(Clone, Copy)]
 pub struct History<'a> {
@@ -43,6 +47,31 @@ impl<'a> History<'a> {
     /// Saves one result, in one transaction. An id already present is refused.
     pub async fn save(&self, doc: &ResultDoc) -> Result<(), StoreError> {
         self.save_with(doc, None).await
+    }
+
+    /// Saves many results, [`BATCH`] to a transaction (`iomark import`): for each, whether it
+    /// was new (false: its id was there already). A failure leaves the batches before it saved.
+    pub async fn save_all(&self, docs: &[&ResultDoc]) -> Result<Vec<bool>, StoreError> {
+        let mut new = Vec::with_capacity(docs.len());
+        for batch in docs.chunks(BATCH) {
+            let documents = batch
+                .iter()
+                .map(|d| encode(d))
+                .collect::<Result<Vec<_>, _>>()?;
+            let saved = self
+                .db
+                .write(async |tx| {
+                    let mut each = Vec::with_capacity(batch.len());
+                    for (doc, document) in batch.iter().zip(&documents) {
+                        each.push(self.insert(tx, doc, document.clone(), None).await?);
+                    }
+                    Ok(each)
+                })
+                .await
+                .map_err(|e| self.db.fail(e))?;
+            new.extend(saved);
+        }
+        Ok(new)
     }
 
     pub(crate) async fn save_with(
