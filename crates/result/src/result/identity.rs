@@ -385,7 +385,12 @@ mod tests {
             }
             doc
         };
-        for (transport, impossible) in [("nvme", 120_000.0), ("usb", 9_000.0), ("mmc", 1_200.0)] {
+        for (transport, impossible) in [
+            ("nvme", 120_000.0),
+            ("usb", 9_000.0),
+            ("mmc", 1_200.0),
+            ("virtio", 30_000.0),
+        ] {
             let flag = with(transport, impossible).identity().flag;
             assert!(
                 flag.as_deref()
