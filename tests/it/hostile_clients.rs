@@ -558,9 +558,21 @@ fn a_card_is_drawn_once_and_bounded() {
             t["queue_depth"] = json!(1);
             let iops = t["mb_per_s"].as_f64().unwrap() * 1e6 / (kib * 1024) as f64;
             t["iops"] = json!(iops);
-            // At queue depth 1, an I/O's mean latency is the time between two (Little's law).
-            t["latency_us"]["mean"] = json!(1e6 / iops);
-            t["latency_us"]["min"] = json!(0.5e6 / iops);
+            // At queue depth 1, an I/O's mean latency is the time between two (Little's law),
+            // and the rest of its latencies about it.
+            let mean = 1e6 / iops;
+            for (key, share) in [
+                ("min", 0.5),
+                ("mean", 1.0),
+                ("p50", 0.9),
+                ("p90", 1.5),
+                ("p99", 3.0),
+                ("p99_9", 7.0),
+                ("max", 20.0),
+                ("stddev", 0.3),
+            ] {
+                t["latency_us"][key] = json!(mean * share);
+            }
             // Each loop's I/Os of this block size.
             for l in t["loops"].as_array_mut().unwrap() {
                 let ios = l["bytes"].as_u64().unwrap() / (kib * 1024);

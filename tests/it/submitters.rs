@@ -240,8 +240,9 @@ fn an_unknown_kind_is_held_against_every_kind() {
             assert_eq!(post_as(n + k, &results, &doc).status, 201);
         }
     }
-    // 126,000 MB/s, each latency as Little's law has it at its queue depth.
-    let mut odd = device_doc(9, "Odd", "Bridge", 63.0, "PC");
+    // 10,000 MB/s (under the 15,754 no drive sold passes, over twice the sticks' 400), each
+    // latency as Little's law has it at its queue depth.
+    let mut odd = device_doc(9, "Odd", "Bridge", 5.0, "PC");
     for t in odd["tests"].as_array_mut().unwrap() {
         let (iops, depth) = (
             t["iops"].as_f64().unwrap(),
