@@ -11,8 +11,9 @@ use iomark_result::result::metric::Metric;
 /// The most devices one leaderboard page lists.
 pub const MAX_ROWS: u32 = 500;
 
-/// How one figure spreads over a device's results: over its submitters' own medians, each
-/// submitter once (`n` of them), as `aggregate` makes it.
+/// How one figure spreads over a device's results: over its neighbourhoods' medians of their
+/// submitters' own medians, each neighbourhood once (`n` of them: an IPv4 /16 or IPv6 /48,
+/// `sender::neighbourhood`), as `aggregate` makes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Spread {

@@ -83,6 +83,31 @@ fn households_of_one_neighbourhood_name_nothing() {
     assert_eq!(aggregate(&block)[0].sold_as.as_deref(), junk);
 }
 
+/// Issue 59's third attack pass: twenty /24s of one /16 sent a device's figures at 0.3 times
+/// what three other networks' owners measured, and its median followed them. A network weighs
+/// once, however many households it holds.
+#[test]
+fn many_households_of_one_network_weigh_as_one() {
+    let at = |household: &str, place: &str, mb: f64| {
+        let mut e = sent(
+            &format!("4.{household}"),
+            "Samsung 990 PRO 1 TB",
+            "NVMe",
+            mb,
+        );
+        e.neighbourhood = Some(place.into());
+        e
+    };
+    let mut results: Vec<Entry> = (0..3)
+        .map(|i| at(&format!("honest{i}"), &format!("net{i}"), 1314.0))
+        .collect();
+    results.extend((0..20).map(|i| at(&format!("sybil{i}"), "one /16", 394.0)));
+    let row = &aggregate(&results)[0];
+    let figure = &row.stats["seq1m_q8_read"];
+    assert_eq!((figure.median, figure.n), (1314.0, 4), "{figure:?}");
+    assert_eq!(row.submitters, 23);
+}
+
 /// A result of `who` naming the device `name`, of kind `kind`, with SEQ1M Q8T1 read `mb`.
 fn sent(who: &str, name: &str, kind: &str, mb: f64) -> Entry {
     let mut e = entry(name, None, None);
