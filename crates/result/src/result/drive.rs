@@ -219,6 +219,15 @@ fn without_capacity(name: &str, capacity_gb: Option<u64>) -> String {
         [rest @ .., last] if !rest.is_empty() && states(last) => rest.len(),
         _ => words.len(),
     };
+    // Written with dashes (`Samsung-SSD-870-EVO-500GB`, issue 59's third attack pass: keyed
+    // `…-500gb-500gb`, a device of its own): its last part states it.
+    if keep == words.len() {
+        if let Some((before, last)) = name.trim_end().rsplit_once(['-', '_']) {
+            if !before.trim().is_empty() && states(last) {
+                return before.trim().to_string();
+            }
+        }
+    }
     words[..keep].join(" ")
 }
 
@@ -368,6 +377,15 @@ mod tests {
         assert_eq!(without_capacity("Extreme 64 GB", gb(64)), "Extreme");
         assert_eq!(without_capacity("Fake Card 500GB.", gb(500)), "Fake Card");
         assert_eq!(without_capacity("Fake Card 500 GB!", gb(500)), "Fake Card");
+        assert_eq!(
+            without_capacity("Samsung-SSD-870-EVO-500GB", gb(500)),
+            "Samsung-SSD-870-EVO"
+        );
+        assert_eq!(without_capacity("SDCZ48-064G", gb(64)), "SDCZ48");
+        assert_eq!(
+            without_capacity("WD10JPVX-22JC3T0", gb(1000)),
+            "WD10JPVX-22JC3T0"
+        );
         // A number that is not this capacity, or that is the whole name, stays.
         assert_eq!(without_capacity("Extreme 32GB", gb(64)), "Extreme 32GB");
         assert_eq!(without_capacity("64GB", gb(64)), "64GB");
