@@ -563,6 +563,15 @@ fn look_alike_names_rank_as_no_twin() {
         assert_eq!(sent.status, 201, "{model}: {}", sent.body);
         assert!(sent.json()["flag"].is_string(), "{model}: {}", sent.body);
     }
+    // The third: a zero for an O. A new device whose key reads as another's waits.
+    let zero = post(&results, &stick(9965, "Extreme G0", 0.3));
+    assert_eq!(zero.status, 201, "{}", zero.body);
+    let flag = zero.json()["flag"].as_str().unwrap_or_default().to_string();
+    assert!(
+        flag.contains("written as another device's"),
+        "{}",
+        zero.body
+    );
     for (n, model) in [(9963, "Extreme\u{2800} Go"), (9964, "Extreme Go")] {
         let sent = post(
             &results,

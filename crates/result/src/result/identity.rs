@@ -6,7 +6,7 @@
 //! aggregates and the tests all derive the same facts from the same document.
 
 use super::drive;
-pub use super::names::{is_invisible, normalise, seen, slug};
+pub use super::names::{is_invisible, normalise, seen, skeleton, slug};
 use super::names::{look_alike_word, unconfuse};
 use super::ResultDoc;
 

@@ -286,6 +286,24 @@ pub fn slug(text: &str) -> String {
     out
 }
 
+/// A key as the eye reads it: letters and digits only, a zero as an o and a one or an i as an
+/// l, `rn` as `m` (after Unicode's confusables, TR39's skeleton, for the letters a key
+/// holds). Two keys of one skeleton are one name to a reader (`EV0` and `EVO`, `87O` and
+/// `870`); a key itself keeps its digits.
+pub fn skeleton(key: &str) -> String {
+    let plain: String = key
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | 'i' | '|' => 'l',
+            c => c,
+        })
+        .collect();
+    plain.replace("rn", "m")
+}
+
 /// A combining mark: what is written on the letter before it.
 fn is_mark(c: char) -> bool {
     matches!(c, '\u{0300}'..='\u{036f}' | '\u{1ab0}'..='\u{1aff}' | '\u{1dc0}'..='\u{1dff}'
@@ -386,6 +404,15 @@ mod tests {
             "samsung-ssd-870-evo"
         );
         assert_eq!(key("Samsung SSD 87\u{966} EVO"), "samsung-ssd-870-evo");
+        // A zero for an O, an O for a zero: one name to a reader.
+        assert_eq!(
+            skeleton("samsung-ssd-870-ev0-500gb"),
+            skeleton("samsung-ssd-87o-evo-5oogb")
+        );
+        assert_ne!(
+            skeleton("samsung-ssd-870-evo"),
+            skeleton("samsung-ssd-860-evo")
+        );
         assert_eq!(key("k\u{131}ox\u{131}a EXCERIA"), "kioxia-exceria");
         // A word of its own script is a word: Тошиба, or a name written all in Cyrillic.
         assert!(look_alike_word("\u{422}\u{43e}\u{448}\u{438}\u{431}\u{430} 32GB").is_none());
