@@ -247,6 +247,8 @@ fn the_app_answers_only_its_own_pages_with_its_key_at_its_address() {
     let (status, _, body) = raw(port, "POST", "/runs", &[&cookie, &origin], &bad_class);
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("&#39;U9&#39; is no SD class"), "{body}");
+    // The browser's question on every page, answered plainly.
+    assert_eq!(raw(port, "GET", "/favicon.ico", &[&cookie], "").0, 204);
     for (path, status, back) in [
         ("/compare?ids=01ABC", 400, "Back to the history"),
         ("/no/such/page", 404, "Back to measuring"),
@@ -466,6 +468,13 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     browser.wait_for("location.pathname.startsWith('/results/')");
     let report = browser.eval("document.body.innerText");
     assert!(report.as_str().unwrap().contains("SEQ1M"), "{report}");
+    // No flag is named on it: the app's words for its options.
+    assert!(!report.as_str().unwrap().contains(" --"), "{report}");
+    // The app's menu on it, as on every other page.
+    assert_eq!(
+        browser.eval("!!document.querySelector('nav.app-menu a[href=\"/history\"]')"),
+        json!(true)
+    );
     // Its grid, above the report: every figure as the saved document has it, as `iomark run`'s
     // table writes it.
     let first = browser.eval("location.pathname.split('/')[2]");

@@ -193,6 +193,7 @@ fn router(app: Shared) -> Router {
         )
         .route("/static/site.css", get(pages::stylesheet))
         .route("/static/ui.js", get(pages::script))
+        .route("/favicon.ico", get(pages::favicon))
         .fallback(pages::not_found)
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),

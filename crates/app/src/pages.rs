@@ -111,14 +111,16 @@ pub async fn result(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> 
         }
     };
     let links = format!(
-        "<body><p><a href=\"/\">Measure again</a> · <a href=\"/history\">History</a> · \
+        "<body><style>{MENU}</style><nav class=\"app-menu\"><a href=\"/\"><strong>iomark</strong></a> \
+         <a href=\"/\">measure</a> <a href=\"/history\">history</a> \
+         <a href=\"/health\">health</a></nav><p><a href=\"/\">Measure again</a> · <a href=\"/history\">History</a> · \
          <a href=\"/results/{id}/card.png\" download>The card to share (PNG)</a> · \
          <a href=\"/results/{id}/submit\">Send to a results site</a></p>{glance}\
          <div id=\"report\"></div>",
         id = encode(&doc.id)
     );
-    let mut response =
-        Html(String::from_utf8_lossy(&report).replacen("<body>", &links, 1)).into_response();
+    let report = in_the_app_s_words(&String::from_utf8_lossy(&report));
+    let mut response = Html(report.replacen("<body>", &links, 1)).into_response();
     // The report's own styles are inline: its policy, with this app's links.
     response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
@@ -128,6 +130,39 @@ pub async fn result(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> 
         ),
     );
     response
+}
+
+/// A report's advice in the app's words: its options by the names the form gives them, not the
+/// command's flags (issue 60: "use more --loops or a longer --duration").
+fn in_the_app_s_words(report: &str) -> String {
+    [
+        (
+            "more --loops or a longer --duration",
+            "more loops or longer ones (Options, when you measure again)",
+        ),
+        (
+            "(<code>iomark run --print-fio</code>)",
+            "(iomark's command line writes fio's job file for it)",
+        ),
+        ("--loops", "more loops (Options)"),
+        ("--duration", "longer loops (Options)"),
+        ("--size", "another test file size (Options)"),
+    ]
+    .iter()
+    .fold(report.to_string(), |text, (flag, words)| {
+        text.replace(flag, words)
+    })
+}
+
+/// The app's menu on a result's page, whose report carries only its own styles (issue 60:
+/// result pages had no menu).
+const MENU: &str = ".app-menu{background:#1f2329;padding:.55rem 1rem;margin:0 0 .8rem}\
+    .app-menu a{color:#fff;margin-right:1rem;text-decoration:none}";
+
+/// `/favicon.ico`: none, said plainly (a browser asks on every page; a 404 page each time was
+/// noise in its console, issue 60).
+pub async fn favicon() -> StatusCode {
+    StatusCode::NO_CONTENT
 }
 
 /// `/results/ID/card.png`: the card `iomark plot --kind card` draws.
