@@ -145,9 +145,12 @@ fn hide_other_paths(text: &str) -> String {
         // A folder anyone makes under a shared one (`/mnt/alice-photos`, `/tmp/bob`) may name
         // its maker: the shared folder is shown, what is below it is not.
         let shared = path.and_then(|path| {
-            SHARED
-                .iter()
-                .find(|root| path.len() > root.len() && path.starts_with(*root))
+            SHARED.iter().find(|root| {
+                // `/tmp/[folder]` is hidden already (a second pass leaves it so).
+                path.len() > root.len()
+                    && path.starts_with(*root)
+                    && !path[root.len()..].starts_with("[folder")
+            })
         });
         match (private, shared) {
             (true, _) => out.push_str("[folder]"),
@@ -269,8 +272,11 @@ mod tests {
             ),
             ("label %2Fhome%2Falice07%2Fx", "label [folder]"),
             ("from %2fopt%2Fbob", "from /opt/[folder]"),
+            // Found by the fuzz target document: hidden once is hidden.
+            ("/tmp/x]", "/tmp/[folder]]"),
         ] {
             assert_eq!(super::hide_private_paths(text), shown, "{text}");
+            assert_eq!(super::hide_private_paths(shown), shown, "{shown}");
         }
     }
 
