@@ -645,6 +645,49 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         ]),
         "{health}"
     );
+    // Check now, as a person would: the button, then the page with one check more.
+    let checks = |b: &mut Browser| {
+        browser_text(
+            b,
+            "document.querySelector('section.watched p .sub').textContent",
+        )
+    };
+    let before = checks(&mut browser);
+    assert_eq!(
+        browser.eval("document.querySelector('section.watched form[action=\"/health/check\"] button').click(), true"),
+        json!(true)
+    );
+    browser.wait_for("location.pathname === '/health' && document.querySelector('section.watched p .sub').textContent.includes('3 checks')");
+    let after = checks(&mut browser);
+    assert_eq!(
+        (before.as_str(), after.as_str()),
+        ("(2 checks)", "(3 checks)")
+    );
+    // A start refused (a size no one writes), at a phone's width: the app's frame, the form as
+    // it was filled in, nothing wider than the screen.
+    go(&mut phone, app.port, "/");
+    phone.wait_for("document.getElementById('start') !== null");
+    let refused = format!(
+        "(() => {{ const f = document.getElementById('start'); \
+         f.querySelector('input[value=other]').checked = true; \
+         f.elements.other.value = {}; f.elements.size.value = 'lots'; \
+         f.querySelector('button[type=submit]').click(); return true; }})()",
+        json!(dir.path().display().to_string())
+    );
+    assert_eq!(phone.eval(&refused), json!(true));
+    phone.wait_for("document.getElementById('trouble') !== null");
+    assert!(
+        !phone.overflows(),
+        "a refused start at 375 px: {}",
+        phone.too_wide()
+    );
+    assert_eq!(
+        phone.eval("document.getElementById('start').elements.size.value"),
+        json!("lots")
+    );
+    if let Some(shots) = &shots {
+        phone.screenshot(&shots.join("ui-refused-375.png"));
+    }
     // A card checked (verify) from the home page: its steps, then its result.
     go(&mut browser, app.port, "/");
     browser.wait_for("document.getElementById('verify') !== null");
@@ -1048,4 +1091,13 @@ fn a_headless_pi_is_reached_from_the_laptop_beside_it() {
     let _ = std::process::Command::new("ip")
         .args(["link", "delete", &pi])
         .status();
+}
+
+/// The text `script` evaluates to in `browser`.
+fn browser_text(browser: &mut Browser, script: &str) -> String {
+    browser
+        .eval(script)
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
