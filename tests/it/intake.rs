@@ -343,17 +343,23 @@ fn deletion_is_final_on_postgres() {
     deletion_is_final(&pg.database(), dir.path());
 }
 
+/// A site that trusts a proxy's forwarded address, without a cache (the tests send as many
+/// addresses through one connection).
+fn behind_a_proxy() -> (Site, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("site.db");
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--trust-forwarded-for", "--cache-seconds", "0"]);
+    (Site::start(db.to_str().unwrap(), dir.path(), &args), dir)
+}
+
 /// Issue 59: one dual-stack client (its IPv4 /24 and its IPv6 /64) counted as two submitters,
 /// and two was what naming a device took: a card five others measured was retitled
 /// "Counterfeit Junk 64GB". One household, over IPv4 and from ten /64s of its /56, with a
 /// fresh installation key each time, names nothing; three households do.
 #[test]
 fn one_household_names_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("site.db");
-    let mut args = NO_LIMITS.to_vec();
-    args.extend(["--trust-forwarded-for", "--cache-seconds", "0"]);
-    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let (site, _dir) = behind_a_proxy();
     let results = format!("{}/api/v1/results", site.url);
     let send = |n: u32, from: &str, sold_as: Option<&str>| {
         let key = format!("installation-key-of-the-tests-{n:08}");
@@ -401,11 +407,7 @@ fn one_household_names_nothing() {
 /// moves: three /24s of one /16 name nothing; households of three /16s do.
 #[test]
 fn one_block_of_addresses_names_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("site.db");
-    let mut args = NO_LIMITS.to_vec();
-    args.extend(["--trust-forwarded-for", "--cache-seconds", "0"]);
-    let site = Site::start(db.to_str().unwrap(), dir.path(), &args);
+    let (site, _dir) = behind_a_proxy();
     let results = format!("{}/api/v1/results", site.url);
     let send = |n: u32, from: &str, sold_as: Option<&str>| {
         let (status, body) = crate::common::site::from_address_with(
