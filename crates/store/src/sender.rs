@@ -83,19 +83,7 @@ impl Secret {
 /// why nothing about a device moves on fewer than three (`aggregate::AGREEING`). Submitters
 /// counted before at /64 keep that count.
 pub fn network(address: IpAddr) -> String {
-    match address {
-        IpAddr::V4(v4) => {
-            let [a, b, c, _] = v4.octets();
-            format!("{a}.{b}.{c}.0/24")
-        }
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped().or_else(|| six_to_four(v6)) {
-            Some(v4) => network(IpAddr::V4(v4)),
-            None => {
-                let s = v6.segments();
-                format!("{:x}:{:x}:{:x}:{:x}::/56", s[0], s[1], s[2], s[3] & 0xff00)
-            }
-        },
-    }
+    block(address, 24, 56)
 }
 
 /// The neighbourhood of an address's household: an IPv4 address's /16, an IPv6 address's /48
@@ -104,16 +92,28 @@ pub fn network(address: IpAddr) -> String {
 /// several /24s (issue 59's second attack pass named a device from three /24s of one /22), so a
 /// device's identity moves only on households of several (`aggregate::AGREEING`).
 pub fn neighbourhood(address: IpAddr) -> String {
+    block(address, 16, 48)
+}
+
+/// The block of `v4` bits (IPv4) or `v6` bits (IPv6; an IPv4-mapped or 6to4 address is its
+/// IPv4 address's) an address is in, written as an address and its prefix: `192.0.2.0/24`,
+/// `2001:db8:1:0::/56`. The text is what the keyed hashes are of: it must not change.
+fn block(address: IpAddr, v4: u32, v6: u32) -> String {
     match address {
-        IpAddr::V4(v4) => {
-            let [a, b, _, _] = v4.octets();
-            format!("{a}.{b}.0.0/16")
+        IpAddr::V4(ip) => {
+            let masked = u32::from(ip) & (u32::MAX << (32 - v4));
+            format!("{}/{v4}", std::net::Ipv4Addr::from(masked))
         }
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped().or_else(|| six_to_four(v6)) {
-            Some(v4) => neighbourhood(IpAddr::V4(v4)),
+        IpAddr::V6(ip) => match ip.to_ipv4_mapped().or_else(|| six_to_four(ip)) {
+            Some(ip) => block(IpAddr::V4(ip), v4, v6),
             None => {
-                let s = v6.segments();
-                format!("{:x}:{:x}:{:x}::/48", s[0], s[1], s[2])
+                let masked = u128::from(ip) & (u128::MAX << (128 - v6));
+                let s = std::net::Ipv6Addr::from(masked).segments();
+                let kept: Vec<String> = s[..v6.div_ceil(16) as usize]
+                    .iter()
+                    .map(|x| format!("{x:x}"))
+                    .collect();
+                format!("{}::/{v6}", kept.join(":"))
             }
         },
     }
