@@ -21,11 +21,13 @@ pub const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; \
 
 /// Requests per client per minute, over a sliding minute: this minute's count and the last
 /// minute's, weighed by how much of it the last sixty seconds still cover. (Fixed windows let
-/// a client straddling a minute's end make twice the limit: 58 submissions in 30 s against
-/// 30 a minute, issue 59's second attack pass; now 37.) Clients are kept in shards, each two maps
-/// (this minute, the last) turned over at once when a new minute begins, so that admitting a
-/// request is one
-/// lookup whatever the number of clients: forgetting old windows one by one under a global lock
+/// a client straddling a minute's end make twice the limit at once: 58 submissions in 30 s
+/// against 30 a minute, issue 59's second attack pass. Over a sliding minute a client that
+/// sends a burst at a minute's end gets at most 43 in any 30 s; in any 60 s it may still get
+/// 58, as the last minute is taken as spread evenly over it: an estimate, not a log of each
+/// request.) Clients are kept in shards, each two maps (this minute, the last) turned over at
+/// once when a new minute begins, so that admitting a request is one lookup whatever the
+/// number of clients: forgetting old windows one by one under a global lock
 /// cut the site from 22,908 to about 1,100 requests a second with 100,000 distinct forwarded
 /// addresses (issue 22). An IPv6 client is its /64. Past [`MAX_CLIENTS`] in a minute, clients
 /// not yet seen share one window.
