@@ -22,6 +22,11 @@ impl ResultDoc {
             return self.clone();
         };
         hide(&mut value, home);
+        if let Some(options) = value.pointer_mut("/target/mount_options") {
+            if let Some(text) = options.as_str() {
+                *options = public_mount_options(text).into();
+            }
+        }
         // Through text, as every other reader of the document reads it (one reader, not two).
         serde_json::to_string(&value)
             .ok()
@@ -42,6 +47,42 @@ fn hide(value: &mut serde_json::Value, home: &str) {
         serde_json::Value::Object(map) => map.values_mut().for_each(|v| hide(v, home)),
         _ => {}
     }
+}
+
+/// Mount options as they may be shown: only those that say how the filesystem behaves, each
+/// value a short word or number. A share's options name its user, domain and server
+/// (`username=alice,domain=CORP,addr=192.168.1.10` on CIFS: the fourth attack pass found them
+/// on a result's page), a subvolume its folder, a security context its labels; no option not
+/// known here is kept, whatever a filesystem invents next.
+pub fn public_mount_options(options: &str) -> String {
+    #[rustfmt::skip]
+    const KEPT: &[&str] = &[
+        "rw", "ro", "sync", "async", "dirsync", "atime", "noatime", "relatime", "strictatime",
+        "lazytime", "nodiratime", "diratime", "dev", "nodev", "suid", "nosuid", "exec", "noexec",
+        "discard", "nodiscard", "barrier", "nobarrier", "data", "commit", "errors",
+        "journal_checksum", "journal_async_commit", "delalloc", "nodelalloc", "inline_data",
+        "dax", "compress", "compress-force", "ssd", "nossd", "ssd_spread", "space_cache",
+        "autodefrag", "noautodefrag", "datacow", "nodatacow", "datasum", "nodatasum",
+        "flushoncommit", "inode64", "logbufs", "logbsize", "allocsize", "largeio", "swalloc",
+        "noquota", "flush", "noflush", "iocharset", "codepage", "shortname", "utf8", "fmask",
+        "dmask", "umask", "uid", "gid", "mode", "size", "nr_inodes", "huge", "cache", "vers",
+        "nfsvers", "proto", "rsize", "wsize", "hard", "soft", "timeo", "retrans", "sec",
+        "actimeo", "fsc", "background_gc", "active_logs", "stripe", "sunit", "swidth", "noload",
+        "user_xattr", "nouser_xattr", "acl", "noacl", "trans", "msize", "version",
+    ];
+    let short_word = |v: &str| {
+        (1..=16).contains(&v.len())
+            && v.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b':'))
+    };
+    options
+        .split(',')
+        .filter(|option| match option.split_once('=') {
+            Some((key, value)) => KEPT.contains(&key) && short_word(value),
+            None => KEPT.contains(option),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// `text` less the folders that name a person, wherever they are: a home folder
@@ -91,18 +132,40 @@ const SHOWN: [&str; 16] = [
 /// mounts below `/media/USER/` are named by their cards, and stay).
 const SHARED: [&str; 4] = ["/tmp/", "/var/tmp/", "/mnt/", "/opt/"];
 
-/// `text` with the slashes and tildes written percent-encoded (`%2F`, `%5C`, `%7E`) as they are.
+/// `text` with the slashes and tildes written percent-encoded (`%2F`, `%5C`, `%7E`) as they are,
+/// however often encoded (`%252F` is `%2F` encoded again: the fourth attack pass published
+/// `%252Fhome%252Falice`): each code is taken back as soon as it is whole, the percent sign's
+/// own (`%25`) too, so that one pass does what passes until nothing changes would, in time
+/// linear in the text (a hostile text of a million `%25`s is no slower than any other).
 fn unescaped(text: &str) -> String {
     if !text.contains('%') {
         return text.to_string();
     }
-    let mut out = text.to_string();
-    for (code, c) in [("%2f", "/"), ("%5c", "\\"), ("%7e", "~")] {
-        while let Some(at) = out.to_ascii_lowercase().find(code) {
-            out.replace_range(at..at + 3, c);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        out.push(c);
+        while let Some(decoded) = whole_code(&out) {
+            out.truncate(out.len() - 3);
+            out.push(decoded);
         }
     }
     out
+}
+
+/// What the percent code `out` ends with stands for, if it ends with one of those
+/// [`unescaped`] takes back.
+fn whole_code(out: &str) -> Option<char> {
+    let tail = out.as_bytes().get(out.len().checked_sub(3)?..)?;
+    if tail[0] != b'%' {
+        return None;
+    }
+    match [tail[1], tail[2].to_ascii_lowercase()] {
+        [b'2', b'5'] => Some('%'),
+        [b'2', b'f'] => Some('/'),
+        [b'5', b'c'] => Some('\\'),
+        [b'7', b'e'] => Some('~'),
+        _ => None,
+    }
 }
 
 /// Every word of `text` that holds a path not of [`SHOWN`] written `[folder]`: a word whose
@@ -227,8 +290,46 @@ fn replace_home(text: &str, home: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::{hide_private_paths, public_mount_options, unescaped};
     use crate::result::sample;
     use std::path::Path;
+
+    #[test]
+    fn a_share_s_options_keep_how_it_behaves_and_not_whose_it_is() {
+        assert_eq!(
+            public_mount_options(
+                "rw,relatime,vers=3.1.1,cache=strict,username=alice,domain=CORP,uid=1000,\
+                 addr=192.168.1.10,file_mode=0755,subvol=/home/alice,context=\"x\",rsize=4194304"
+            ),
+            "rw,relatime,vers=3.1.1,cache=strict,uid=1000,rsize=4194304"
+        );
+        assert_eq!(
+            public_mount_options("compress=zstd:3,ssd"),
+            "compress=zstd:3,ssd"
+        );
+        // A kept key with a value no option has.
+        assert_eq!(public_mount_options("errors=/home/bob,ro"), "ro");
+        let mut doc = sample::doc();
+        doc.target.mount_options = Some("rw,user=carol,noatime".into());
+        let sent = doc.for_submission(None);
+        assert_eq!(sent.target.mount_options.as_deref(), Some("rw,noatime"));
+    }
+
+    #[test]
+    fn a_path_encoded_twice_or_more_is_hidden_as_one_encoded_once() {
+        for text in [
+            "x %252Fhome%252Falice y",
+            "x %25252fhome%25252Falice y",
+            "x %2Fhome%2Falice y",
+        ] {
+            let shown = hide_private_paths(text);
+            assert!(!shown.contains("alice"), "{text}: {shown}");
+        }
+        assert_eq!(unescaped("100%25 of %2"), "100% of %2");
+        // Each code undoing the last, many deep: taken back whole in one pass.
+        let deep = format!("/x%{}2fhome", "25".repeat(10_000));
+        assert_eq!(unescaped(&deep), "/x/home");
+    }
 
     /// Issue 59's attack pass: paths that name a person in every spelling it tried.
     #[test]

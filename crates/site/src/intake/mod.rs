@@ -57,8 +57,13 @@ pub fn admit_check(text: &str) -> Result<ResultDoc, Refused> {
 /// What every document becomes here, whichever door it came in by.
 fn canonical(mut doc: ResultDoc) -> Result<ResultDoc, Refused> {
     doc.drop_unknown();
-    // Where it ran is the submitter's own business.
+    // Where it ran is the submitter's own business, and whose share it was.
     doc.target.path.clear();
+    doc.target.mount_options = doc
+        .target
+        .mount_options
+        .as_deref()
+        .map(iomark_result::result::public_mount_options);
     // One instant is written one way (`…+00:00`, `….000Z` and `…z` are `…Z`).
     for time in [&mut doc.started_at, &mut doc.finished_at] {
         if let Ok(at) = iomark_result::result::time::rfc3339("time", time) {
