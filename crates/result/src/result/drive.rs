@@ -227,6 +227,18 @@ fn without_capacity(name: &str, capacity_gb: Option<u64>) -> String {
                 return before.trim().to_string();
             }
         }
+        // Glued to the last word (`Samsung SSD 870 EVO264GB`, the fourth attack pass's twin
+        // of the `EVO 264GB`): a word of three letters or more, then the capacity (`SN64G` is
+        // a model).
+        if let [rest @ .., last] = words.as_slice() {
+            let digits = last.find(|c: char| c.is_ascii_digit());
+            if let Some(at) = digits.filter(|at| *at >= 3) {
+                let (head, tail) = last.split_at(at);
+                if !rest.is_empty() && head.chars().all(char::is_alphabetic) && states(tail) {
+                    return format!("{} {head}", rest.join(" "));
+                }
+            }
+        }
     }
     words[..keep].join(" ")
 }
@@ -390,6 +402,11 @@ mod tests {
         assert_eq!(without_capacity("Extreme 32GB", gb(64)), "Extreme 32GB");
         assert_eq!(without_capacity("64GB", gb(64)), "64GB");
         assert_eq!(without_capacity("SN64G", gb(64)), "SN64G");
+        assert_eq!(
+            without_capacity("Samsung SSD 870 EVO264GB", gb(264)),
+            "Samsung SSD 870 EVO"
+        );
+        assert_eq!(without_capacity("Ultra SN64G", gb(64)), "Ultra SN64G");
         assert_eq!(
             without_capacity("SSD 860 EVO 500G", None),
             "SSD 860 EVO 500G"

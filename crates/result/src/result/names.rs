@@ -195,8 +195,26 @@ fn latin_word(text: &str) -> bool {
 fn dressed_as_latin(word: &str) -> bool {
     let mut letters = word.chars().filter(|c| c.is_alphabetic()).peekable();
     letters.peek().is_some()
-        && letters
-            .all(|c| script(c) != Some(Script::Latin) && LIKE.iter().any(|(from, _)| *from == c))
+        && letters.all(|c| script(c) != Some(Script::Latin) && like(c).is_some())
+}
+
+/// The Latin letter or digit `c`, of another script, looks like: [`LIKE`]'s, else Unicode's
+/// confusables (TR39: the prototype a character is drawn as) where that is one ASCII letter or
+/// digit. The fourth attack pass wrote `SAMSUNG` and `EVO` in Lisu letters (`ꓢꓮꓟꓢꓴꓠꓖ`),
+/// which no list of scripts named; Unicode's table names them all.
+fn like(c: char) -> Option<char> {
+    if c.is_ascii() {
+        return None;
+    }
+    if let Some((_, to)) = LIKE.iter().find(|(from, _)| *from == c) {
+        return Some(*to);
+    }
+    let mut text = [0; 4];
+    let mut prototype = unicode_security::skeleton(c.encode_utf8(&mut text));
+    match (prototype.next(), prototype.next()) {
+        (Some(to), None) if to.is_ascii_alphanumeric() => Some(to),
+        _ => None,
+    }
 }
 
 /// Letters of other scripts (Greek, Cyrillic, Armenian, Cherokee in both cases) that look like
@@ -225,18 +243,14 @@ const LIKE: &[(char, char)] = &[
 ];
 
 /// In a word that mixes scripts, or one dressed as Latin, each letter that looks like a Latin
-/// one replaced by it ([`LIKE`]); every other word as it is.
+/// one replaced by it ([`like`]); every other word as it is.
 pub(super) fn unconfuse(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let latin = latin_word(text);
     let flush = |word: &mut String, out: &mut String| {
         if look_alike_word(word).is_some() || (latin && dressed_as_latin(word)) {
-            out.extend(word.chars().map(|c| {
-                LIKE.iter()
-                    .find(|(from, _)| *from == c)
-                    .map_or(c, |(_, to)| *to)
-            }));
+            out.extend(word.chars().map(|c| like(c).unwrap_or(c)));
         } else {
             out.push_str(word);
         }
@@ -286,9 +300,9 @@ pub fn slug(text: &str) -> String {
     out
 }
 
-/// A key as the eye reads it: letters and digits only, a zero as an o and a one or an i as an
-/// l, `rn` as `m` (after Unicode's confusables, TR39's skeleton, for the letters a key
-/// holds). Two keys of one skeleton are one name to a reader (`EV0` and `EVO`, `87O` and
+/// A key as the eye reads it: letters and digits only, a zero as an o, a one or an i as an
+/// l, a five as an s, an eight as a b, `rn` as `m` (after Unicode's confusables, TR39's
+/// skeleton, for the letters a key holds). Two keys of one skeleton are one name to a reader (`EV0` and `EVO`, `87O` and
 /// `870`); a key itself keeps its digits.
 pub fn skeleton(key: &str) -> String {
     let plain: String = key
@@ -298,6 +312,9 @@ pub fn skeleton(key: &str) -> String {
         .map(|c| match c {
             '0' => 'o',
             '1' | 'i' | '|' => 'l',
+            // `5amsung` (the fourth attack pass) and `8X500`: a digit drawn as a letter.
+            '5' => 's',
+            '8' => 'b',
             c => c,
         })
         .collect();
@@ -414,6 +431,15 @@ mod tests {
             skeleton("samsung-ssd-860-evo")
         );
         assert_eq!(key("k\u{131}ox\u{131}a EXCERIA"), "kioxia-exceria");
+        // Whole words in Lisu, which no list named (the fourth attack pass): Unicode's
+        // confusables; and a five for an S.
+        let lisu = "\u{a4e2}\u{a4ee}\u{a4df}\u{a4e2}\u{a4f4}\u{a4e0}\u{a4d6} SSD 870 \u{a4f0}\u{a4e6}\u{a4f3}";
+        assert!(look_alike_word(&normalise(lisu)).is_some());
+        assert_eq!(key(lisu), "samsung-ssd-870-evo");
+        assert_eq!(
+            skeleton("5amsung-ssd-870-evo-264gb"),
+            skeleton("samsung-ssd-870-evo-264gb")
+        );
         // A word of its own script is a word: Тошиба, or a name written all in Cyrillic.
         assert!(look_alike_word("\u{422}\u{43e}\u{448}\u{438}\u{431}\u{430} 32GB").is_none());
         assert!(look_alike_word("\u{424}\u{43b}\u{435}\u{448}\u{43a}\u{430} Kingston").is_none());
