@@ -553,6 +553,38 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
     if let Some(shots) = &shots {
         browser.screenshot(&shots.join("ui-compare-1280.png"));
     }
+    // Every figure, difference and verdict as `iomark compare` writes them for the same runs,
+    // in the same order.
+    let ids = browser.eval("Array.from(document.querySelectorAll('#compared a')).map(a => a.getAttribute('href').split('/')[2])");
+    let ids: Vec<&str> = ids
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_str().unwrap())
+        .collect();
+    let cli = crate::common::ok(
+        iomark(home.path())
+            .arg("compare")
+            .args(&ids)
+            .args(["--color", "never"]),
+    );
+    let cli = String::from_utf8(cli.stdout).unwrap();
+    let rows = browser.eval("Array.from(document.querySelectorAll('#comparison tbody tr')).map(tr => [tr.querySelector('th').firstChild.textContent.trim()].concat(Array.from(tr.querySelectorAll('td')).flatMap(td => [td.firstChild.textContent, (td.querySelector('.sub') || {}).textContent || '', (td.querySelector('.verdict') || {}).textContent || ''])).filter(w => w !== '').join(' '))");
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 8, "{rows:?}");
+    for row in rows {
+        let row = row.as_str().unwrap();
+        // `SEQ1M Q8T1 read 7173 7044 -1.8% can't tell` against the terminal's line, its unit
+        // column aside.
+        let test: String = row.split(' ').take(3).collect::<Vec<_>>().join(" ");
+        let line = cli
+            .lines()
+            .find(|l| l.starts_with(&format!("{test} ")))
+            .unwrap_or_else(|| panic!("{test} not in `iomark compare`: {cli}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let without_unit = [&words[..3], &words[4..]].concat().join(" ");
+        assert_eq!(row, without_unit, "the app and `iomark compare` differ");
+    }
     let compare_path = browser.eval("location.pathname + location.search");
     // Sent to a results site of the test's own: what leaves the machine first, then the
     // receipt, whose link opens the result there.
