@@ -664,6 +664,27 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
             )));
         }
     }
+    // A result's charts at a phone's width: drawn at most a sixth smaller than they were
+    // made (their 12 and 13 px labels at 10 px or more), in a figure that scrolls sideways,
+    // the page itself no wider than the screen.
+    go(&mut phone, app.port, &format!("/results/{second}"));
+    phone.wait_for("document.querySelectorAll('figure.chart svg').length > 0");
+    let scales = phone.eval("Array.from(document.querySelectorAll('figure.chart svg')).map(s => [s.getBoundingClientRect().width / s.viewBox.baseVal.width, getComputedStyle(s.parentElement).overflowX])");
+    for scale in scales.as_array().unwrap() {
+        assert!(
+            scale[0].as_f64().unwrap() >= 0.83,
+            "a chart drawn at {scale} at 375 px"
+        );
+        assert_eq!(scale[1], json!("auto"), "{scale}");
+    }
+    assert!(
+        !phone.overflows(),
+        "a result at 375 px: {}",
+        phone.too_wide()
+    );
+    if let Some(shots) = &shots {
+        phone.screenshot(&shots.join("ui-result-375.png"));
+    }
     // The health screen: the card's checks over time, drawn.
     go(&mut browser, app.port, "/health");
     browser.wait_for("location.pathname === '/health'");

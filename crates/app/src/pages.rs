@@ -155,9 +155,11 @@ fn in_the_app_s_words(report: &str) -> String {
 }
 
 /// The app's menu on a result's page, whose report carries only its own styles (issue 60:
-/// result pages had no menu).
+/// result pages had no menu); and its charts at a phone's width drawn at 760 of their 900
+/// pixels, in a figure that scrolls sideways (they were shrunk to 38%, their labels to 5 px).
 const MENU: &str = ".app-menu{background:#1f2329;padding:.55rem 1rem;margin:0 0 .8rem}\
-    .app-menu a{color:#fff;margin-right:1rem;text-decoration:none}";
+    .app-menu a{color:#fff;margin-right:1rem;text-decoration:none}\
+    @media (max-width:40rem){figure.chart{overflow-x:auto}figure.chart svg{max-width:none;width:760px}}";
 
 /// `/favicon.ico`: none, said plainly (a browser asks on every page; a 404 page each time was
 /// noise in its console, issue 60).
