@@ -106,22 +106,32 @@ pub(crate) async fn reason(
 
 /// Whether two device keys name one device to a moderator who hid one of them: run together
 /// they are one (`tomb-test` and `tombtest`), and so are their words in any order less those
-/// that name no product (`ssd`, `new`…): a hidden device's results came back as `… 990 PRO
-/// 4TB (new)` and `Samsung 990 PRO 4TB`. A word of its own (`with Heatsink`) is another
-/// product: a legitimate one must not wait because a fake of a name within it was hidden.
+/// that name no product (`ssd`, `new`…), run together (`990PRO`), or with a capacity in
+/// gigabytes for terabytes: a hidden device's results came back as `… 990 PRO 4TB (new)`,
+/// `Samsung 990 PRO 4TB`, `990PRO` and `… 4000GB`. A word of its own (`with Heatsink`) is
+/// another product: a legitimate one must not wait because a fake of a name within it was
+/// hidden.
 fn same_words(hidden: &str, key: &str) -> bool {
     const NO_PRODUCT: [&str; 7] = ["ssd", "new", "with", "the", "drive", "disk", "internal"];
     if hidden.replace('-', "") == key.replace('-', "") {
         return true;
     }
-    let words = |k: &str| -> std::collections::BTreeSet<String> {
+    // A capacity in terabytes is one in gigabytes (`3tb`, `3000gb`).
+    let words = |k: &str| -> Vec<String> {
         k.split('-')
             .filter(|w| !w.is_empty() && !NO_PRODUCT.contains(w))
-            .map(str::to_string)
+            .map(
+                |w| match w.strip_suffix("tb").and_then(|n| n.parse::<u64>().ok()) {
+                    Some(tb) => format!("{}gb", tb * 1000),
+                    None => w.to_string(),
+                },
+            )
             .collect()
     };
-    let h = words(hidden);
-    h.len() >= 2 && h == words(key)
+    let (h, k) = (words(hidden), words(key));
+    let set = |w: &[String]| w.iter().cloned().collect::<std::collections::BTreeSet<_>>();
+    // The same words in any order, or run together (`990PRO` for `990 PRO`).
+    h.len() >= 2 && (set(&h) == set(&k) || h.concat() == k.concat())
 }
 
 /// The device a new key `key` is a look-alike of, whose key reads the same with zeros and
@@ -254,6 +264,8 @@ mod tests {
             "samsung-ssd-990-pro-4tb-new",
             "samsung-990-pro-4tb",
             "samsung-ssd-pro-990-4tb-new",
+            "samsung-990pro-4tb",
+            "samsung-ssd-990-pro-4000gb",
         ] {
             assert!(same_words(hidden, key), "{key}");
         }
