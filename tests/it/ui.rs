@@ -539,6 +539,29 @@ fn a_run_from_the_app_fills_its_table_and_stop_leaves_nothing() {
         browser.eval("document.querySelectorAll('#runs tbody tr').length"),
         json!(2)
     );
+    // Each run's figures as `iomark history` writes them on its line.
+    let listed = crate::common::ok(iomark(home.path()).args(["history", "--color", "never"]));
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    let found = browser.eval("Array.from(document.querySelectorAll('#runs tbody tr')).map(tr => [tr.querySelector('input').value, tr.lastElementChild.textContent])");
+    for row in found.as_array().unwrap() {
+        let (id, what) = (row[0].as_str().unwrap(), row[1].as_str().unwrap());
+        let line = listed
+            .lines()
+            .find(|l| l.starts_with(&id[..10]))
+            .unwrap_or_else(|| panic!("{id} not in `iomark history`: {listed}"));
+        let figures: Vec<&str> = what
+            .split_whitespace()
+            .filter(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|w| w.trim_end_matches(','))
+            .collect();
+        assert_eq!(figures.len(), 2, "{what}");
+        for figure in figures {
+            assert!(
+                line.split_whitespace().any(|w| w == figure),
+                "the app's {figure} is not on `iomark history`'s line: {line}"
+            );
+        }
+    }
     browser.eval("document.querySelectorAll('#runs input[type=checkbox]').forEach(c => c.checked = true), document.querySelector('#runs').closest('form').querySelector('button').click()");
     browser.wait_for("location.pathname === '/compare'");
     let compared = browser.eval("document.getElementById('comparison').innerText");

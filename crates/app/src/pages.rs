@@ -202,7 +202,13 @@ impl Saved {
     fn of(s: &Summary) -> Saved {
         let what = match (&s.headline, s.seq_read_mb_per_s, s.seq_write_mb_per_s) {
             (Some(h), _, _) => h.clone(),
-            (None, Some(r), Some(w)) => format!("SEQ1M read {r:.1} MB/s, write {w:.1} MB/s"),
+            // The one figure rule, as `iomark history` writes them (it said 7173.4 where the
+            // terminal says 7173).
+            (None, Some(r), Some(w)) => format!(
+                "SEQ1M read {} MB/s, write {} MB/s",
+                iomark_result::units::figure(r),
+                iomark_result::units::figure(w)
+            ),
             _ => String::new(),
         };
         Saved {
