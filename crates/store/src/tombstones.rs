@@ -173,6 +173,20 @@ pub(crate) async fn buried(
 mod tests {
     use super::*;
 
+    /// Every figure of a test's latencies.
+    fn latencies(l: &mut iomark_result::result::Latency) -> [&mut f64; 8] {
+        [
+            &mut l.min,
+            &mut l.mean,
+            &mut l.p50,
+            &mut l.p90,
+            &mut l.p99,
+            &mut l.p99_9,
+            &mut l.max,
+            &mut l.stddev,
+        ]
+    }
+
     /// Runs of one device as a real device gives them: every figure a few percent from the
     /// last, each latency on its own (a tail moves more than a median).
     fn runs(n: usize) -> Vec<ResultDoc> {
@@ -187,19 +201,11 @@ mod tests {
                 for t in &mut doc.tests {
                     let f = jitter(0.03);
                     (t.mb_per_s, t.iops) = (t.mb_per_s * f, t.iops * f);
-                    let l = &mut t.latency_us;
-                    l.mean /= f;
-                    for v in [
-                        &mut l.min,
-                        &mut l.p50,
-                        &mut l.p90,
-                        &mut l.p99,
-                        &mut l.p99_9,
-                        &mut l.max,
-                        &mut l.stddev,
-                    ] {
+                    let mean = t.latency_us.mean / f;
+                    for v in latencies(&mut t.latency_us) {
                         *v = *v / f * jitter(0.015);
                     }
+                    t.latency_us.mean = mean;
                 }
                 doc
             })
@@ -225,17 +231,7 @@ mod tests {
         let mut scaled = docs[3].clone();
         for t in &mut scaled.tests {
             (t.mb_per_s, t.iops) = (t.mb_per_s * 1.002, t.iops * 1.002);
-            let l = &mut t.latency_us;
-            for v in [
-                &mut l.min,
-                &mut l.mean,
-                &mut l.p50,
-                &mut l.p90,
-                &mut l.p99,
-                &mut l.p99_9,
-                &mut l.max,
-                &mut l.stddev,
-            ] {
+            for v in latencies(&mut t.latency_us) {
                 *v /= 1.002;
             }
         }
