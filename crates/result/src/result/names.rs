@@ -376,10 +376,15 @@ fn plain_letter(c: char) -> char {
     {
         return char::from(b'0' + (u32::from(c) - zero) as u8);
     }
-    SMALL
-        .iter()
-        .find(|(small, _)| *small == c)
-        .map_or(c, |(_, letter)| *letter)
+    if let Some((_, letter)) = SMALL.iter().find(|(small, _)| *small == c) {
+        return *letter;
+    }
+    // Any other Latin letter Unicode's confusables draw as an ASCII one (`ꬲ`, blackletter e,
+    // as `e`); letters of other scripts keep theirs here (a Cyrillic name is a Cyrillic key).
+    match script(c) == Some(Script::Latin) && !c.is_ascii() {
+        true => like(c).unwrap_or(c),
+        false => c,
+    }
 }
 
 #[cfg(test)]
@@ -431,6 +436,8 @@ mod tests {
             skeleton("samsung-ssd-860-evo")
         );
         assert_eq!(key("k\u{131}ox\u{131}a EXCERIA"), "kioxia-exceria");
+        // A Latin letter drawn as another that no table here names: TR39's (blackletter e).
+        assert_eq!(key("Samsung SSD 870 \u{ab32}VO"), "samsung-ssd-870-evo");
         // Whole words in Lisu, which no list named (the fourth attack pass): Unicode's
         // confusables; and a five for an S.
         let lisu = "\u{a4e2}\u{a4ee}\u{a4df}\u{a4e2}\u{a4f4}\u{a4e0}\u{a4d6} SSD 870 \u{a4f0}\u{a4e6}\u{a4f3}";
