@@ -9,8 +9,9 @@ use super::{ResultDoc, TestResult};
 /// average waits half a turn; four leave room for short seeks over a small file.
 pub const READS_PER_TURN: f64 = 4.0;
 /// How many times that a queue of reads may bring: the disk serves them in the order its
-/// heads pass them (NCQ), and CrystalDiskMark's RND4K Q32 reads on 7,200 rpm disks are 300 to
-/// 600 a second, three to five a turn; four times [`READS_PER_TURN`] leaves room for the best.
+/// heads pass them (NCQ), a few more a turn than one at a time, each still waiting for its
+/// sector to come round. Sixteen a turn (1,920 a second at 7,200 rpm) is a bound chosen well
+/// beyond that, not a measured figure.
 pub const QUEUED_TURNS: f64 = 4.0;
 
 impl ResultDoc {
@@ -33,9 +34,10 @@ impl ResultDoc {
     /// depth 1 each waits for the sector to come round, half a turn on average, so a disk
     /// answers about two a revolution (a 7,200 rpm disk turns 120 times a second); more than
     /// [`READS_PER_TURN`] a turn (with a queue, [`QUEUED_TURNS`] times that) come from its
-    /// cache, which a small test file fits in, and rank no disk (issue 59's second attack pass ranked a 7,200 rpm disk first of every
-    /// device, at 2,300 such reads a second). A speed not given is taken as 15,000 rpm, the
-    /// fastest disks'; hybrid drives ("SSHD", with flash beside the platters) are not judged.
+    /// cache, which a small test file fits in, and rank no disk (issue 59's second attack pass
+    /// ranked a 7,200 rpm disk first of every device, at 2,300 such reads a second). A speed
+    /// not given is taken as 15,000 rpm, the fastest disks'; hybrid drives ("SSHD", with flash
+    /// beside the platters) are not judged.
     pub(super) fn beyond_platter(&self) -> Option<String> {
         let device = self.target.device.as_ref()?;
         // A disk by its kind, not by the kernel's flag alone: a USB stick's `rotational` is 1
@@ -114,8 +116,9 @@ fn kind_ceiling(kind: &str) -> Option<(f64, &'static str)> {
         "eMMC" => (400.0, "eMMC HS400"),
         "SATA SSD" | "SATA HDD" => (600.0, "SATA III"),
         // A stick is its own flash controller on the bus; the fastest sold speak USB 3.2
-        // Gen 2 (about 1,000 MB/s), and none USB4: what is faster is an SSD behind a bridge
-        // (the fourth attack pass ranked a stick at 3,000 MB/s under USB4's bound).
+        // Gen 2x2 (SanDisk's Extreme PRO, 2,000 MB/s on its datasheet: identity.rs's test),
+        // none USB4: what is faster is an SSD behind a bridge (the fourth attack pass ranked a
+        // stick at 3,000 MB/s under USB4's bound).
         "USB flash" => (20_000.0 * 128.0 / 132.0 / 8.0, "USB 3.2 Gen 2x2, 20 Gbit/s"),
         "USB SSD" | "USB HDD" => (5000.0, "USB4, 40 Gbit/s"),
         "NVMe" => (64_000.0 * 4.0 * 242.0 / 256.0 / 8.0, "PCIe 6.0 x4"),

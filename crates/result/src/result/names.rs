@@ -302,8 +302,8 @@ pub fn slug(text: &str) -> String {
 
 /// A key as the eye reads it: letters and digits only, a zero as an o, a one or an i as an
 /// l, a five as an s, an eight as a b, `rn` as `m` (after Unicode's confusables, TR39's
-/// skeleton, for the letters a key holds). Two keys of one skeleton are one name to a reader (`EV0` and `EVO`, `87O` and
-/// `870`); a key itself keeps its digits.
+/// skeleton, for the letters a key holds). Two keys of one skeleton are one name to a reader
+/// (`EV0` and `EVO`, `87O` and `870`); a key itself keeps its digits.
 pub fn skeleton(key: &str) -> String {
     let plain: String = key
         .chars()
