@@ -4,9 +4,8 @@
 //! bytes is that many bytes.
 #![no_main]
 
-use iomark_core::suite::profile::Profile;
-use iomark_core::suite::spec::TestSpec;
-use iomark_core::suite::{sdcard, select};
+use iomark_core::suite::select;
+use iomark_profiles::{sdcard, Profile, TestSpec};
 use iomark_result::result::{check_label, check_sold_as};
 use iomark_result::units::{parse_duration, parse_price, parse_size, MAX_DURATION};
 use libfuzzer_sys::fuzz_target;

@@ -109,7 +109,7 @@ pub struct RunArgs {
 
     /// Threads for every test of the standard, quick or nvme table, each with its own queue
     /// over the file (fio's numjobs): RND4K_Q32T1 becomes RND4K_Q32T4 [default: the table's]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(iomark_core::suite::spec::MAX_THREADS)))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(iomark_profiles::spec::MAX_THREADS)))]
     pub threads: Option<u32>,
 
     /// At queue depth 1 on one thread, poll for each I/O (up to 200 µs) instead of sleeping

@@ -27,10 +27,10 @@ pub(super) fn profile_parser() -> impl clap::builder::TypedValueParser<Value = P
 
 pub(super) fn parse_class(text: &str) -> Result<String, String> {
     let class = text.trim().to_ascii_uppercase();
-    if iomark_core::suite::sdcard::known(&class) {
+    if iomark_profiles::sdcard::known(&class) {
         Ok(class)
     } else {
-        let all: Vec<&str> = iomark_core::suite::sdcard::CLASSES
+        let all: Vec<&str> = iomark_profiles::sdcard::CLASSES
             .iter()
             .map(|c| c.name)
             .collect();

@@ -10,6 +10,7 @@ use crate::output::langs as table;
 use iomark_core::engine::{self, EngineChoice};
 use iomark_core::langs::{self, program, toolchain};
 use iomark_core::suite::{self, Options, Plan, Profile};
+use iomark_profiles::standard::LANGS_FILE;
 use iomark_result::result::langs::{Section, Skipped};
 
 pub fn run(args: LangsArgs) -> anyhow::Result<()> {
@@ -104,7 +105,7 @@ pub fn run(args: LangsArgs) -> anyhow::Result<()> {
     let (engine, _) = engine::select(EngineChoice::Auto).context("no I/O engine")?;
     let mut options = Options::of(Profile::Langs);
     // Over a file the programs' size, within 16 MiB and the profile's own 256 MiB.
-    options.size = Some(args.bytes.clamp(16 << 20, suite::standard::LANGS_FILE));
+    options.size = Some(args.bytes.clamp(16 << 20, LANGS_FILE));
     let plan = Plan::new(options, target.free_bytes)?;
     let device = suite::run(&plan, &dir, engine, &progress, &target)?;
 

@@ -106,7 +106,7 @@ impl Style {
     }
 }
 
-impl iomark_export::score::Marks for Style {
+impl iomark_profiles::Marks for Style {
     fn bold(&self, text: &str) -> String {
         Style::bold(self, text)
     }

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{printable, Style};
-use iomark_result::result::{describe, ResultDoc, TestResult};
+use iomark_profiles::describe;
+use iomark_result::result::{ResultDoc, TestResult};
 use iomark_result::units::format_micros;
 
 /// The whole report for a finished run.
@@ -74,7 +75,7 @@ pub fn render(doc: &ResultDoc, test_file: Option<&str>, style: Style) -> String 
             ))
         );
     }
-    out.push_str(&iomark_export::score::details(doc, &style));
+    out.push_str(&iomark_profiles::details::details(doc, &style));
     out.push_str(&warnings(doc, style));
     if let Some(path) = test_file {
         let _ = writeln!(

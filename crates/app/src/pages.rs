@@ -88,8 +88,7 @@ pub async fn result(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> 
     let glance = match doc.tests.is_empty() {
         true => pi_test,
         false => {
-            let headline = doc
-                .headline()
+            let headline = iomark_profiles::headline(&doc)
                 .map(|h| {
                     format!(
                         "<p id=\"headline\"><strong>{}</strong>: {}</p>",

@@ -368,7 +368,7 @@ fn plain_values(form: &Start) -> Result<(), String> {
     }
     if let Some(claimed) = given(&form.claimed).filter(|_| form.profile == "sdcard") {
         let known = |c: &str| {
-            iomark_core::suite::sdcard::CLASSES
+            iomark_profiles::sdcard::CLASSES
                 .iter()
                 .any(|k| k.name.eq_ignore_ascii_case(c))
         };

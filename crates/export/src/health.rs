@@ -3,9 +3,10 @@
 //! login, and the one line with performance data a Nagios-style monitor reads. Pure: a document
 //! in, text out; where it goes is the command's business.
 
+use iomark_profiles::describe;
 use iomark_result::result::health::{Section, Verdict};
 use iomark_result::result::time::unix_seconds;
-use iomark_result::result::{describe, ResultDoc};
+use iomark_result::result::ResultDoc;
 use iomark_result::units::format_size;
 use serde_json::{json, Value};
 

@@ -84,7 +84,7 @@ struct Report {
     style: &'static str,
     price: Option<String>,
     /// The profile's own figure and what it means (verify says its verdict instead).
-    headline: Option<iomark_result::result::headline::Headline>,
+    headline: Option<iomark_profiles::Headline>,
     warnings: Vec<String>,
     rows: Vec<Row>,
     langs: Option<Langs>,
@@ -107,9 +107,9 @@ impl Exporter for Html {
             None => doc.device_label(),
         };
         let s = &doc.settings;
-        let when = iomark_result::result::describe::when(doc);
+        let when = iomark_profiles::describe::when(doc);
         // Where: the path and its filesystem, each where known (a site's page has no path).
-        let on = iomark_result::result::describe::on(doc).unwrap_or_default();
+        let on = iomark_profiles::describe::on(doc).unwrap_or_default();
         let place = [doc.target.path.as_str(), on.as_str()]
             .into_iter()
             .filter(|p| !p.is_empty())
@@ -126,9 +126,12 @@ impl Exporter for Html {
         .collect::<Vec<_>>()
         .join(" · ");
         // What the profile adds, in the words the terminal prints (never the raw score).
-        let score = Some(super::score::details(doc, &super::score::Plain))
-            .map(|text| text.trim_end().to_string())
-            .filter(|text| !text.is_empty());
+        let score = Some(iomark_profiles::details::details(
+            doc,
+            &iomark_profiles::Plain,
+        ))
+        .map(|text| text.trim_end().to_string())
+        .filter(|text| !text.is_empty());
         let verify = doc.verify.as_ref().map(|v| Verify {
             verdict: v.verdict.clone(),
             ok: v.ok,
@@ -140,7 +143,7 @@ impl Exporter for Html {
             subtitle,
             style: STYLE,
             price: doc.price_usd.map(|p| price_text(doc, p)),
-            headline: doc.headline().filter(|_| doc.verify.is_none()),
+            headline: iomark_profiles::headline(doc).filter(|_| doc.verify.is_none()),
             warnings: doc.warnings.iter().map(|w| w.message.clone()).collect(),
             rows: table_rows(doc),
             langs: langs_section(doc),
@@ -263,9 +266,9 @@ fn facts(doc: &ResultDoc) -> Vec<(&'static str, String)> {
     let mut facts: Vec<(&'static str, String)> = vec![
         ("Profile", s.profile.clone()),
         ("Test file", format_size(s.file_size_bytes)),
-        ("Pacing", iomark_result::result::describe::pacing(doc)),
+        ("Pacing", iomark_profiles::describe::pacing(doc)),
         ("Engine", s.engine.clone()),
-        ("I/O", iomark_result::result::describe::io_mode(doc)),
+        ("I/O", iomark_profiles::describe::io_mode(doc)),
         ("Data", s.data.clone()),
     ];
     let h = &doc.host;

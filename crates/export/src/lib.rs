@@ -4,10 +4,8 @@
 //! output) is the command's business.
 //!
 //! What lives where: one file per format behind `Exporter` (json, csv, markdown, html: the report
-//! is `templates/report.html`, which the site's result page serves too); `score.rs`, what a profile
-//! adds below the table in words (the PiBenchmarks score and its inputs, SD class verdicts, the
-//! cliff, the saturation point, a latency distribution), one text the terminal prints marked and
-//! the reports print plain; `chart/`, one file per chart kind (`card.rs` is one run as a card to
+//! is `templates/report.html`, which the site's result page serves too; what a profile adds below
+//! the table in words is its own, `iomark_profiles::details`); `chart/`, one file per chart kind (`card.rs` is one run as a card to
 //! post, CrystalDiskMark's window), with what they share in `frame.rs` (legends, keys, axes,
 //! panels, and the one colour rule, `color_for`: one run draws read blue and write orange; a
 //! comparison gives each run its own colour, never those two, the same in every chart, named by its
@@ -23,7 +21,6 @@ pub mod health;
 pub mod html;
 pub mod json;
 mod markdown;
-pub mod score;
 
 /// A text cell as a spreadsheet may open it safely (see `csv`).
 pub use csv::text as spreadsheet_text;

@@ -58,7 +58,7 @@ impl Exporter for Markdown {
             "**{title}** · iomark {} · {} profile",
             doc.tool.version, s.profile
         );
-        if let Some(h) = doc.headline().filter(|_| doc.verify.is_none()) {
+        if let Some(h) = iomark_profiles::headline(doc).filter(|_| doc.verify.is_none()) {
             let _ = writeln!(out);
             let _ = writeln!(out, "**{}**: {}", escape(&h.short), escape(&h.sentence));
         }
@@ -67,14 +67,14 @@ impl Exporter for Markdown {
             let _ = writeln!(out, "{}", escape(&super::html::price_text(doc, price)));
         }
         let _ = writeln!(out);
-        let on = iomark_result::result::describe::on(doc)
+        let on = iomark_profiles::describe::on(doc)
             .map(|on| format!(" {}", escape(&on)))
             .unwrap_or_default();
         let _ = writeln!(
             out,
             "{}{on} · {}",
             doc.started_at.get(..10).unwrap_or(&doc.started_at),
-            escape_prose(&iomark_result::result::describe::method_line(doc)),
+            escape_prose(&iomark_profiles::describe::method_line(doc)),
         );
         if !doc.tests.is_empty() {
             tests_table(&mut out, doc);
@@ -84,7 +84,7 @@ impl Exporter for Markdown {
         }
         // What the profile adds (score, class verdicts, cliff, saturation), as the terminal
         // prints it, its columns kept.
-        let details = super::score::details(doc, &super::score::Plain);
+        let details = iomark_profiles::details::details(doc, &iomark_profiles::Plain);
         if !details.trim().is_empty() {
             let _ = writeln!(out);
             let _ = writeln!(out, "```text");

@@ -11,23 +11,19 @@
 //! every `WarningKind` (`warning.rs`), the langs section (`langs.rs`), the verify section and its
 //! `Settings::verify` (`verify.rs`), checks of documents from elsewhere (`validate.rs`, its
 //! refusals and bounds in `document_error.rs`, RFC 3339 times in `time.rs`), table rows, ids (and
-//! `SHORT_ID`), history summaries; the device and method lines and the time as a report says them
-//! (`describe.rs`); a timeline regrouped into whole seconds (`timeline.rs`: `per_second`) for what
-//! is defined per second; the figures a site ranks by, written once (`metric.rs`: `METRICS`, each
-//! its column, its source in a document, its label and unit, whether pi pages show it; a
-//! leaderboard's default sort and a page's columns are the ones its class's results have); a
-//! profile's own headline beyond the standard table, said once (`headline.rs`: the pi score, the
-//! highest SD class met per family and the claimed ones missed, a cliff, a saturation point, a
-//! surface, a verify's finding, the languages' spread; a few words for history and the site's
-//! lists, kept in `entries.headline`, and a sentence for the card, Markdown, HTML and result
-//! pages); what a result is of (`identity.rs`: device key and name, the class of comparable
+//! `SHORT_ID`), history summaries; a timeline regrouped into whole seconds (`timeline.rs`:
+//! `per_second`) for what is defined per second; the figures a site ranks by, written once
+//! (`metric.rs`: `METRICS`, each its column, its source in a document, its label and unit, whether
+//! pi pages show it; a leaderboard's default sort and a page's columns are the ones its class's
+//! results have); what a result is of (`identity.rs`: device key and name, the class of comparable
 //! results, whether a figure beats the narrowest link the document names, look-alike names; the
 //! drive as a buyer names it, never its USB bridge, its capacity said once, and its kind by the
 //! drive's own answers before the kernel's `rotational` default, in `drive.rs`; the text of names
 //! in any script is `names.rs`) and what of it may be published (`public.rs`, the folders that name
-//! a person hidden); what a test's name states (`shape.rs`); `Extra` keeps fields a newer
-//! version added, and `unknown.rs` drops them where a site keeps a document (the site's own
-//! rules are its intake's, `iomark_site::intake`). It knows nothing of how figures are made.
+//! a person hidden); what a test's name states (`shape.rs`); `Extra` keeps fields a newer version
+//! added, and `unknown.rs` drops them where a site keeps a document (the site's own rules are its
+//! intake's, `iomark_site::intake`). It knows nothing of how figures are made, and says nothing of
+//! them: a run's headline and lines are its profile's words (`iomark_profiles`).
 
 pub mod compare;
 pub mod dirs;

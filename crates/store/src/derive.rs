@@ -133,7 +133,7 @@ impl<'a> Derive<'a> {
             .bind(token_hash)
             .bind(&doc.started_at)
             .bind(&doc.label)
-            .bind(doc.headline().map(|h| h.short))
+            .bind(iomark_profiles::headline(doc).map(|h| h.short))
             .bind(&id.sold_as)
             .bind(submitter)
             .bind(held)
@@ -285,7 +285,7 @@ impl<'a> Derive<'a> {
             .bind(facts.capacity_gb.map(|g| g as i64))
             .bind(&facts.flag)
             .bind(facts.synthetic as i64)
-            .bind(doc.headline().map(|h| h.short))
+            .bind(iomark_profiles::headline(&doc).map(|h| h.short))
             .bind(&facts.sold_as)
             .bind(doc.system());
         // Figures too: a figure added to the list is filled for the results stored before.

@@ -43,59 +43,8 @@ use std::time::Duration;
 pub use clock::Measurement;
 pub use target::TestFile;
 
-/// Read or write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    Read,
-    Write,
-}
-
-impl Op {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Op::Read => "read",
-            Op::Write => "write",
-        }
-    }
-}
-
-/// Where the next offset comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pattern {
-    /// Block after block from the start of the file (or of a thread's stripe), wrapping at its end.
-    Sequential,
-    /// Uniformly distributed, block-aligned offsets over the whole file.
-    Random,
-}
-
-impl Pattern {
-    /// The short name the result document uses: `seq` or `rand`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Pattern::Sequential => "seq",
-            Pattern::Random => "rand",
-        }
-    }
-}
-
-/// What written blocks contain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Data {
-    /// Incompressible pseudo-random bytes, re-stamped for every write so no two blocks are equal
-    /// (controllers that compress or deduplicate cannot shortcut the work).
-    Random,
-    /// All zeros: shows how much a controller gains from compressible data.
-    Zero,
-}
-
-impl Data {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Data::Random => "random",
-            Data::Zero => "zero",
-        }
-    }
-}
+/// What a test does, in the profiles' words (`iomark_profiles::spec`).
+pub use iomark_profiles::spec::{Data, Op, Pattern};
 
 /// When a job stops issuing new I/Os (those in flight are always waited for and counted): after
 /// this many I/Os, or this much time since the first submission, whichever comes first.

@@ -259,7 +259,7 @@ mod tests {
             .split("\n[")
             .find(|j| j.starts_with("SEQ1M_Q8T1_write]"))
             .unwrap();
-        let bound = super::super::sustained::TIME_BOUND.as_millis();
+        let bound = iomark_profiles::sustained::TIME_BOUND.as_millis();
         assert!(
             sustained.contains(&format!("time_based=0\nruntime={bound}ms\nramp_time=0\n")),
             "{sustained}"

@@ -3,12 +3,13 @@
 
 use std::time::Duration;
 
-use super::profile::Profile;
 use super::rates::Rates;
 use super::select::{on_threads, select, SelectError};
-use super::{surface, TestSpec};
+use super::TestSpec;
 use crate::engine::target::FillBudget;
 use crate::engine::Data;
+use iomark_profiles::surface;
+use iomark_profiles::Profile;
 use iomark_result::result::Settings;
 use iomark_result::units::format_size;
 
@@ -359,7 +360,7 @@ mod tests {
         let plan = plan_of(Profile::SdCard, &[]);
         assert_eq!(plan.file_size, 1 << 30);
         // Before the fill: unknown, not the write's bound (the rate is not known yet).
-        let bound = super::super::sustained::TIME_BOUND;
+        let bound = iomark_profiles::sustained::TIME_BOUND;
         let loops = plan.test_time() * 2;
         assert_eq!(plan.time_from(0, Rates::default()), None);
         // A 10 MB/s card: 1 GiB takes 107 s, under the bound.

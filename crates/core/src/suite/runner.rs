@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 
 use super::plan::{Plan, AUTO_MIN_LOOPS, AUTO_WIDTH};
 use super::rates::Rates;
-use super::{aggregate, surface, verdicts, TestSpec};
+use super::{aggregate, scan, verdicts, TestSpec};
 use crate::engine::rawdev::RawDevice;
 use crate::engine::target::TargetError;
 use crate::engine::{self, Engine, EngineError, Job, Limit, Op, TestFile};
 use crate::progress::{Live, Observer, Phase};
+use iomark_profiles::surface;
 use iomark_result::result::score::SurfaceScore;
 use iomark_result::result::{Cpu, Score, Settings, Target, TestResult, Warning};
 use iomark_result::stats;
@@ -124,7 +125,7 @@ pub fn run(
 
     let mut score = plan.profile.score(&tests, &plan.claimed, target);
     if let Some(spec) = plan.surface {
-        let surface = surface::scan(file.file(), file.size(), spec, "file", observer, None)
+        let surface = scan::scan(file.file(), file.size(), spec, "file", observer, None)
             .map_err(|source| SuiteError::Surface { source })?;
         score = Some(Score::Surface(SurfaceScore {
             surface,
@@ -203,7 +204,7 @@ pub fn run_device(
         samples: surface::SAMPLES,
         accesses: surface::ACCESSES,
     });
-    let surface = surface::scan(&dev.file, dev.size, spec, "device", observer, None)
+    let surface = scan::scan(&dev.file, dev.size, spec, "device", observer, None)
         .map_err(|source| SuiteError::Surface { source })?;
     Ok(Outcome {
         tests: Vec::new(),
@@ -353,7 +354,7 @@ fn sample_temperatures(
 mod tests {
     use super::*;
     use crate::suite::plan::Options;
-    use crate::suite::profile::Profile;
+    use iomark_profiles::Profile;
 
     struct Quiet;
 

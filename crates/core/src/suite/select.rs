@@ -1,9 +1,9 @@
 //! Which tests a run keeps: the `--test` names a profile holds, the CrystalDiskMark names a
 //! table runs besides (`RND4K_Q32T16_read`), and `--threads` over a table's tests.
 
-use super::profile::Profile;
-use super::spec::{TestSpec, MAX_IN_FLIGHT};
 use crate::engine::Op;
+use iomark_profiles::spec::{TestSpec, MAX_IN_FLIGHT};
+use iomark_profiles::Profile;
 
 /// Why a selection cannot be made; each message names the flag at fault.
 #[derive(Debug, thiserror::Error)]

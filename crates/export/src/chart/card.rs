@@ -14,7 +14,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::glyphs::{fit, wrap};
 use super::*;
-use iomark_result::result::{describe, rows, ResultDoc, TestResult};
+use iomark_profiles::{describe, headline};
+use iomark_result::result::{rows, ResultDoc, TestResult};
 use iomark_result::units::{format_micros, format_size};
 
 const MARGIN: i32 = 16;
@@ -129,7 +130,7 @@ pub(super) fn drawable(doc: &ResultDoc) -> bool {
 fn header(doc: &ResultDoc) -> i32 {
     HEADER
         + if doc.label.is_some() { LABEL_LINE } else { 0 }
-        + if doc.headline().is_some() {
+        + if headline(doc).is_some() {
             HEADLINE_BAND
         } else {
             0
@@ -209,7 +210,7 @@ fn heading<DB: DrawingBackend>(
         )?;
         y += LABEL_LINE;
     }
-    if let Some(headline) = doc.headline() {
+    if let Some(headline) = headline(doc) {
         pen.text(
             fit(&headline.short, 18, true, right - MARGIN),
             (MARGIN, y),

@@ -71,7 +71,7 @@ const HDD_WORDS: &[&str] = &[
 
 /// The maker and model a buyer would search for, and the capacity on the label.
 #[derive(Debug, PartialEq)]
-pub(super) struct Named {
+pub struct Named {
     /// `Samsung SSD 860 EVO` (no capacity), or None when nothing names the model.
     pub model: Option<String>,
     pub capacity_gb: Option<u64>,
@@ -128,7 +128,7 @@ fn is_bridge_model(device: &Device, model: &str) -> bool {
 }
 
 /// The device as a buyer would name it.
-pub(super) fn named(device: &Device) -> Named {
+pub fn named(device: &Device) -> Named {
     let capacity_gb = device.size_bytes.and_then(marketing_gb);
     let maker_model = |maker: Option<String>, model: String| {
         let maker = maker.filter(|m| !is_bridge_word(m));

@@ -5,10 +5,8 @@
 //! back. Units: `mb_per_s` is 10^6 bytes/s, latencies microseconds, sizes bytes, times RFC 3339.
 
 pub mod agnostics;
-pub mod describe;
 mod document_error;
-mod drive;
-pub mod headline;
+pub mod drive;
 pub mod health;
 mod id;
 pub mod identity;
@@ -494,6 +492,6 @@ pub struct Summary {
     pub rnd_read_iops: Option<f64>,
     pub rnd_write_iops: Option<f64>,
     pub score_total: Option<i64>,
-    /// The profile's headline in a few words ([`ResultDoc::headline`]), where it has one.
+    /// The profile's headline in a few words (`iomark_profiles::headline`), where it has one.
     pub headline: Option<String>,
 }

@@ -30,6 +30,46 @@ pub enum Score {
     Other(serde_json::Value),
 }
 
+impl Score {
+    /// Drops every field this version does not know, at every level; `false` for a score of a
+    /// kind it does not know at all (`Other`), which a site leaves out whole.
+    pub fn drop_unknown(&mut self) -> bool {
+        match self {
+            Score::Pi(pi) => {
+                pi.extra.clear();
+                pi.parts.extra.clear();
+            }
+            Score::SdCard(sd) => {
+                sd.extra.clear();
+                for class in &mut sd.classes {
+                    class.extra.clear();
+                    class.measured.extra.clear();
+                    class.required.extra.clear();
+                }
+            }
+            Score::Sweep(sweep) => {
+                sweep.extra.clear();
+                sweep.sweep.extra.clear();
+                let directions = [&mut sweep.sweep.read, &mut sweep.sweep.write];
+                directions
+                    .into_iter()
+                    .flatten()
+                    .for_each(|s| s.extra.clear());
+            }
+            Score::Sustained(sustained) => {
+                sustained.extra.clear();
+                sustained.sustained.iter_mut().for_each(|f| f.extra.clear());
+            }
+            Score::Surface(surface) => {
+                surface.extra.clear();
+                surface.surface.extra.clear();
+            }
+            Score::Other(_) => return false,
+        }
+        true
+    }
+}
+
 /// PiBenchmarks' published score and every input to it, so a user can check it by hand.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PiScore {

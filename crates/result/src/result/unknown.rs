@@ -2,7 +2,6 @@
 //! an unknown kind left out. `import` and `export` keep a newer iomark's fields (the schema
 //! lets it add them within `/1`); a public site takes only what it can read and check.
 
-use super::score::Score;
 use super::ResultDoc;
 
 impl ResultDoc {
@@ -32,38 +31,12 @@ impl ResultDoc {
             t.cpu.extra.clear();
             t.timeline.iter_mut().for_each(|s| s.extra.clear());
         }
-        match &mut self.score {
-            Some(Score::Pi(pi)) => {
-                pi.extra.clear();
-                pi.parts.extra.clear();
-            }
-            Some(Score::SdCard(sd)) => {
-                sd.extra.clear();
-                for class in &mut sd.classes {
-                    class.extra.clear();
-                    class.measured.extra.clear();
-                    class.required.extra.clear();
-                }
-            }
-            Some(Score::Sweep(sweep)) => {
-                sweep.extra.clear();
-                sweep.sweep.extra.clear();
-                let directions = [&mut sweep.sweep.read, &mut sweep.sweep.write];
-                directions
-                    .into_iter()
-                    .flatten()
-                    .for_each(|s| s.extra.clear());
-            }
-            Some(Score::Sustained(sustained)) => {
-                sustained.extra.clear();
-                sustained.sustained.iter_mut().for_each(|f| f.extra.clear());
-            }
-            Some(Score::Surface(surface)) => {
-                surface.extra.clear();
-                surface.surface.extra.clear();
-            }
-            Some(Score::Other(_)) => self.score = None,
-            None => {}
+        if self
+            .score
+            .as_mut()
+            .is_some_and(|score| !score.drop_unknown())
+        {
+            self.score = None;
         }
         if let Some(langs) = &mut self.langs {
             langs.extra.clear();

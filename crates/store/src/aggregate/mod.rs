@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::model::{DeviceRow, Entry, Spread};
 use super::sender::Family;
-use iomark_result::result::headline::classes_met_of;
+use iomark_profiles::sdcard::classes_met_of;
 use iomark_result::result::identity::slug;
 use iomark_result::result::metric::METRICS;
 

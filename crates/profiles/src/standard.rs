@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use super::{Defaults, FileSize, TestSpec};
-use crate::engine::{Op, Pattern};
+use crate::spec::{Defaults, FileSize, TestSpec};
+use crate::spec::{Op, Pattern};
 
 /// The four rows of the table, each with a read and a write test (reads first, as in
 /// CrystalDiskMark's "All" run).

@@ -1,8 +1,11 @@
 //! What a run was of and how it was measured, in one line each, as the terminal report and the
-//! shareable card (`plot --kind card`) both say it.
+//! shareable card (`plot --kind card`) both say it; a profile that paces or reads its own way
+//! says so through `Says`.
 
-use super::{ResultDoc, Score};
-use crate::units::format_size;
+use crate::says::seconds;
+use crate::says_of;
+use iomark_result::result::ResultDoc;
+use iomark_result::units::format_size;
 
 /// The device: its name, vendor and model, transport, USB link and size
 /// (`sda Samsung T7 · usb · 5000 Mbps · 1 TiB`); `None` when no block device was identified.
@@ -10,10 +13,12 @@ pub fn device_line(doc: &ResultDoc) -> Option<String> {
     let device = doc.target.device.as_ref()?;
     let mut parts: Vec<String> = Vec::new();
     // The drive as a buyer names it, never its USB bridge.
-    let named = super::drive::named(device).model.or_else(|| {
-        let bridge = device.usb.as_ref().and_then(|u| u.bridge.as_deref())?;
-        Some(format!("(a drive behind {bridge})"))
-    });
+    let named = iomark_result::result::drive::named(device)
+        .model
+        .or_else(|| {
+            let bridge = device.usb.as_ref().and_then(|u| u.bridge.as_deref())?;
+            Some(format!("(a drive behind {bridge})"))
+        });
     parts.push(
         format!(
             "{} {}",
@@ -36,12 +41,9 @@ pub fn device_line(doc: &ResultDoc) -> Option<String> {
 /// direct I/O · random data`).
 pub fn method_line(doc: &ResultDoc) -> String {
     let s = &doc.settings;
-    let object = match &doc.score {
-        Some(Score::Sustained(_)) => format_size(s.file_size_bytes),
-        Some(Score::Surface(score)) if score.surface.over == "device" => {
-            format!("{} device, read-only", format_size(s.file_size_bytes))
-        }
-        _ => format!(
+    let says = doc.score.as_ref().and_then(says_of);
+    let object = says.and_then(|says| says.object(doc)).unwrap_or_else(|| {
+        format!(
             "{} test file{}",
             format_size(s.file_size_bytes),
             s.fill_cut_from_bytes
@@ -50,27 +52,18 @@ pub fn method_line(doc: &ResultDoc) -> String {
                     format_size(planned)
                 ))
                 .unwrap_or_default()
-        ),
-    };
-    // A surface scan times each read alone, with pread, wherever io_uring works: a rate per
-    // position is its figure, not a queue's; on a device it writes nothing, so has no data.
-    let (engine, data) = match &doc.score {
-        Some(Score::Surface(score)) => (
-            "pread, each read timed alone (a rate per position, not a queue's)".to_string(),
-            match score.surface.over == "device" {
-                true => "nothing written".to_string(),
-                false => format!("{} data", s.data),
-            },
-        ),
-        _ => (
+        )
+    });
+    let (engine, data) = says.and_then(|says| says.engine(doc)).unwrap_or_else(|| {
+        (
             format!(
                 "{}{}",
                 s.engine,
                 if s.polled { " (QD1 polled)" } else { "" }
             ),
             format!("{} data", s.data),
-        ),
-    };
+        )
+    });
     format!(
         "{object} · {} · {engine} · {} · {data}",
         pacing(doc),
@@ -101,36 +94,29 @@ pub fn pacing(doc: &ResultDoc) -> String {
             format_size(health.canary_bytes)
         );
     }
-    match &doc.score {
-        Some(Score::Pi(_)) => "each step once over its file, as dd, fio and iozone do".to_string(),
-        Some(Score::Sustained(_)) => {
-            format!(
-                "written once (stopping at {} if not done)",
-                seconds(s.duration_s)
-            )
-        }
-        Some(Score::Surface(score)) => format!(
-            "{} reads of {} spread across it, then {} random 4 KiB reads, one at a time",
-            score.surface.samples.len(),
-            format_size(score.surface.sample_bytes),
-            score.surface.access.len()
-        ),
-        _ => format!(
-            "{} of {} after {} warm-up",
-            if s.loops_auto {
-                format!("3 to {} loops (auto)", s.loops)
-            } else if s.loops == 1 {
-                "1 loop".to_string()
-            } else {
-                format!("{} loops", s.loops)
-            },
-            match s.count {
-                Some(count) => format!("{count} I/Os"),
-                None => seconds(s.duration_s),
-            },
-            seconds(s.warmup_s)
-        ),
+    if let Some(pacing) = doc
+        .score
+        .as_ref()
+        .and_then(says_of)
+        .and_then(|s| s.pacing(doc))
+    {
+        return pacing;
     }
+    format!(
+        "{} of {} after {} warm-up",
+        if s.loops_auto {
+            format!("3 to {} loops (auto)", s.loops)
+        } else if s.loops == 1 {
+            "1 loop".to_string()
+        } else {
+            format!("{} loops", s.loops)
+        },
+        match s.count {
+            Some(count) => format!("{count} I/Os"),
+            None => seconds(s.duration_s),
+        },
+        seconds(s.warmup_s)
+    )
 }
 
 /// Direct or buffered I/O, as the steps were done: the pi profile's dd step is buffered, as
@@ -141,12 +127,11 @@ pub fn io_mode(doc: &ResultDoc) -> String {
     } else {
         "buffered I/O"
     };
-    match &doc.score {
-        Some(Score::Pi(_)) if doc.settings.direct => {
-            format!("{mode} (its dd step buffered, as dd is)")
-        }
-        _ => mode.to_string(),
-    }
+    doc.score
+        .as_ref()
+        .and_then(says_of)
+        .and_then(|says| says.io_mode(doc, mode))
+        .unwrap_or_else(|| mode.to_string())
 }
 
 /// Where the run's figures come from, as a report says it: `on ext4`, `on the raw device` (a
@@ -166,7 +151,7 @@ pub fn on(doc: &ResultDoc) -> Option<String> {
 /// When the run started, as people read it: `2026-11-22 10:58 UTC` (a time given with another
 /// offset is turned to UTC first).
 pub fn when(doc: &ResultDoc) -> String {
-    match super::time::rfc3339("started_at", &doc.started_at) {
+    match iomark_result::result::time::rfc3339("started_at", &doc.started_at) {
         Ok(time) => {
             let stamp = humantime::format_rfc3339_seconds(time).to_string();
             format!(
@@ -178,22 +163,13 @@ pub fn when(doc: &ResultDoc) -> String {
     }
 }
 
-/// Seconds as people say them: `500 ms`, `5 s`.
-pub fn seconds(s: f64) -> String {
-    if s < 1.0 && s > 0.0 {
-        format!("{:.0} ms", s * 1000.0)
-    } else {
-        format!("{s} s")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn times_are_said_in_utc() {
-        let mut doc = crate::result::sample::doc();
+        let mut doc = iomark_result::result::sample::doc();
         doc.started_at = "2026-11-22T10:58:03Z".into();
         assert_eq!(when(&doc), "2026-11-22 10:58 UTC");
         doc.started_at = "2026-11-22T12:58:03+02:00".into();

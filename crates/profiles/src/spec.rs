@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use crate::engine::{Data, Op, Pattern};
 use iomark_result::result::shape;
 use iomark_result::units::block_label;
 
@@ -15,6 +14,60 @@ pub const MAX_DEPTH: u32 = 512;
 pub const MAX_IN_FLIGHT: u32 = 1024;
 /// The largest block a named test may use (a buffer per I/O in flight).
 pub const MAX_BLOCK: u64 = 64 << 20;
+
+/// Read or write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Read,
+    Write,
+}
+
+impl Op {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::Write => "write",
+        }
+    }
+}
+
+/// Where the next offset comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// Block after block from the start of the file (or of a thread's stripe), wrapping at its end.
+    Sequential,
+    /// Uniformly distributed, block-aligned offsets over the whole file.
+    Random,
+}
+
+impl Pattern {
+    /// The short name the result document uses: `seq` or `rand`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pattern::Sequential => "seq",
+            Pattern::Random => "rand",
+        }
+    }
+}
+
+/// What written blocks contain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Data {
+    /// Incompressible pseudo-random bytes, re-stamped for every write so no two blocks are equal
+    /// (controllers that compress or deduplicate cannot shortcut the work).
+    Random,
+    /// All zeros: shows how much a controller gains from compressible data.
+    Zero,
+}
+
+impl Data {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Data::Random => "random",
+            Data::Zero => "zero",
+        }
+    }
+}
 
 /// One test of a profile: a row of the table in one direction.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,11 +1,41 @@
-//! The profiles: which tests, with which defaults, and what is concluded from them.
+//! The profiles, each whole in a file of its own: what it runs and with which defaults, the
+//! score it derives and the verdicts it draws, and what its result says to people.
 //!
-//! Each profile is a file of its own (`standard.rs`, `pi.rs`, …) that knows its tests and
-//! defaults, its score and its verdicts; [`Profile`] names them and is the only place that
-//! dispatches on which one runs. A new profile is a new file, a variant here, and a line in
-//! `docs/ARCHITECTURE.md`.
+//! This file is the list: [`Profile`] names each profile and is the only place that dispatches
+//! on which one runs (its name, defaults, score and verdicts), or on which one a document's
+//! score is of ([`says_of`]). A new profile is a new file, a variant here, its score's type in
+//! `iomark_result::result::score` where it has a score of its own, and a line in
+//! `docs/ARCHITECTURE.md`. `spec.rs` is a test of a
+//! profile ([`TestSpec`], its [`Op`], [`Pattern`] and [`Data`]) and what a profile runs unless
+//! told ([`Defaults`]); `standard.rs` (CrystalDiskMark's tables: standard, quick and nvme, and
+//! the device's own rate beside `iomark langs`), `latency.rs`, `sweep.rs`, `sustained.rs`,
+//! `sdcard.rs`, `pi.rs` and `surface.rs` are the profiles. `says.rs` is what a profile's score
+//! says ([`Says`]: a [`Headline`], a report's lines, its pacing) and the [`Marks`] text is
+//! written in; `headline.rs` is a run's headline (a profile's, a verify's, a card's health, the
+//! languages' spread), `describe.rs` the device and method lines and the time as a report says
+//! them, `details.rs` the lines a report prints below its table.
+//!
+//! It measures, stores and prints nothing: the core runs a profile's tests
+//! (`iomark_core::suite`), the store keeps a headline, the exports and the site say the rest.
+//! The map is docs/ARCHITECTURE.md.
 
-use super::{latency, pi, sdcard, standard, surface, sustained, sweep, Defaults};
+pub mod describe;
+pub mod details;
+pub mod headline;
+pub mod latency;
+pub mod pi;
+pub mod says;
+pub mod sdcard;
+pub mod spec;
+pub mod standard;
+pub mod surface;
+pub mod sustained;
+pub mod sweep;
+
+pub use headline::headline;
+pub use says::{Headline, Marks, Plain, Says};
+pub use spec::{Data, Defaults, FileSize, Op, Pattern, TestSpec};
+
 use iomark_result::result::{Score, Target, TestResult, Transport, Warning};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,10 +158,23 @@ impl Profile {
     }
 }
 
+/// What a document's score says, by the profile it is of; `None` for a score this version
+/// does not know.
+pub fn says_of(score: &Score) -> Option<&dyn Says> {
+    match score {
+        Score::Pi(score) => Some(score),
+        Score::SdCard(score) => Some(score),
+        Score::Sweep(score) => Some(score),
+        Score::Sustained(score) => Some(score),
+        Score::Surface(score) => Some(score),
+        Score::Other(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::TestSpec;
+    use crate::spec::TestSpec;
 
     #[test]
     fn an_nvme_drive_gets_the_nvme_table_unless_told() {

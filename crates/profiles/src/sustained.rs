@@ -9,10 +9,13 @@
 
 use std::time::Duration;
 
-use super::{Defaults, FileSize, TestSpec};
-use crate::engine::{Op, Pattern};
+use crate::says::{seconds, Headline, Marks, Says};
+use crate::spec::{Defaults, FileSize, TestSpec};
+use crate::spec::{Op, Pattern};
 use iomark_result::result::score::{SustainedFinding, SustainedScore};
+use iomark_result::result::ResultDoc;
 use iomark_result::result::{TestResult, TimelineSample};
+use iomark_result::units::{format_size, Rate};
 
 /// The write stops here even if the size is not reached.
 pub const TIME_BOUND: Duration = Duration::from_secs(300);
@@ -134,6 +137,74 @@ pub fn score(tests: &[TestResult]) -> SustainedScore {
     SustainedScore {
         extra: Default::default(),
         sustained,
+    }
+}
+
+impl Says for SustainedScore {
+    fn headline(&self, _doc: &ResultDoc) -> Option<Headline> {
+        let s = self.sustained.as_ref()?;
+        Some(match s.cliff_at_bytes {
+            Some(at) => Headline {
+                short: format!("cliff at {}", format_size(at)),
+                sentence: format!(
+                    "Writes {:.1} MB/s for the first {}, then {:.1} MB/s: a write cache ran out \
+                     there.",
+                    s.before_mb_per_s,
+                    format_size(at),
+                    s.after_mb_per_s
+                ),
+            },
+            None => Headline {
+                short: format!("no cliff, {}", Rate(s.before_mb_per_s)),
+                sentence: format!(
+                    "Wrote {:.1} MB/s throughout {}: no write cache ran out.",
+                    s.before_mb_per_s,
+                    format_size(s.written_bytes)
+                ),
+            },
+        })
+    }
+
+    fn details(&self, _doc: &ResultDoc, style: &dyn Marks) -> String {
+        let Some(s) = &self.sustained else {
+            return String::new();
+        };
+        let verdict = match s.cliff_at_bytes {
+            Some(at) => format!(
+                "{:.1} MB/s for the first {}, then {:.1} MB/s (a write cache ran out)",
+                s.before_mb_per_s,
+                format_size(at),
+                s.after_mb_per_s
+            ),
+            None => format!("{:.1} MB/s throughout, no cliff", s.before_mb_per_s),
+        };
+        let heat = s
+            .max_temp_c
+            .map(|c| format!("; peaking at {c:.0} °C"))
+            .unwrap_or_default();
+        format!(
+            "{} {verdict}; {} written in {:.1} s{heat}{}\n",
+            style.bold("Sustained write:"),
+            format_size(s.written_bytes),
+            s.seconds,
+            if s.dips >= 3 {
+                format!("; {} short dips (throttling? check temperature)", s.dips)
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// The write is over fresh space, not a test file filled first.
+    fn object(&self, doc: &ResultDoc) -> Option<String> {
+        Some(format_size(doc.settings.file_size_bytes))
+    }
+
+    fn pacing(&self, doc: &ResultDoc) -> Option<String> {
+        Some(format!(
+            "written once (stopping at {} if not done)",
+            seconds(doc.settings.duration_s)
+        ))
     }
 }
 

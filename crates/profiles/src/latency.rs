@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use super::{Defaults, FileSize, TestSpec};
-use crate::engine::{Op, Pattern};
+use crate::spec::{Defaults, FileSize, TestSpec};
+use crate::spec::{Op, Pattern};
 
 /// Samples taken unless `--count` says otherwise (GNOME Disks takes 100, ioping one a second).
 pub const SAMPLES: u64 = 1000;

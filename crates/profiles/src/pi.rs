@@ -19,9 +19,11 @@
 
 use std::time::Duration;
 
-use super::{Defaults, FileSize, TestSpec};
-use crate::engine::{Data, Op, Pattern};
+use crate::says::{Headline, Marks, Says};
+use crate::spec::{Data, Op, Pattern};
+use crate::spec::{Defaults, FileSize, TestSpec};
 use iomark_result::result::score::{PiParts, PiScore};
+use iomark_result::result::ResultDoc;
 use iomark_result::result::{TestResult, Warning, WarningKind};
 
 const BLOCK: u64 = 4096;
@@ -125,6 +127,54 @@ pub fn verdicts(file_size: u64) -> Vec<Warning> {
         "--size changed the pi profile's file sizes: the score is not comparable with \
          pibenchmarks.com (run without --size for that)",
     )]
+}
+
+impl Says for PiScore {
+    fn headline(&self, doc: &ResultDoc) -> Option<Headline> {
+        let total = self.total?;
+        let comparable = !doc.warned(WarningKind::PiScoreNotComparable);
+        Some(Headline {
+            short: format!("score {total}{}", if comparable { "" } else { "*" }),
+            sentence: format!(
+                "PiBenchmarks-compatible score {total}: higher is faster, and 4K random writes \
+                 weigh most, as they decide how a Pi feels in use.{}",
+                if comparable {
+                    ""
+                } else {
+                    " Not comparable with pibenchmarks.com: --size changed its files."
+                }
+            ),
+        })
+    }
+
+    fn details(&self, _doc: &ResultDoc, style: &dyn Marks) -> String {
+        let part = |value: Option<f64>| value.map_or("?".to_string(), |v| format!("{v:.1}"));
+        let p = &self.parts;
+        format!(
+            "{} {} = int(({} MB/s dd×1024 + {}×4 + {}×10 fio IOPS + {} + {} + {}×4 + {}×10 iozone KB/s) / 100)\n{}\n",
+            style.bold("PiBenchmarks score:"),
+            self.total.map_or("?".to_string(), |t| t.to_string()),
+            part(p.dd_write_mb_per_s),
+            part(p.fio_randread_4k_iops),
+            part(p.fio_randwrite_4k_iops),
+            part(p.iozone_read_4k_kb_per_s),
+            part(p.iozone_write_4k_kb_per_s),
+            part(p.iozone_randread_4k_kb_per_s),
+            part(p.iozone_randwrite_4k_kb_per_s),
+            style.dim("DD4K: dd bs=4k count=130k conv=fsync of zeros; FIO4K_Q64T1: fio 4k random, iodepth 64, 80 MiB; IOZ4K / IOZRND4K: iozone -e -I -s 80M -r 4k. Equivalents run by iomark's engine, not the tools themselves.")
+        )
+    }
+
+    fn pacing(&self, _doc: &ResultDoc) -> Option<String> {
+        Some("each step once over its file, as dd, fio and iozone do".to_string())
+    }
+
+    /// Its dd step is buffered, as dd is, whatever the others were.
+    fn io_mode(&self, doc: &ResultDoc, mode: &str) -> Option<String> {
+        doc.settings
+            .direct
+            .then(|| format!("{mode} (its dd step buffered, as dd is)"))
+    }
 }
 
 #[cfg(test)]

@@ -10,10 +10,14 @@
 
 use std::time::Duration;
 
-use super::{sustained, Defaults, FileSize, TestSpec};
-use crate::engine::{Op, Pattern};
+use crate::says::{Headline, Marks, Says};
+use crate::spec::{Defaults, FileSize, TestSpec};
+use crate::spec::{Op, Pattern};
+use crate::sustained;
 use iomark_result::result::score::{ClassFigures, ClassVerdict, SdCardScore};
+use iomark_result::result::ResultDoc;
 use iomark_result::result::{Target, TestResult, Transport, Warning, WarningKind};
+use std::fmt::Write as _;
 
 /// One class: its name and minimums (sequential write MB/s, random 4 KiB read and write IOPS).
 pub struct Class {
@@ -279,146 +283,199 @@ pub fn known(name: &str) -> bool {
     CLASSES.iter().any(|c| c.name == name)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use iomark_result::result::sample;
+/// The SD families in the order a card's label prints them.
+const FAMILIES: [&str; 4] = ["speed", "uhs", "video", "app"];
 
-    fn result(name: &str, iops: f64, timeline: &[f64]) -> TestResult {
-        TestResult {
-            timeline: sample::timeline(timeline),
-            ..sample::result(name, "write", 4096, iops * 4096.0 / 1e6, iops)
+/// What an SD card's `short` headline adds after the classes met: the claimed ones missed.
+const MISSES: &str = ", misses claimed ";
+
+/// The classes met of an SD card's `short` headline (`C10 U1 V10` of `C10 U1 V10, misses
+/// claimed U3 V30 A1`).
+pub fn classes_met_of(short: &str) -> &str {
+    short.split(MISSES).next().unwrap_or(short)
+}
+
+impl Says for SdCardScore {
+    /// The highest class met in each family, and the claimed classes it falls short of.
+    fn headline(&self, doc: &ResultDoc) -> Option<Headline> {
+        let classes = &self.classes;
+        if classes.iter().all(|c| c.pass.is_none()) {
+            return None;
         }
-    }
-
-    /// A card on a host's own UHS-II bus: every class judged.
-    fn on_a_bus() -> Seat {
-        Seat::Bus {
-            timing: Some("sd uhs-ii".into()),
-        }
-    }
-
-    fn verdict(score: &SdCardScore, class: &str) -> Option<bool> {
-        score
-            .classes
+        let met: Vec<&ClassVerdict> = FAMILIES
             .iter()
-            .find(|c| c.class == class)
-            .unwrap()
-            .pass
-    }
-
-    #[test]
-    fn a_card_fast_until_its_cache_runs_out_is_judged_on_what_follows() {
-        // 40 MB/s for 10 s, then 18 MB/s: passes U1/V10/C10, fails U3/V30 despite its burst.
-        let mut timeline = vec![40.0; 10];
-        timeline.extend(vec![18.0; 20]);
-        let tests = [
-            result(SEQUENTIAL, 0.0, &timeline),
-            result(RANDOM_READ, 2100.0, &[]),
-            result(RANDOM_WRITE, 610.0, &[]),
-        ];
-        let score = score(&tests, &on_a_bus(), &[]);
-        for (class, pass) in [
-            ("C10", true),
-            ("U1", true),
-            ("V10", true),
-            ("U3", false),
-            ("V30", false),
-            ("A1", true),
-            ("A2", false),
-        ] {
-            assert_eq!(verdict(&score, class), Some(pass), "{class}");
+            .filter_map(|family| {
+                classes
+                    .iter()
+                    .rev()
+                    .find(|c| c.family == *family && c.pass == Some(true))
+            })
+            .collect();
+        // What the score saved; a document from before it did, what its card reported.
+        let register = doc
+            .target
+            .device
+            .as_ref()
+            .and_then(|d| d.sd.as_ref())
+            .map(|sd| sd.claimed_classes.as_slice())
+            .unwrap_or_default();
+        let claimed: Vec<&str> = match self.claimed.is_empty() {
+            true => register.iter().map(String::as_str).collect(),
+            false => self.claimed.iter().map(String::as_str).collect(),
+        };
+        let short_of: Vec<&str> = claimed
+            .iter()
+            .copied()
+            .filter(|name| {
+                classes
+                    .iter()
+                    .any(|c| c.class == *name && c.pass == Some(false))
+            })
+            .collect();
+        let names: Vec<&str> = met.iter().map(|c| c.class.as_str()).collect();
+        let mut sentence = if names.is_empty() {
+            "Meets no SD class by the figures measured here.".to_string()
+        } else {
+            format!("By the figures measured here it meets {}.", list(&names))
+        };
+        let needs: Vec<String> = met
+            .iter()
+            .filter_map(|c| Some(format!("{} {}", c.class, &c.note[c.note.find("needs")?..])))
+            .collect();
+        if !needs.is_empty() {
+            sentence.push_str(&format!(" Beyond figures, {}.", needs.join("; ")));
         }
-        let required = &score.classes[11].required;
-        assert_eq!(required.random_read_iops_4k, Some(1500.0));
-        assert_eq!(
-            failed_claims(&score, &["C10".into(), "U3".into(), "A1".into()]),
-            ["U3"]
-        );
+        if !short_of.is_empty() {
+            sentence.push_str(&format!(
+                " It falls short of the {} claimed for it.",
+                list(&short_of)
+            ));
+        } else if !claimed.is_empty() {
+            sentence.push_str(&format!(
+                " It meets every class claimed for it ({}).",
+                claimed.join(" ")
+            ));
+        }
+        let mut short = if names.is_empty() {
+            "below C2".to_string()
+        } else {
+            names.join(" ")
+        };
+        if !short_of.is_empty() {
+            short.push_str(&format!("{MISSES}{}", short_of.join(" ")));
+        }
+        Some(Headline { short, sentence })
     }
 
-    #[test]
-    fn slow_random_writes_fail_a1_whatever_the_sequential_speed() {
-        let tests = [
-            result(SEQUENTIAL, 0.0, &[90.0; 20]),
-            result(RANDOM_READ, 3000.0, &[]),
-            result(RANDOM_WRITE, 120.0, &[]),
-        ];
-        let score = score(&tests, &on_a_bus(), &[]);
-        assert_eq!(verdict(&score, "V90"), Some(true));
-        assert_eq!(verdict(&score, "A1"), Some(false));
-    }
-
-    #[test]
-    fn unmeasured_requirements_give_no_verdict() {
-        let tests = [result(SEQUENTIAL, 0.0, &[25.0; 10])];
-        let score = score(&tests, &on_a_bus(), &[]);
-        assert_eq!(verdict(&score, "C10"), Some(true));
-        assert!(verdict(&score, "A1").is_none());
-        assert!(known("V30") && !known("V20"));
-    }
-
-    /// Issue 45: the profile on a virtual disk marked V60, V90 and A2 "pass".
-    #[test]
-    fn a_disk_that_is_no_card_has_classes_for_reference_only() {
-        let tests = [
-            result(SEQUENTIAL, 0.0, &[2600.0; 10]),
-            result(RANDOM_READ, 9000.0, &[]),
-            result(RANDOM_WRITE, 7000.0, &[]),
-        ];
-        let mut target = sample::doc().target;
-        let device = target.device.get_or_insert_with(Default::default);
-        device.transport = Some(Transport::Virtio);
-        device.sd = None;
-        device.usb = None;
-        let virtual_disk = seat(&target);
-        assert_eq!(virtual_disk, Seat::NotACard("a virtual disk".into()));
-        let reference = score(&tests, &virtual_disk, &["V90".into()]);
-        assert!(reference.classes.iter().all(|c| c.pass.is_none()));
-        assert_eq!(reference.not_a_card.as_deref(), Some("a virtual disk"));
-        assert!(verdicts(&reference).is_empty());
-        // The same figures from a card on a UHS-I bus: V60 and V90 can't be told there.
-        let device = target.device.as_mut().unwrap();
-        device.transport = Some(Transport::Mmc);
-        device.sd = Some(iomark_result::result::Sd {
-            bus_timing: Some("sd uhs SDR104".into()),
-            ..Default::default()
-        });
-        let uhs1 = score(&tests, &seat(&target), &[]);
-        assert_eq!(verdict(&uhs1, "V30"), Some(true));
-        assert_eq!(verdict(&uhs1, "V90"), None);
-        let v90 = uhs1.classes.iter().find(|c| c.class == "V90").unwrap();
-        assert!(
-            v90.note.starts_with("can't tell on this bus"),
+    fn details(&self, _doc: &ResultDoc, style: &dyn Marks) -> String {
+        let mut out = String::new();
+        if let Some(what) = &self.not_a_card {
+            let _ = writeln!(
+                out,
+                "{}",
+                style.bold(&format!(
+                    "SD classes, for reference only: this is {what}, not an SD card, so no \
+                     class is met or missed"
+                ))
+            );
+        }
+        let _ = writeln!(
+            out,
             "{}",
-            v90.note
+            style.bold(&format!(
+                "{:<6} {:<10} {:<32} {}",
+                "Class", "verdict", "sustained write, 4K IOPS", "required"
+            ))
         );
-        // In a USB reader that says so: judged, but not V60 and V90.
-        let device = target.device.as_mut().unwrap();
-        device.transport = Some(Transport::Usb);
-        device.sd = None;
-        device.model = Some("USB3.0 CRW -SD/MMC".into());
-        assert_eq!(seat(&target), Seat::Reader);
-        let read = score(&tests, &Seat::Reader, &[]);
-        assert_eq!(verdict(&read, "A1"), Some(true));
-        assert_eq!(verdict(&read, "V60"), None);
-    }
-
-    #[test]
-    fn claims_are_kept_and_a_missed_one_is_a_warning() {
-        let tests = [
-            result(SEQUENTIAL, 0.0, &[20.0; 10]),
-            result(RANDOM_READ, 2000.0, &[]),
-            result(RANDOM_WRITE, 600.0, &[]),
-        ];
-        let score = score(&tests, &on_a_bus(), &["V30".into(), "A1".into()]);
-        assert_eq!(score.claimed, ["V30", "A1"]);
-        let warnings = verdicts(&score);
-        assert_eq!(warnings.len(), 1);
-        assert!(
-            warnings[0].message.contains("claims V30"),
+        let figures = |side: &ClassFigures| {
+            let mut parts = vec![format!(
+                "{:.1} MB/s",
+                side.sequential_write_mb_per_s.unwrap_or(f64::NAN)
+            )];
+            if let (Some(r), Some(w)) = (side.random_read_iops_4k, side.random_write_iops_4k) {
+                parts.push(format!("{r:.0}/{w:.0} IOPS"));
+            }
+            parts.join(", ")
+        };
+        for class in &self.classes {
+            let verdict = match class.pass {
+                Some(true) => "pass".to_string(),
+                Some(false) => style.red("FAIL"),
+                None if class.note.starts_with("can't tell") => "can't tell".to_string(),
+                None => "–".to_string(),
+            };
+            let note = Some(class.note.as_str())
+                .filter(|n| !n.is_empty())
+                .map(|n| format!("  ({n})"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{:<6} {:<10} {:<32} {}{}",
+                class.class,
+                verdict,
+                figures(&class.measured),
+                figures(&class.required),
+                style.dim(&note)
+            );
+        }
+        out.push_str(&claims(self, style));
+        let _ = writeln!(
+            out,
             "{}",
-            warnings[0].message
+            style.dim(
+                "sustained write: the rate after any cache cliff (the table's SEQ1M Q8T1 write \
+                 is its median loop); IOPS: 4 KiB random read/write at QD1"
+            )
         );
+        out
     }
 }
+
+/// The classes claimed for the card, met and missed, said as plainly either way.
+fn claims(score: &SdCardScore, style: &dyn Marks) -> String {
+    if score.claimed.is_empty() || score.not_a_card.is_some() {
+        return String::new();
+    }
+    let with = |pass: Option<bool>| -> Vec<&str> {
+        score
+            .claimed
+            .iter()
+            .filter(|name| {
+                score
+                    .classes
+                    .iter()
+                    .any(|c| &c.class == *name && c.pass == pass)
+            })
+            .map(String::as_str)
+            .collect()
+    };
+    let (met, missed, untold) = (with(Some(true)), with(Some(false)), with(None));
+    let mut parts = Vec::new();
+    if !met.is_empty() {
+        parts.push(format!("meets {}", met.join(" ")));
+    }
+    if !missed.is_empty() {
+        parts.push(style.red(&format!("misses {}", missed.join(" "))));
+    }
+    if !untold.is_empty() {
+        parts.push(format!("can't tell {}", untold.join(" ")));
+    }
+    format!(
+        "{} {}: {}\n",
+        style.bold("Claimed:"),
+        score.claimed.join(" "),
+        parts.join("; ")
+    )
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

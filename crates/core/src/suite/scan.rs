@@ -1,53 +1,19 @@
-//! The surface profile: the read rate and the access time across a whole device, as GNOME
-//! Disks' benchmark draws them: `samples` reads of 10 MiB evenly spread from the first byte to
-//! the last, then `accesses` single 4 KiB reads at random positions, one at a time, all direct.
-//!
-//! On a raw device (`iomark run --device /dev/sdX --profile surface`, opened read-only by
-//! `engine::rawdev`) the positions are the device's own, and nothing is written. Over a test
-//! file the positions are the file's: where the filesystem put its blocks hides the device's
-//! geometry, and the document says so.
-//!
-//! These are single synchronous reads, timed one by one, because a rate per position is the
-//! figure; the engine's loop, which keeps a queue full over a whole file, measures a different
-//! thing.
+//! The surface profile's reads (`iomark_profiles::surface` is the profile): single synchronous
+//! reads, timed one by one, because a rate per position is the figure; the engine's loop, which
+//! keeps a queue full over a whole file, measures a different thing. On a raw device (opened
+//! read-only by `engine::rawdev`) the positions are the device's own and nothing is written.
 
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::{Defaults, FileSize};
 use crate::engine::buffer::Buffers;
 use crate::progress::{Live, Observer, Phase};
+use iomark_profiles::surface::{self, Spec, ACCESS_BYTES, SAMPLE_BYTES};
 use iomark_result::result::score::{AccessSample, RateSample, Surface};
-
-/// GNOME Disks' defaults.
-pub const SAMPLES: u32 = 100;
-pub const SAMPLE_BYTES: u64 = 10 << 20;
-pub const ACCESSES: u64 = 1000;
-const ACCESS_BYTES: u64 = 4096;
-
-/// What one scan does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spec {
-    pub samples: u32,
-    pub accesses: u64,
-}
-
-pub fn surface() -> Defaults {
-    Defaults {
-        tests: Vec::new(),
-        // Over a file: a file of its own, up to 1 GiB, written first.
-        file_size: FileSize::HalfFreeUpTo(1 << 30),
-        loops: 1,
-        duration: Duration::from_secs(1),
-        warmup: Duration::ZERO,
-        fill: true,
-        cut_fill: true,
-    }
-}
 
 /// Scans `size` bytes of `file` (opened for direct I/O). `over` is `device` or `file`.
 pub fn scan(
@@ -130,37 +96,5 @@ pub fn scan(
         });
     }
     observer.finished(None);
-    Ok(summarize(rates, access, sample_bytes, over))
-}
-
-fn summarize(
-    samples: Vec<RateSample>,
-    access: Vec<AccessSample>,
-    sample_bytes: u64,
-    over: &str,
-) -> Surface {
-    let rates: Vec<f64> = samples.iter().map(|s| s.mb_per_s).collect();
-    let mean = |v: &[f64]| {
-        if v.is_empty() {
-            0.0
-        } else {
-            v.iter().sum::<f64>() / v.len() as f64
-        }
-    };
-    let times: Vec<f64> = access.iter().map(|a| a.ms).collect();
-    Surface {
-        extra: Default::default(),
-        max_mb_per_s: rates.iter().copied().fold(0.0, f64::max),
-        min_mb_per_s: if rates.is_empty() {
-            0.0
-        } else {
-            rates.iter().copied().fold(f64::INFINITY, f64::min)
-        },
-        mean_mb_per_s: mean(&rates),
-        mean_access_ms: mean(&times),
-        over: over.into(),
-        sample_bytes,
-        samples,
-        access,
-    }
+    Ok(surface::summarize(rates, access, sample_bytes, over))
 }
