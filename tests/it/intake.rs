@@ -546,6 +546,9 @@ fn look_alike_names_rank_as_no_twin() {
     assert!(dressed.json()["flag"].is_string(), "{}", dressed.body);
     let dressed = post(&results, &stick(9957, "Extreme \u{0405}\u{041e}", 0.2));
     assert!(dressed.json()["flag"].is_string(), "{}", dressed.body);
+    // The fifth: a word of Canadian Syllabics, whose W Unicode draws as a Cyrillic omega.
+    let dressed = post(&results, &stick(9966, "Extreme Go \u{15ef}\u{15ea}", 0.2));
+    assert!(dressed.json()["flag"].is_string(), "{}", dressed.body);
     // A mark on a letter, or small capitals: the same device as the real one.
     for (n, model) in [(9958, "Extr\u{1eb9}me Go"), (9959, "ᴇxtreme Go")] {
         let sent = post(
@@ -590,6 +593,17 @@ fn look_alike_names_rank_as_no_twin() {
     let devices = board["devices"].as_array().unwrap();
     assert_eq!(devices.len(), 1, "{board}");
     assert_eq!(devices[0]["results"], 6, "{board}");
+    // And `VVD` for WD, a new device whose key reads as the real one's: it waits.
+    let wd =
+        |n: u32, maker: &str| device_doc(n, maker, "Black SN850X", 0.3, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&results, &wd(9968, "WD")).status, 201);
+    let twin = post(&results, &wd(9969, "VVD"));
+    let flag = twin.json()["flag"].as_str().unwrap_or_default().to_string();
+    assert!(
+        flag.contains("written as another device's"),
+        "{}",
+        twin.body
+    );
 }
 
 /// Issue 59's attack pass: user names in paths of every spelling, in any text of a document,
@@ -673,4 +687,153 @@ fn one_household_cannot_ratchet_the_yardstick() {
         !top.contains("Model 5") && !top.contains("Model 4"),
         "{top} ranks first"
     );
+}
+
+/// Issue 59's fifth attack pass: a device a moderator hid came back, ranked, as `… PR0 …`
+/// (a zero), without its maker's word, run together with its capacity, from a size that keyed
+/// another capacity beside it, with its maker's company and `Gen4`, and as a generic model
+/// sold as it. Each waits for a moderator; another product whose name holds it ranks.
+#[test]
+fn a_hidden_device_stays_hidden_however_it_is_spelled() {
+    use crate::common::site::{http, post_as};
+    use crate::moderation::SECRET;
+    let mut args = NO_LIMITS.to_vec();
+    args.extend(["--cache-seconds", "0"]);
+    let (site, _dir) = crate::moderation::site_with_secret(None, &args);
+    let url = site.url.clone();
+    let results = format!("{url}/api/v1/results");
+    let pro = |n: u32, maker: &str, model: &str, scale: f64| {
+        let mut d = device_doc(n, maker, model, scale, "Raspberry Pi 4 Model B");
+        d["target"]["device"]["size_bytes"] = json!(2_000_398_934_016u64);
+        d
+    };
+    for n in 1..=3u8 {
+        let sent = post_as(
+            n,
+            &results,
+            &pro(9800 + u32::from(n), "Samsung", "SSD 990 PRO 2TB", 0.1),
+        );
+        assert_eq!(sent.status, 201, "{}", sent.body);
+    }
+    let board = || get(&format!("{url}/api/v1/leaderboard?q=990")).json()["devices"].clone();
+    let key = board()[0]["key"].as_str().unwrap().to_string();
+    let body = serde_json::to_vec(&json!({"reason": "fake"})).unwrap();
+    let hide = http(
+        "POST",
+        &format!("{url}/api/v1/admin/devices/{key}/hide"),
+        Some(&body),
+        Some(SECRET),
+    );
+    assert_eq!(hide.status, 200, "{}", hide.body);
+    let spellings: [(&str, &str, Option<u64>, Option<&str>); 6] = [
+        ("Samsung", "SSD 990 PR0 2TB", None, None),
+        ("", "SSD 990 PRO 2TB", None, None),
+        ("Samsung", "SSD 990PRO2TB", None, None),
+        ("Samsung", "SSD 990 PRO 2TB", Some(2000 << 30), None),
+        ("Samsung Electronics", "SSD 990 PRO 2TB Gen4", None, None),
+        ("", "NVMe SSD", None, Some("Samsung SSD 990 PRO 2TB")),
+    ];
+    for (i, (maker, model, size, sold_as)) in spellings.into_iter().enumerate() {
+        let mut d = pro(9810 + i as u32, maker, model, 0.12 + i as f64 / 100.0);
+        if let Some(size) = size {
+            d["target"]["device"]["size_bytes"] = json!(size);
+        }
+        if let Some(sold_as) = sold_as {
+            d["sold_as"] = json!(sold_as);
+        }
+        let sent = post_as(20 + i as u8, &results, &d);
+        assert_eq!(sent.status, 201, "{model}: {}", sent.body);
+        let flag = sent.json()["flag"].as_str().unwrap_or_default().to_string();
+        assert!(
+            flag.contains("hid this device"),
+            "{maker} {model} {size:?} {sold_as:?}: {}",
+            sent.body
+        );
+    }
+    // Another product, whose name holds the hidden one's, ranks.
+    let other = post_as(
+        40,
+        &results,
+        &pro(9830, "Samsung", "SSD 990 PRO with Heatsink 2TB", 0.2),
+    );
+    assert_eq!(other.status, 201, "{}", other.body);
+    assert!(other.json()["flag"].is_null(), "{}", other.body);
+    let names: Vec<String> = board()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].to_string())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].contains("Heatsink"), "{names:?}");
+}
+
+/// Issue 59's fifth attack pass ranked an SD card of 1 PB, a USB stick of 256 TB and a stick
+/// reading 33,650 times a second one at a time (30 µs each; the fastest USB SSD of the
+/// reference reads 4,740). None ranks: each is taken, and flagged.
+#[test]
+fn a_device_beyond_what_its_kind_can_be_does_not_rank() {
+    let (site, _dir) = fresh();
+    let results = format!("{}/api/v1/results", site.url);
+    let mut card = device_doc(
+        9840,
+        "Sandisk",
+        "Extreme Card",
+        0.02,
+        "Raspberry Pi 4 Model B",
+    );
+    card["target"]["device"]["transport"] = json!("mmc");
+    card["target"]["device"]["usb"] = Value::Null;
+    card["target"]["device"]["sd"] = json!({"kind": "SD"});
+    card["target"]["device"]["size_bytes"] = json!(1_000_000_000_000_000u64);
+    let mut huge = device_doc(
+        9841,
+        "Kingston",
+        "Huge Stick",
+        0.05,
+        "Raspberry Pi 4 Model B",
+    );
+    huge["target"]["device"]["size_bytes"] = json!(256_000_000_000_000u64);
+    let mut quick = device_doc(
+        9842,
+        "Kingston",
+        "Quick Stick",
+        0.05,
+        "Raspberry Pi 4 Model B",
+    );
+    for t in quick["tests"].as_array_mut().unwrap() {
+        if t["name"] == "RND4K_Q1T1_read" {
+            let iops = 33_650.0;
+            let scale = iops / t["iops"].as_f64().unwrap();
+            t["iops"] = json!(iops);
+            t["mb_per_s"] = json!(iops * 4096.0 / 1e6);
+            for l in t["loops"].as_array_mut().unwrap() {
+                for k in ["mb_per_s", "iops"] {
+                    l[k] = json!(l[k].as_f64().unwrap() * scale);
+                }
+                let ios = (l["ios"].as_f64().unwrap() * scale).round() as u64;
+                l["ios"] = json!(ios);
+                l["bytes"] = json!(ios * 4096);
+            }
+            for s in t["timeline"].as_array_mut().unwrap() {
+                s["mb_per_s"] = json!(s["mb_per_s"].as_f64().unwrap() * scale);
+            }
+            let lat = t["latency_us"].as_object_mut().unwrap();
+            for v in lat.values_mut().filter(|v| v.is_f64()) {
+                *v = json!(v.as_f64().unwrap() / scale);
+            }
+        }
+    }
+    for (what, doc, said) in [
+        ("a 1 PB SD card", card, "larger than any can be"),
+        ("a 256 TB stick", huge, "larger than any can be"),
+        ("a stick at 33,650 reads at Q1", quick, "one at a time"),
+    ] {
+        let sent = post(&results, &doc);
+        assert_eq!(sent.status, 201, "{what}: {}", sent.body);
+        let flag = sent.json()["flag"].as_str().unwrap_or_default().to_string();
+        assert!(flag.contains(said), "{what}: {}", sent.body);
+    }
+    let board = get(&format!("{}/api/v1/leaderboard", site.url)).json();
+    assert_eq!(board["devices"], json!([]), "{board}");
 }

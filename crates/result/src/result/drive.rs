@@ -39,6 +39,22 @@ const MAKERS: &[(&str, &str)] = &[
     ("liteon", "Lite-On"),
 ];
 
+/// Whether `word` (one word of a key, in lower case) names a maker, or only its company
+/// (`electronics`, `inc`): no part of which product a device is.
+pub fn is_maker_word(word: &str) -> bool {
+    const COMPANY: [&str; 8] = [
+        "electronics",
+        "technology",
+        "technologies",
+        "corp",
+        "corporation",
+        "inc",
+        "ltd",
+        "co",
+    ];
+    MAKERS.iter().any(|(w, _)| *w == word) || COMPANY.contains(&word)
+}
+
 /// Model numbers that name their maker by a code, not a word (`ST1000LM035` is a Seagate).
 const CODES: &[(&str, &str)] = &[("ST", "Seagate"), ("CT", "Crucial"), ("WD", "WD")];
 

@@ -170,7 +170,7 @@ impl ResultDoc {
                     .into(),
             );
         }
-        if let Some(flag) = self.beyond_link().or_else(|| self.beyond_platter()) {
+        if let Some(flag) = self.beyond_physics() {
             return Some(flag);
         }
         let device = self.target.device.as_ref()?;
@@ -408,7 +408,7 @@ mod tests {
             if kind == "mmc" {
                 d.sd = Some(serde_json::from_value(serde_json::json!({"kind": "SD"})).unwrap());
             }
-            for t in &mut doc.tests {
+            for t in doc.tests.iter_mut().filter(|t| t.kind == "seq") {
                 t.mb_per_s = mb_per_s;
                 t.iops = mb_per_s * 1e6 / t.block_size as f64;
             }

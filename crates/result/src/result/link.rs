@@ -15,8 +15,15 @@ pub const READS_PER_TURN: f64 = 4.0;
 pub const QUEUED_TURNS: f64 = 4.0;
 
 impl ResultDoc {
+    /// Figures or a size no device of this one's link, platters or kind gives, as a flag.
+    pub(super) fn beyond_physics(&self) -> Option<String> {
+        self.beyond_link()
+            .or_else(|| self.beyond_platter())
+            .or_else(|| self.beyond_kind())
+    }
+
     /// The fastest test beyond the narrowest link the document names, as a flag.
-    pub(super) fn beyond_link(&self) -> Option<String> {
+    fn beyond_link(&self) -> Option<String> {
         let (ceiling, link) = self.link_ceiling()?;
         let fastest: &TestResult = self
             .tests
@@ -38,7 +45,7 @@ impl ResultDoc {
     /// ranked a 7,200 rpm disk first of every device, at 2,300 such reads a second). A speed
     /// not given is taken as 15,000 rpm, the fastest disks'; hybrid drives ("SSHD", with flash
     /// beside the platters) are not judged.
-    pub(super) fn beyond_platter(&self) -> Option<String> {
+    fn beyond_platter(&self) -> Option<String> {
         let device = self.target.device.as_ref()?;
         // A disk by its kind, not by the kernel's flag alone: a USB stick's `rotational` is 1
         // by default, and its queued reads are thousands (the fourth attack pass's stick was
@@ -69,6 +76,39 @@ impl ResultDoc {
             test.name,
             test.iops,
             most(test)
+        ))
+    }
+
+    /// A device larger than its kind can be, or random reads at queue depth 1 faster than
+    /// its kind's bus can turn one round, as a flag (the fifth attack pass ranked an SD card
+    /// of 1 PB, a USB stick of 256 TB, and a stick at 33,650 such reads a second, 30 µs each).
+    fn beyond_kind(&self) -> Option<String> {
+        let device = self.target.device.as_ref()?;
+        let kind = device.kind();
+        if let (Some(size), Some((most, why))) = (device.size_bytes, kind_capacity(kind)) {
+            if size > most {
+                return Some(format!(
+                    "this {kind} of {:.0} GB is larger than any can be ({why}, {:.0} GB): the \
+                     document is wrong, or the device lies about its size",
+                    size as f64 / 1e9,
+                    most as f64 / 1e9
+                ));
+            }
+        }
+        let (floor_us, why) = qd1_floor(kind)?;
+        let test = self.tests.iter().find(|t| {
+            t.kind == "rand"
+                && t.op == "read"
+                && t.queue_depth.max(1) * t.threads.max(1) == 1
+                && t.iops > 1e6 / floor_us
+        })?;
+        Some(format!(
+            "{} at {:.0} reads a second, one at a time, is more than this {kind} answers ({why}: \
+             at least {floor_us:.0} µs each, at most {:.0} a second): a cache answered, or the \
+             document is wrong",
+            test.name,
+            test.iops,
+            1e6 / floor_us
         ))
     }
 
@@ -132,6 +172,53 @@ fn kind_ceiling(kind: &str) -> Option<(f64, &'static str)> {
     })
 }
 
+/// The most bytes a device of a kind can hold, and why: an SD card's addressing ends at SDUC's
+/// 128 TB (SD 7.0), an eMMC's at 2^32 sectors of 512 bytes (JEDEC's SEC_COUNT); the rest
+/// are bounds well beyond the largest sold in 2026 (a stick's case holds a few flash packages
+/// of at most 4 TB; disks reach 36 TB; SSDs 246 TB), chosen, not measured. Virtual disks and
+/// unknown devices have none beyond each number's own range.
+fn kind_capacity(kind: &str) -> Option<(u64, &'static str)> {
+    Some(match kind {
+        "microSD" | "SD" => (128_000_000_000_000, "SDUC's addressing"),
+        "eMMC" => (1 << 41, "eMMC's sector count"),
+        "USB flash" => (
+            16_000_000_000_000,
+            "four flash packages of 4 TB, the most a stick holds",
+        ),
+        "SATA HDD" | "USB HDD" => (50_000_000_000_000, "beyond the largest disk made, 36 TB"),
+        "SATA SSD" => (64_000_000_000_000, "beyond the largest SATA SSD made"),
+        "NVMe" | "USB SSD" => (512_000_000_000_000, "beyond the largest SSD made, 246 TB"),
+        _ => return None,
+    })
+}
+
+/// The least time, in µs, a device of a kind takes to answer one 4 KiB read, and why: the bus
+/// carries the command and the 4 KiB and the flash reads its page (tR, 20 µs and more). An SD
+/// card's 4-bit bus at UHS-I's 104 MB/s takes 39 µs for the data alone; an eMMC's at HS400 10;
+/// a USB command is three bulk transfers (command, data, status) through the host controller;
+/// SATA's AHCI and NVMe's queues take a few µs (Optane answers in about 5). Bounds chosen
+/// below the fastest device of each kind (the fastest USB SSDs take about 200 µs:
+/// ../shared/reference/usb-storage-2020.csv), not measured figures.
+fn qd1_floor(kind: &str) -> Option<(f64, &'static str)> {
+    Some(match kind {
+        "microSD" | "SD" => (
+            50.0,
+            "an SD bus moves 4 KiB in 39 µs, and the flash reads it",
+        ),
+        "eMMC" => (
+            30.0,
+            "an eMMC bus moves 4 KiB in 10 µs, and the flash reads it",
+        ),
+        "USB flash" | "USB SSD" | "USB HDD" => (
+            40.0,
+            "a USB command is three transfers through the host, and the flash reads it",
+        ),
+        "SATA SSD" => (25.0, "AHCI's command round and the flash's read"),
+        "NVMe" => (5.0, "the fastest memory, Optane, answers in about that"),
+        _ => return None,
+    })
+}
+
 /// An SD card's or eMMC's bus: its clock (else its timing mode's) times its width, doubled
 /// where data moves on both clock edges. An SD card's bus is 4 bits wide, an eMMC's up to 8.
 fn sd_bus(sd: &super::Sd) -> Option<(f64, String)> {
@@ -191,4 +278,75 @@ fn pcie(nvme: &super::Nvme) -> Option<(f64, String)> {
     let lanes = nvme.link_width.filter(|w| *w > 0).unwrap_or(16);
     let ceiling = gt * 1000.0 * coding / 8.0 * lanes as f64;
     Some((ceiling, format!("PCIe link ({gt} GT/s x{lanes})")))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::result::{sample, ResultDoc, Transport};
+
+    fn of(transport: &str, sd: bool, size: u64) -> ResultDoc {
+        let mut doc = sample::doc();
+        let device = doc.target.device.get_or_insert_with(Default::default);
+        device.transport = Some(Transport::of(transport));
+        device.size_bytes = Some(size);
+        device.rotation_rpm = Some(0);
+        device.usb = None;
+        device.nvme = None;
+        device.sd = sd.then(|| serde_json::from_value(serde_json::json!({"kind": "SD"})).unwrap());
+        doc
+    }
+
+    /// The fifth attack pass ranked an SD card of 1 PB and a USB stick of 256 TB.
+    #[test]
+    fn a_device_larger_than_its_kind_can_be_is_flagged() {
+        for (transport, sd, size) in [
+            ("mmc", true, 1_000_000_000_000_000),
+            ("usb", false, 256e12 as u64),
+        ] {
+            let flag = of(transport, sd, size).beyond_kind();
+            assert!(
+                flag.as_deref()
+                    .is_some_and(|f| f.contains("larger than any can be")),
+                "{flag:?}"
+            );
+        }
+        // The largest sold: a 2 TB SD card, a 2 TB stick, a 122.88 TB NVMe drive.
+        for (transport, sd, size) in [
+            ("mmc", true, 2_000_000_000_000),
+            ("usb", false, 2e12 as u64),
+            ("nvme", false, 122_880_000_000_000),
+        ] {
+            assert_eq!(
+                of(transport, sd, size).beyond_kind(),
+                None,
+                "{transport} {size}"
+            );
+        }
+    }
+
+    /// The fifth attack pass ranked a USB stick at 33,650 random reads a second at queue
+    /// depth 1 (a mean of 30 µs); the fastest USB SSD of the reference reads 4,740.
+    #[test]
+    fn reads_one_at_a_time_faster_than_the_kinds_bus_are_flagged() {
+        let at = |transport: &str, sd: bool, iops: f64| {
+            let mut doc = of(transport, sd, 64_000_000_000);
+            let t = doc
+                .tests
+                .iter_mut()
+                .find(|t| t.name == "RND4K_Q1T1_read")
+                .unwrap();
+            t.iops = iops;
+            t.mb_per_s = iops * 4096.0 / 1e6;
+            doc.beyond_kind()
+        };
+        let flag = at("usb", false, 33_650.0);
+        assert!(
+            flag.as_deref().is_some_and(|f| f.contains("one at a time")),
+            "{flag:?}"
+        );
+        assert!(at("mmc", true, 25_000.0).is_some());
+        assert_eq!(at("usb", false, 4_740.0), None);
+        assert_eq!(at("mmc", true, 3_500.0), None);
+        assert_eq!(at("nvme", false, 100_000.0), None);
+    }
 }

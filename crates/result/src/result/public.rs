@@ -35,6 +35,48 @@ impl ResultDoc {
     }
 }
 
+/// Each text of `before` that its public copy `after` (`ResultDoc::for_submission`) sends
+/// changed, so the sender can be shown what was removed: its place in the document
+/// (`target.mount_options`, `tests.0.name`), what it was and what is sent.
+pub fn changed_texts(before: &ResultDoc, after: &ResultDoc) -> Vec<(String, String, String)> {
+    fn walk(
+        a: &serde_json::Value,
+        b: &serde_json::Value,
+        at: &str,
+        out: &mut Vec<(String, String, String)>,
+    ) {
+        use serde_json::Value;
+        let here = |key: &str| match at.is_empty() {
+            true => key.to_string(),
+            false => format!("{at}.{key}"),
+        };
+        match (a, b) {
+            (Value::String(x), Value::String(y)) if x != y => {
+                out.push((at.to_string(), x.clone(), y.clone()))
+            }
+            (Value::Array(xs), Value::Array(ys)) => {
+                for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
+                    walk(x, y, &here(&i.to_string()), out);
+                }
+            }
+            (Value::Object(xs), Value::Object(ys)) => {
+                for (key, x) in xs {
+                    if let Some(y) = ys.get(key) {
+                        walk(x, y, &here(key), out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let (Ok(a), Ok(b)) = (serde_json::to_value(before), serde_json::to_value(after)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    walk(&a, &b, "", &mut out);
+    out
+}
+
 fn hide(value: &mut serde_json::Value, home: &str) {
     match value {
         serde_json::Value::String(text) => {
