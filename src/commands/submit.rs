@@ -27,14 +27,21 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
     })?;
     let public = public_copy(args, &doc)?;
     let body = serde_json::to_string_pretty(&public)?;
+    let removed = removed(&doc, &public);
     if args.dry_run {
         say!("{body}")?;
         super::note!(
             "Dry run: nothing was sent. This is the whole document `iomark submit {short} --server {server}` would send."
         );
+        if !removed.is_empty() {
+            super::note!("{}", removed.join("\n"));
+        }
         return Ok(());
     }
     say!("{}", describe(&public, &server, body.len()))?;
+    if !removed.is_empty() {
+        say!("{}", removed.join("\n"))?;
+    }
     if !args.yes && !confirmed()? {
         say!("Not sent.")?;
         return Ok(());
@@ -245,6 +252,40 @@ const TRIES: u64 = 3;
 struct Sent<'s> {
     token: &'s str,
     installation: &'s str,
+}
+
+/// What the public copy left out or rewrote, as the sender is shown it before anything is sent
+/// (the fifth attack pass: a share's `username=` and `domain=` were dropped unsaid): a mount
+/// option by its name, a text as it was and as it goes. Nothing when nothing changed.
+fn removed(doc: &ResultDoc, public: &ResultDoc) -> Vec<String> {
+    let changed = iomark_result::result::changed_texts(doc, public);
+    if changed.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec!["Removed before sending (shown only here):".to_string()];
+    for (at, was, goes) in changed.iter().take(12) {
+        if at == "target.mount_options" {
+            let kept: Vec<&str> = goes.split(',').collect();
+            let dropped: Vec<&str> = was
+                .split(',')
+                .filter(|o| !kept.contains(o))
+                .map(|o| o.split('=').next().unwrap_or(o))
+                .collect();
+            lines.push(format!(
+                "  {at}: {} (they name a person, a server or a secret, not how the filesystem behaves)",
+                printable(&dropped.join(", "))
+            ));
+        } else {
+            lines.push(format!("  {at}: {} -> {}", printable(was), printable(goes)));
+        }
+    }
+    if changed.len() > 12 {
+        lines.push(format!(
+            "  and {} more texts (--dry-run shows what is sent)",
+            changed.len() - 12
+        ));
+    }
+    lines
 }
 
 /// What identifies the machine or the person in what is sent, in a few lines.

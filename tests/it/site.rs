@@ -890,6 +890,8 @@ fn submit_shows_what_leaves_and_keeps_a_failed_result() {
     let mut d = device_doc(7, "SanDisk", "Ultra", 0.05, "Raspberry Pi 4 Model B");
     d["target"]["path"] = json!(home.join("bench").to_str().unwrap());
     d["target"]["device"]["serial_hash"] = json!("5bb17e88053d491c860cdadb");
+    d["target"]["mount_options"] = json!("rw,vers=3.1.1,username=zorro,domain=QUIXCORP");
+    d["label"] = json!("the card at /media/zorro/CARD");
     let file = write_doc(home, &d);
     ok(iomark(home).arg("import").arg(&file));
     // The dry run prints the document, less the home path, and sends nothing.
@@ -903,6 +905,17 @@ fn submit_shows_what_leaves_and_keeps_a_failed_result() {
     assert_eq!(sent["target"]["path"], "~/bench");
     assert_eq!(sent["id"], ulid(7));
     assert!(!String::from_utf8_lossy(&dry.stdout).contains(home.to_str().unwrap()));
+    // And says what it removed (the fifth attack pass: options and a user name went unsaid).
+    assert_eq!(sent["target"]["mount_options"], "rw,vers=3.1.1");
+    let said = String::from_utf8_lossy(&dry.stderr);
+    for line in [
+        "Removed before sending",
+        "target.mount_options: username, domain (they name a person",
+        "label: the card at /media/zorro/CARD -> the card at /media/USER/CARD",
+        "target.path: ",
+    ] {
+        assert!(said.contains(line), "{line}: {said}");
+    }
     // Without --yes and nobody to ask: not sent.
     let unasked = iomark(home)
         .args(["submit", "--server", "http://127.0.0.1:9"])
