@@ -250,3 +250,27 @@ fn quartiles() {
     assert_eq!(s.median, 1.5);
     assert!(spread(vec![f64::NAN]).is_none());
 }
+
+/// Issue 59's fifth attack pass: one client sent a device's figures at 0.3 times an honest
+/// household's over IPv4, then over IPv6 with a fresh key, and the median fell from 686 to
+/// 307 MB/s, its own figure, while the device said 2 submitters. A device's figures are those
+/// of the address family with the most places (of as many, IPv4's).
+#[test]
+fn one_client_over_two_families_weighs_once() {
+    let at = |who: &str, place: &str, mb: f64| {
+        let mut e = sent(who, "Samsung 990 PRO 1 TB", "NVMe", mb);
+        e.neighbourhood = Some(place.into());
+        e
+    };
+    let mut results = vec![at("4.honest", "4.net", 1069.0), at("4.attacker", "4.home", 321.0)];
+    let median = |r: &[Entry]| aggregate(r)[0].stats["seq1m_q8_read"].median;
+    assert_eq!(median(&results), 695.0);
+    results.push(at("6.attacker", "6.home", 321.0));
+    assert_eq!(median(&results), 695.0, "one client, two families, weighed twice");
+    results.push(at("6.attacker-again", "6.other48", 321.0));
+    assert_eq!(median(&results), 695.0, "two /48s of IPv6 tie IPv4's two places");
+    assert_eq!(aggregate(&results)[0].submitters, 2);
+    // A device only IPv6 households measured has their figures.
+    let six = [at("6.a", "6.x", 100.0), at("6.b", "6.y", 120.0)];
+    assert_eq!(median(&six), 110.0);
+}
