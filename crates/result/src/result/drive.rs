@@ -42,16 +42,9 @@ const MAKERS: &[(&str, &str)] = &[
 /// Whether `word` (one word of a key, in lower case) names a maker, or only its company
 /// (`electronics`, `inc`): no part of which product a device is.
 pub fn is_maker_word(word: &str) -> bool {
-    const COMPANY: [&str; 8] = [
-        "electronics",
-        "technology",
-        "technologies",
-        "corp",
-        "corporation",
-        "inc",
-        "ltd",
-        "co",
-    ];
+    #[rustfmt::skip]
+    const COMPANY: [&str; 8] =
+        ["electronics", "technology", "technologies", "corp", "corporation", "inc", "ltd", "co"];
     MAKERS.iter().any(|(w, _)| *w == word) || COMPANY.contains(&word)
 }
 
