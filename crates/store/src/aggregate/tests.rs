@@ -262,13 +262,24 @@ fn one_client_over_two_families_weighs_once() {
         e.neighbourhood = Some(place.into());
         e
     };
-    let mut results = vec![at("4.honest", "4.net", 1069.0), at("4.attacker", "4.home", 321.0)];
+    let mut results = vec![
+        at("4.honest", "4.net", 1069.0),
+        at("4.attacker", "4.home", 321.0),
+    ];
     let median = |r: &[Entry]| aggregate(r)[0].stats["seq1m_q8_read"].median;
     assert_eq!(median(&results), 695.0);
     results.push(at("6.attacker", "6.home", 321.0));
-    assert_eq!(median(&results), 695.0, "one client, two families, weighed twice");
+    assert_eq!(
+        median(&results),
+        695.0,
+        "one client, two families, weighed twice"
+    );
     results.push(at("6.attacker-again", "6.other48", 321.0));
-    assert_eq!(median(&results), 695.0, "two /48s of IPv6 tie IPv4's two places");
+    assert_eq!(
+        median(&results),
+        695.0,
+        "two /48s of IPv6 tie IPv4's two places"
+    );
     assert_eq!(aggregate(&results)[0].submitters, 2);
     // A device only IPv6 households measured has their figures.
     let six = [at("6.a", "6.x", 100.0), at("6.b", "6.y", 120.0)];
