@@ -27,7 +27,7 @@ pub enum DestinationError {
     #[error("{flag}: {path} is a symbolic link; give the file it points to")]
     Symlink { flag: &'static str, path: PathBuf },
     // Not `source`: the reason is said once, in plain words, not again as its cause.
-    #[error("{flag}: cannot write {path}: {}", iomark_result::space::plainly(.error))]
+    #[error("{flag}: cannot write {path}: {}", iomark_core::space::plainly(.error))]
     Io {
         flag: &'static str,
         path: PathBuf,

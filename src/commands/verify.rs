@@ -44,7 +44,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         None => {
             let dir = directory(args.path.as_deref())?;
             let folder = Folder::open(&dir, args.size, args.resume)?;
-            let (total, used) = iomark_result::space::size_and_used(&dir)?;
+            let (total, used) = iomark_core::space::size_and_used(&dir)?;
             let ours: u64 = (0..folder.state.files_done).map(|i| folder.len(i)).sum();
             let claim = Claim {
                 claimed: Some(total),

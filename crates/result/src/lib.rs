@@ -3,8 +3,8 @@
 //! `result` is the document (`iomark.result/1`): its schema, typed scores and warnings, its
 //! validation, the figures a site ranks by and what a result is of. Beside it: `compare`
 //! (verdicts between runs), `events` (the progress lines a run writes and the app reads),
-//! `reference` (published figures), `stats`, `units`, `rng`, `dirs`
-//! (XDG folders) and `space` (free space). This crate measures nothing, stores nothing and
+//! `reference` (published figures), `stats`, `units`, `rng` and `dirs`
+//! (XDG folders). This crate measures nothing, stores nothing and
 //! prints nothing; everything else in iomark depends on it. The map is docs/ARCHITECTURE.md.
 //!
 //! In `result/`: the result document (`mod.rs`), its typed `Score` (`score.rs`), `Warning` and
@@ -31,6 +31,5 @@ pub mod events;
 pub mod reference;
 pub mod result;
 pub mod rng;
-pub mod space;
 pub mod stats;
 pub mod units;

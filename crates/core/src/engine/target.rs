@@ -20,7 +20,7 @@ use super::buffer::Buffers;
 use super::pattern::{prepare, restamp, Rng};
 use super::{Data, EngineError, Op};
 use crate::progress::Live;
-use iomark_result::space::free_space;
+use crate::space::free_space;
 
 use super::fill::sync_range;
 pub use super::fill::FillBudget;

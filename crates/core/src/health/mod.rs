@@ -85,9 +85,7 @@ pub fn check(root: &Path, dir: &Path, budget: u64) -> Result<Section, HealthErro
     let under = Under::of(root, dir);
     let before = under.sectors_written();
     let first = folder::needs_canaries(dir);
-    let free = iomark_result::space::free_space(dir)
-        .ok()
-        .map(|(free, _)| free);
+    let free = crate::space::free_space(dir).ok().map(|(free, _)| free);
     if !under.read_only && free.is_some_and(|free| free < writes(first) + SPARE) {
         return Err(HealthError::NoSpace {
             needs: format_size(writes(first) + SPARE),

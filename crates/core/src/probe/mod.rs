@@ -64,7 +64,7 @@ pub fn device_target(path: &Path, major_minor: &str) -> Target {
 /// The storage under a real path on this machine.
 pub fn local_target(path: &Path) -> Target {
     let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let free = iomark_result::space::free_space(&resolved)
+    let free = crate::space::free_space(&resolved)
         .ok()
         .map(|(free, _)| free);
     target(Path::new("/"), &resolved, free)

@@ -33,7 +33,7 @@ pub enum FilesError {
     NothingToResume(PathBuf),
     #[error("{0} is not a folder iomark made: remove it or verify elsewhere")]
     NotOurs(PathBuf),
-    #[error("{}: {}", .0.display(), iomark_result::space::plainly(.1))]
+    #[error("{}: {}", .0.display(), crate::space::plainly(.1))]
     Io(PathBuf, io::Error),
     #[error(
         "{path}: only {free} free, too little to verify (at least 1 MiB beyond what is kept free)"
@@ -196,7 +196,7 @@ impl Folder {
                 })
             }
             (None, false) => {
-                let (free, _) = iomark_result::space::free_space(dir)
+                let (free, _) = crate::space::free_space(dir)
                     .map_err(|e| FilesError::Io(dir.to_path_buf(), e))?;
                 let room = free.saturating_sub(kept_free(free)) / UNIT * UNIT;
                 let planned = match size {
