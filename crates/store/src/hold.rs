@@ -7,7 +7,7 @@
 
 use sqlx::{Any, Row, Transaction};
 
-use iomark_result::result::drive::is_maker_word;
+use iomark_result::result::drive::maker_words;
 use iomark_result::result::identity::{skeleton, Identity};
 use iomark_result::result::metric::METRICS;
 use iomark_result::result::ResultDoc;
@@ -42,19 +42,26 @@ pub(crate) async fn reason(
     // less `SSD` or its maker, or plus `(new)` (`Samsung 990 PRO 4TB`), it is the device the
     // moderator hid (issue 59's attack passes: `same_device`). Hidden devices are few: each
     // is read.
-    // Nor under a generic model sold as the hidden one (the fifth attack pass).
-    let sold_as = id
-        .sold_as
-        .as_deref()
-        .map(iomark_result::result::identity::slug);
-    let sold_as = sold_as.as_deref();
+    // Nor under a generic model sold as the hidden one (the fifth attack pass), nor by the
+    // capacity its own name gives where its size gives another (the sixth: `… 870 EVO 1TB` of
+    // 960 GB was keyed `…-960gb`).
+    let slug = iomark_result::result::identity::slug;
+    let sold_as = id.sold_as.as_deref().map(slug);
+    let named = doc.target.device.as_ref().map(|d| {
+        slug(&format!(
+            "{} {}",
+            d.vendor.as_deref().unwrap_or_default(),
+            d.model.as_deref().unwrap_or_default()
+        ))
+    });
     let mut hidden: Option<String> = None;
     for row in sqlx::query("SELECT device_key, reason FROM hidden_devices")
         .fetch_all(&mut **tx)
         .await?
     {
         let (other, why): (String, String) = (row.try_get(0)?, row.try_get(1)?);
-        if same_device(&other, key) || sold_as.is_some_and(|s| same_device(&other, s)) {
+        let mut also = [&sold_as, &named].into_iter().flatten();
+        if same_device(&other, key) || also.any(|s| same_device(&other, s)) {
             hidden = Some(why);
             break;
         }
@@ -142,9 +149,12 @@ struct Product {
 
 impl Product {
     fn of(key: &str) -> Product {
-        const NO_PRODUCT: [&str; 16] = [
+        // Words that name no product: what a drive is, its bus and form, how it is sold.
+        #[rustfmt::skip]
+        const NO_PRODUCT: [&str; 26] = [
             "ssd", "nvme", "new", "with", "the", "drive", "disk", "internal", "external", "m2",
-            "pcie", "gen3", "gen4", "gen5", "sata", "solid",
+            "pcie", "gen3", "gen4", "gen5", "sata", "solid", "renewed", "refurbished", "oem",
+            "bulk", "retail", "series", "nand", "vnand", "iii", "inch",
         ];
         let gb_of = |w: &str| -> Option<u64> {
             let (n, per) = match (w.strip_suffix("gb"), w.strip_suffix("tb")) {
@@ -154,13 +164,17 @@ impl Product {
             };
             n.parse::<u64>().ok().map(|n| n * per)
         };
+        // Makers as a reader sees them (`Sarnsung`, `S4MSUNG`: the sixth attack pass).
+        let makers: Vec<String> = maker_words().map(skeleton).collect();
+        let is_maker = |seen: &str| makers.iter().any(|m| m == seen);
         let mut product = Product {
             maker: None,
             core: String::new(),
             sorted: String::new(),
             gb: Default::default(),
         };
-        let mut words: Vec<String> = Vec::new();
+        // Each word as written, and as a reader sees it.
+        let mut words: Vec<(&str, String)> = Vec::new();
         for word in key.split('-').filter(|w| !w.is_empty()) {
             // A capacity glued to the end of a word (`990pro2tb`): the model and the capacity.
             let glued = word
@@ -177,28 +191,49 @@ impl Product {
                 (None, None) => (word, None),
             };
             product.gb.extend(gb);
-            // A maker or `ssd` glued before the model (`samsungssd`, `ssd990`).
-            let mut word = word;
-            while let Some((glued, rest)) = (2..word.len())
-                .rev()
-                .map(|i| word.split_at(i))
-                .find(|(p, _)| *p == "ssd" || is_maker_word(p))
-            {
-                if glued != "ssd" {
-                    product.maker.get_or_insert_with(|| glued.to_string());
+            if NO_PRODUCT.contains(&word) {
+                // `2.5 inch`, `V-NAND`: the words before it are its own.
+                let before = |w: &(&str, String)| match word {
+                    "inch" => w.0.len() <= 2 && w.0.chars().all(|c| c.is_ascii_digit()),
+                    "nand" => w.0 == "v",
+                    _ => false,
+                };
+                while words.last().is_some_and(before) {
+                    words.pop();
                 }
-                word = rest;
+                continue;
             }
-            if is_maker_word(word) {
-                product.maker.get_or_insert_with(|| word.to_string());
-            } else if !NO_PRODUCT.contains(&word) && !word.is_empty() {
-                words.push(skeleton(word));
+            // A maker or `ssd` glued before the model (`samsungssd`, `ssd990`), split at a
+            // character's edge (the sixth attack pass's `삼성…` split inside a letter).
+            let mut seen = skeleton(word);
+            while let Some((glued, rest)) = seen
+                .char_indices()
+                .map(|(i, _)| i)
+                .filter(|&i| i >= 2)
+                .rev()
+                .map(|i| seen.split_at(i))
+                .find(|(p, _)| *p == "ssd" || is_maker(p))
+                .map(|(p, r)| (p.to_string(), r.to_string()))
+            {
+                // A maker as its own country writes it names none of the others.
+                if glued != "ssd" && glued.is_ascii() {
+                    product.maker.get_or_insert(glued);
+                }
+                seen = rest;
+            }
+            if is_maker(&seen) {
+                if seen.is_ascii() {
+                    product.maker.get_or_insert(seen);
+                }
+            } else if !seen.is_empty() && !NO_PRODUCT.contains(&seen.as_str()) {
+                words.push((word, seen));
             }
         }
-        product.core = words.concat();
+        let mut seen: Vec<String> = words.into_iter().map(|(_, s)| s).collect();
+        product.core = seen.concat();
         // Its words in any order (`PRO 990`).
-        words.sort();
-        product.sorted = words.concat();
+        seen.sort();
+        product.sorted = seen.concat();
         product
     }
 }
@@ -210,19 +245,38 @@ async fn look_alike_of(
     tx: &mut Transaction<'_, Any>,
     key: &str,
 ) -> Result<Option<String>, sqlx::Error> {
-    let seen = iomark_result::result::identity::skeleton(key);
+    let seen = skeleton(key);
     let keys = sqlx::query("SELECT DISTINCT device_key FROM devices WHERE scope = ''")
         .fetch_all(&mut **tx)
         .await?;
     for row in keys {
         let other: Option<String> = row.try_get(0)?;
         if let Some(other) = other.filter(|o| o != key) {
-            if iomark_result::result::identity::skeleton(&other) == seen {
+            if skeleton(&other) == seen || digit_for_letter(key, &other) {
                 return Ok(Some(other));
             }
         }
     }
     Ok(None)
+}
+
+/// Whether `key` is `other` with one letter inside a word written as a digit, whichever digit
+/// (`kin6ston` for `kingston`, the sixth attack pass; a skeleton reads only the digits that
+/// look like one letter). Model numbers differ by digits among digits (`860`, `870`), not so.
+fn digit_for_letter(key: &str, other: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (key.chars().collect(), other.chars().collect());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut differ = (0..a.len()).filter(|&i| a[i] != b[i]);
+    let (Some(i), None) = (differ.next(), differ.next()) else {
+        return false;
+    };
+    let letter = |c: Option<&char>| c.is_some_and(|c| c.is_alphabetic());
+    let swapped = (a[i].is_ascii_digit() && b[i].is_alphabetic())
+        || (b[i].is_ascii_digit() && a[i].is_alphabetic());
+    // Letters on both sides of it, in both keys: inside a word, not a model number's end.
+    swapped && letter(a.get(i.wrapping_sub(1))) && letter(a.get(i + 1))
 }
 
 /// Where `id` calls a device established as a `kind` of `capacity` GB by `submitters`
@@ -353,10 +407,57 @@ mod tests {
         ] {
             assert!(!same_device(hidden, key), "{key}");
         }
+        // The sixth: a maker as a reader sees it, words of how it is sold or built.
+        let evo = "samsung-ssd-870-evo-1000gb";
+        for key in [
+            "sarnsung-ssd-870-evo-1tb",
+            "s4msung-ssd-870-evo-1tb",
+            "samsung-ssd-870-evo-1tb-renewed",
+            "samsung-870-evo-sata-iii-2-5-inch-1tb",
+            "samsung-v-nand-ssd-870-evo-series-1tb-oem",
+        ] {
+            assert!(same_device(evo, key), "{key}");
+        }
+        // Names in other scripts are compared, not split inside a letter (the sixth attack
+        // pass: any such name panicked the store's writer once a device was hidden).
+        for key in [
+            "삼성-t7-64gb",
+            "金士顿-64gb",
+            "金士顿-datatraveler-64gb",
+            "тошиба-64gb",
+        ] {
+            assert!(!same_device(evo, key), "{key}");
+            assert!(!same_device(key, evo), "{key}");
+        }
+        assert!(same_device(
+            "金士顿-datatraveler-64gb",
+            "kingston-datatraveler-64gb"
+        ));
+        // A maker as its country writes it is the maker.
+        assert!(same_device(evo, "삼성-ssd-870-evo-1tb"));
+        assert!(same_device(evo, "三星-870-evo-1tb"));
         // A hidden fake of a vaguer name holds back no product whose name holds it, nor
         // another maker's product of the same name.
         assert!(!same_device("wd-blue-1tb", "wd-blue-sa510-1tb"));
         assert!(!same_device("sandisk-ultra-64gb", "kingston-ultra-64gb"));
+    }
+
+    /// The sixth attack pass: `Kin6ston`, a digit no skeleton reads as a letter.
+    #[test]
+    fn a_digit_for_a_letter_inside_a_word_is_a_look_alike() {
+        assert!(digit_for_letter(
+            "kin6ston-fury-1000gb",
+            "kingston-fury-1000gb"
+        ));
+        assert!(digit_for_letter("samsung-t7-shie1d", "samsung-t7-shield"));
+        for (key, other) in [
+            ("samsung-ssd-860-evo", "samsung-ssd-870-evo"),
+            ("samsung-t5", "samsung-t7"),
+            ("wd-sn850x", "wd-sn850p"),
+            ("crucial-p3", "crucial-px"),
+        ] {
+            assert!(!digit_for_letter(key, other), "{key}");
+        }
     }
 
     #[test]

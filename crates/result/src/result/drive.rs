@@ -39,13 +39,17 @@ const MAKERS: &[(&str, &str)] = &[
     ("liteon", "Lite-On"),
 ];
 
-/// Whether `word` (one word of a key, in lower case) names a maker, or only its company
-/// (`electronics`, `inc`): no part of which product a device is.
-pub fn is_maker_word(word: &str) -> bool {
+/// The words, in lower case, that name a maker or only its company (`electronics`, `inc`),
+/// also as their own countries write them (a hidden Samsung came back as `삼성` and `三星`, the
+/// sixth attack pass): no part of which product a device is.
+pub fn maker_words() -> impl Iterator<Item = &'static str> {
     #[rustfmt::skip]
-    const COMPANY: [&str; 8] =
-        ["electronics", "technology", "technologies", "corp", "corporation", "inc", "ltd", "co"];
-    MAKERS.iter().any(|(w, _)| *w == word) || COMPANY.contains(&word)
+    const OTHERS: [&str; 21] = [
+        "electronics", "technology", "technologies", "corp", "corporation", "inc", "ltd", "co",
+        "삼성", "三星", "金士顿", "闪迪", "西部数据", "东芝", "希捷", "铠侠", "英睿达", "美光",
+        "тошиба", "самсунг", "кингстон",
+    ];
+    MAKERS.iter().map(|(w, _)| *w).chain(OTHERS)
 }
 
 /// Model numbers that name their maker by a code, not a word (`ST1000LM035` is a Seagate).
