@@ -59,8 +59,34 @@ where
 /// spaces and joiners) removed, runs of spaces one space.
 pub fn normalise(text: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
-    let folded = seen(&text.nfkc().collect::<String>());
+    // Signs before NFKC, which makes `Ⓡ` an R and `™` a TM.
+    let signed = without_signs(&seen(text));
+    let folded = without_signs(&seen(&signed.nfkc().collect::<String>()));
     folded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` less a trade mark's or copyright's sign spelt in brackets, `(TM)`, `(R)`, `(C)` in any
+/// case: no part of a name (the sixth attack pass ranked `Samsung(TM)` as a twin).
+fn without_signs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('(') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let sign = ["(tm)", "(r)", "(c)"].into_iter().find(|s| {
+            tail.get(..s.len())
+                .is_some_and(|t| t.eq_ignore_ascii_case(s))
+        });
+        match sign {
+            Some(sign) => rest = &tail[sign.len()..],
+            None => {
+                out.push('(');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` as it is seen: the characters drawn as a blank (the Hangul fillers, the braille
@@ -77,7 +103,7 @@ pub fn seen(text: &str) -> String {
             c if is_invisible(c) => None,
             // A trade mark's sign is no part of a name (`SN850X™` was keyed `sn850xtm`, the
             // fifth attack pass).
-            '™' | '®' | '©' | '℠' => None,
+            '™' | '®' | '©' | '℠' | 'Ⓡ' | 'ⓡ' | 'Ⓒ' | 'ⓒ' => None,
             c => Some(c),
         })
         .collect()
@@ -220,6 +246,11 @@ fn like(c: char) -> Option<char> {
         // A prototype that is itself another script's look-alike: Canadian Syllabics' `ᗯ` is
         // drawn as Cyrillic's `Ѡ`, which is a W (the fifth attack pass wrote WD as `ᗯᗪ`).
         (Some(to), None) if to != c => LIKE.iter().find(|(from, _)| *from == to).map(|l| l.1),
+        // A letter drawn as an ASCII one with a mark on it (`ø` as `o` and a stroke, `ǥ`):
+        // that letter (the sixth attack pass's `Kingstøn`, `Kinǥston`).
+        (Some(to), Some(mark)) if to.is_ascii_alphanumeric() && is_mark(mark) => {
+            prototype.all(is_mark).then_some(to)
+        }
         _ => None,
     }
 }
@@ -315,7 +346,8 @@ pub fn slug(text: &str) -> String {
 }
 
 /// A key as the eye reads it: letters and digits only, a zero as an o, a one or an i as an
-/// l, a five as an s, an eight as a b, `rn` as `m`, `vv` as `w` (after Unicode's confusables, TR39's
+/// l, a three as an e, a four as an a, a five as an s, a seven as a t, an eight as a b, a nine
+/// as a g, `rn` as `m`, `vv` as `w`, `cl` as `d` (after Unicode's confusables, TR39's
 /// skeleton, for the letters a key holds). Two keys of one skeleton are one name to a reader
 /// (`EV0` and `EVO`, `87O` and `870`); a key itself keeps its digits.
 pub fn skeleton(key: &str) -> String {
@@ -326,14 +358,23 @@ pub fn skeleton(key: &str) -> String {
         .map(|c| match c {
             '0' => 'o',
             '1' | 'i' | '|' => 'l',
-            // `5amsung` (the fourth attack pass) and `8X500`: a digit drawn as a letter.
+            // `5amsung` (the fourth attack pass) and `8X500`: a digit drawn as a letter; `3VO`,
+            // `S4MSUNG`, `Beas7`, `Kin9ston` (the sixth). Each digit its own letter, so no two
+            // model numbers read alike (a 6 is left as it is: it reads as a b or a G).
+            '3' => 'e',
+            '4' => 'a',
             '5' => 's',
+            '7' => 't',
             '8' => 'b',
+            '9' => 'g',
             c => c,
         })
         .collect();
-    // `VVD` for WD (the fifth attack pass), as `rn` for `m`.
-    plain.replace("rn", "m").replace("vv", "w")
+    // `VVD` for WD (the fifth attack pass), `Wcl` (the sixth), as `rn` for `m`.
+    plain
+        .replace("rn", "m")
+        .replace("vv", "w")
+        .replace("cl", "d")
 }
 
 /// A combining mark: what is written on the letter before it.
@@ -347,7 +388,14 @@ fn is_mark(c: char) -> bool {
 /// pass) as those; a digit of another script as its ASCII digit (`०` as `0`); any other
 /// character as it is.
 fn plain_letter(c: char) -> char {
-    const SMALL: [(char, char); 31] = [
+    // A bar or a bang inside a name is a letter in disguise (`B|ack`, `K!ngston`, the sixth
+    // attack pass), not a break between words.
+    match c {
+        '|' => return 'l',
+        '!' => return 'i',
+        _ => {}
+    }
+    const SMALL: [(char, char); 46] = [
         ('ı', 'i'),
         ('ȷ', 'j'),
         ('ɡ', 'g'),
@@ -379,6 +427,23 @@ fn plain_letter(c: char) -> char {
         ('ʏ', 'y'),
         ('ᴢ', 'z'),
         ('ǫ', 'q'),
+        // Letters with a stroke or a bar the confusables leave as they are (`Kinꞡston`, the
+        // sixth attack pass).
+        ('ꞡ', 'g'),
+        ('ꞣ', 'k'),
+        ('ꞥ', 'n'),
+        ('ꞧ', 'r'),
+        ('ꞩ', 's'),
+        ('ƀ', 'b'),
+        ('ɨ', 'i'),
+        ('ʉ', 'u'),
+        ('ƶ', 'z'),
+        ('ȼ', 'c'),
+        ('ɇ', 'e'),
+        ('ɉ', 'j'),
+        ('ɍ', 'r'),
+        ('ꝑ', 'p'),
+        ('ꝗ', 'q'),
     ];
     // The zeros of the scripts' own decimal digits (NFKC folds the full-width ones).
     const ZEROS: [u32; 24] = [

@@ -118,3 +118,33 @@ fn two_vs_read_as_a_w_and_a_trade_mark_is_no_part_of_a_key() {
     assert_eq!(slug("WD Black SN850X™ 2TB"), "wd-black-sn850x-2tb");
     assert_eq!(slug("Samsung® 990 PRO"), "samsung-990-pro");
 }
+
+/// The sixth attack pass: digits for letters, `cl` for `d`, a bar or a bang for a letter, a
+/// letter with a stroke, and a sign in brackets made twins of real devices.
+#[test]
+fn digits_bars_strokes_and_signs_read_as_the_letters_they_imitate() {
+    for (fake, real) in [
+        ("s4msung", "samsung"),
+        ("870-3vo", "870-evo"),
+        ("beas7", "beast"),
+        ("kin9ston", "kingston"),
+        ("bl4ck", "black"),
+        ("wcl-black", "wd-black"),
+    ] {
+        assert_eq!(skeleton(fake), skeleton(real), "{fake}");
+    }
+    // Model numbers still differ from each other.
+    assert_ne!(skeleton("960-pro"), skeleton("990-pro"));
+    assert_ne!(skeleton("860-evo"), skeleton("870-evo"));
+    for (name, key) in [
+        ("WD B|ack SN770", "wd-black-sn770"),
+        ("K!ngston A400", "kingston-a400"),
+        ("Kingst\u{f8}n A400", "kingston-a400"),
+        ("Kin\u{1e5}ston A400", "kingston-a400"),
+        ("Kin\u{a7a1}ston A400", "kingston-a400"),
+        ("Samsung(TM) 870 EVO", "samsung-870-evo"),
+        ("Samsung \u{24c7} 870 EVO", "samsung-870-evo"),
+    ] {
+        assert_eq!(slug(name), key, "{name}");
+    }
+}
