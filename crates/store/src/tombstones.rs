@@ -67,29 +67,52 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
             t.mb_per_s, l.min, l.p50, l.p90, l.p99, l.p99_9, l.max, l.stddev,
         ];
         let figures: Vec<String> = figures.into_iter().map(four).collect();
-        prints.extend(all_but_two(&t.name, &figures));
+        prints.extend(all_but(2, &t.name, &figures));
+        // Under no name (the sixth attack pass moved a read's figures under the write's
+        // name, and the write's under the read's).
+        prints.extend(all_but(2, "", &figures));
         // Its latencies' shape, each a share of their mean: the same however the whole is
         // scaled (the third attack pass scaled every figure of a deleted result by 1.0003,
-        // and it ranked again).
+        // and it ranked again); and every six of the seven, so that one figure moved besides
+        // (the sixth: x1.05, then the maximum or the deviation by 1 or 2%) is no escape.
         let shape = [l.min, l.p50, l.p90, l.p99, l.p99_9, l.max, l.stddev];
         let shape: Vec<String> = shape.iter().map(|v| four(v / l.mean)).collect();
         let text = format!("{} shape: {}", t.name, shape.join(" "));
         prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
+        prints.extend(all_but(1, "shape", &shape));
+        // Where each latency lies between the least and the most, and the deviation as a
+        // share of that range: the same under any `a·x + b` (the sixth: every latency made
+        // 1.02·x + 3 µs).
+        let range = l.max - l.min;
+        if range > 0.0 {
+            let at = [l.mean, l.p50, l.p90, l.p99, l.p99_9];
+            let mut place: Vec<String> = at.iter().map(|v| four((v - l.min) / range)).collect();
+            place.push(four(l.stddev / range));
+            let text = format!("place: {}", place.join(" "));
+            prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
+        }
     }
     prints
 }
 
-/// The prints of `figures` of test `name`: each leaving two of them out, hashed.
-fn all_but_two(name: &str, figures: &[String]) -> Vec<String> {
+/// The prints of `figures` of test `name`: each leaving `out` of them out (one or two),
+/// hashed. Two out keeps the text the tombstones of older versions hold.
+fn all_but(out: usize, name: &str, figures: &[String]) -> Vec<String> {
     let mut prints = Vec::new();
     for a in 0..figures.len() {
-        for b in a + 1..figures.len() {
+        for b in a + 1..figures.len() + 2 - out {
             let kept: Vec<&str> = (0..figures.len())
-                .filter(|i| *i != a && *i != b)
+                .filter(|i| *i != a && (out == 1 || *i != b))
                 .map(|i| figures[i].as_str())
                 .collect();
-            let text = format!("{name} without {a} {b}: {}", kept.join(" "));
+            let text = match out {
+                1 => format!("{name} without {a}: {}", kept.join(" ")),
+                _ => format!("{name} without {a} {b}: {}", kept.join(" ")),
+            };
             prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
+            if out == 1 {
+                break;
+            }
         }
     }
     prints
@@ -154,8 +177,8 @@ pub(crate) async fn buried(
     if whole.is_some() {
         return Ok(true);
     }
-    // A test's 29 prints at a time (28 of its figures, one of its shape).
-    for prints in test_prints(doc).chunks(29) {
+    // A few dozen prints at a time.
+    for prints in test_prints(doc).chunks(64) {
         let marks: Vec<String> = (1..=prints.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
             "SELECT 1 FROM buried_tests WHERE print IN ({})",
@@ -236,5 +259,38 @@ mod tests {
             }
         }
         assert!(test_prints(&scaled).iter().any(|p| buried.contains(p)));
+        // The sixth attack pass's copies, each of a buried run, each taken before.
+        let copy = |change: &dyn Fn(&mut iomark_result::result::TestResult)| {
+            let mut doc = docs[5].clone();
+            doc.tests.iter_mut().for_each(change);
+            test_prints(&doc).iter().any(|p| buried.contains(p))
+        };
+        let scale = |t: &mut iomark_result::result::TestResult, f: f64| {
+            (t.mb_per_s, t.iops) = (t.mb_per_s * f, t.iops * f);
+            latencies(&mut t.latency_us)
+                .into_iter()
+                .for_each(|v| *v /= f);
+        };
+        assert!(copy(&|t| {
+            scale(t, 1.05);
+            t.latency_us.max *= 1.01;
+        }));
+        assert!(copy(&|t| {
+            scale(t, 1.05);
+            t.latency_us.stddev *= 1.02;
+        }));
+        assert!(copy(&|t| {
+            for v in latencies(&mut t.latency_us) {
+                *v = *v * 1.02 + 3.0;
+            }
+            t.latency_us.stddev = (t.latency_us.stddev - 3.0) / 1.02 * 1.02;
+        }));
+        // A read's figures under the write's name.
+        let mut swapped = docs[6].clone();
+        let names: Vec<String> = swapped.tests.iter().map(|t| t.name.clone()).collect();
+        for (t, name) in swapped.tests.iter_mut().zip(names.iter().rev()) {
+            t.name = name.clone();
+        }
+        assert!(test_prints(&swapped).iter().any(|p| buried.contains(p)));
     }
 }
