@@ -64,6 +64,12 @@ fn canonical(mut doc: ResultDoc) -> Result<ResultDoc, Refused> {
         .mount_options
         .as_deref()
         .map(iomark_result::result::public_mount_options);
+    // The layers under the filesystem as a run writes them (`dm-0 (LVM)`, `sda2 (partition)`):
+    // kernel names and kinds. Any other text (`/dev/mapper/zorro--laptop--vg-home`, the sixth
+    // attack pass) may name a host or a person, and is no layer iomark found.
+    if let Some(device) = doc.target.device.as_mut() {
+        device.stack.retain(|layer| is_layer(layer));
+    }
     // One instant is written one way (`…+00:00`, `….000Z` and `…z` are `…Z`).
     for time in [&mut doc.started_at, &mut doc.finished_at] {
         if let Ok(at) = iomark_result::result::time::rfc3339("time", time) {
@@ -81,10 +87,65 @@ fn canonical(mut doc: ResultDoc) -> Result<ResultDoc, Refused> {
     Ok(doc)
 }
 
+/// Whether `layer` is one `probe::block` writes: a kernel name (`dm-0`, `sda2`, `md127`,
+/// `nvme0n1p2`) and, in brackets, what it is.
+fn is_layer(layer: &str) -> bool {
+    #[rustfmt::skip]
+    const KINDS: [&str; 13] = [
+        "partition", "LUKS", "dm-crypt", "LVM", "device-mapper", "raid0", "raid1", "raid4",
+        "raid5", "raid6", "raid10", "linear", "multipath",
+    ];
+    let Some((name, kind)) = layer.strip_suffix(')').and_then(|l| l.split_once(" (")) else {
+        return false;
+    };
+    // A prefix the kernel names block devices by, then letters (a disk) and digits, or digits
+    // alone (`dm-3`, `md127`, `nvme0n1p2` as `nvme` and `0n1p2`).
+    let numbered = |rest: &str| {
+        rest.starts_with(|c: char| c.is_ascii_digit())
+            && rest.len() <= 12
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b"np".contains(&b))
+    };
+    let disk = |rest: &str| {
+        let digits = rest.trim_start_matches(|c: char| c.is_ascii_lowercase());
+        (1..=4).contains(&(rest.len() - digits.len())) && (digits.is_empty() || numbered(digits))
+    };
+    let kernel = ["dm-", "md", "nvme", "mmcblk", "loop"]
+        .iter()
+        .filter_map(|prefix| name.strip_prefix(prefix))
+        .any(numbered)
+        || ["sd", "vd", "xvd", "hd"]
+            .iter()
+            .filter_map(|prefix| name.strip_prefix(prefix))
+            .any(disk);
+    kernel && (KINDS.contains(&kind) || kind == "md")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use iomark_result::result::sample;
+
+    /// The sixth attack pass: a stack entry naming a host's volume group was published.
+    #[test]
+    fn only_layers_a_run_writes_are_kept() {
+        for layer in [
+            "dm-0 (LVM)",
+            "sda2 (partition)",
+            "md127 (raid1)",
+            "nvme0n1p2 (partition)",
+        ] {
+            assert!(is_layer(layer), "{layer}");
+        }
+        for layer in [
+            "dm-1 /dev/mapper/zorro--laptop--vg-home",
+            "zorro-vg (LVM)",
+            "dm-0 (zorro)",
+        ] {
+            assert!(!is_layer(layer), "{layer}");
+        }
+    }
 
     fn sent(doc: &serde_json::Value) -> Result<ResultDoc, Refused> {
         admit(&doc.to_string())

@@ -1,0 +1,171 @@
+//! What leaves the machine, and what a site keeps: no folder, option or name of a person.
+
+use super::{hide_private_paths, public_mount_options, unescaped};
+use crate::result::sample;
+use std::path::Path;
+
+#[test]
+fn a_share_s_options_keep_how_it_behaves_and_not_whose_it_is() {
+    assert_eq!(
+        public_mount_options(
+            "rw,relatime,vers=3.1.1,cache=strict,username=alice,domain=CORP,uid=1000,\
+             addr=192.168.1.10,file_mode=0755,subvol=/home/alice,context=\"x\",rsize=4194304"
+        ),
+        "rw,relatime,vers=3.1.1,cache=strict,uid=1000,rsize=4194304"
+    );
+    assert_eq!(
+        public_mount_options("compress=zstd:3,ssd"),
+        "compress=zstd:3,ssd"
+    );
+    // A kept key with a value no option has.
+    assert_eq!(public_mount_options("errors=/home/bob,ro"), "ro");
+    // A kept key whose value is a word no option takes (the sixth attack pass).
+    assert_eq!(
+        public_mount_options(
+            "uid=zorro,compress=hunter2,vers=quixhost,data=ordered,umask=0022,errors=remount-ro"
+        ),
+        "data=ordered,umask=0022,errors=remount-ro"
+    );
+    let mut doc = sample::doc();
+    doc.target.mount_options = Some("rw,user=carol,noatime".into());
+    let sent = doc.for_submission(None);
+    assert_eq!(sent.target.mount_options.as_deref(), Some("rw,noatime"));
+}
+
+#[test]
+fn a_path_encoded_twice_or_more_is_hidden_as_one_encoded_once() {
+    for text in [
+        "x %252Fhome%252Falice y",
+        "x %25252fhome%25252Falice y",
+        "x %2Fhome%2Falice y",
+    ] {
+        let shown = hide_private_paths(text);
+        assert!(!shown.contains("alice"), "{text}: {shown}");
+    }
+    assert_eq!(unescaped("100%25 of %2"), "100% of %2");
+    // Each code undoing the last, many deep: taken back whole in one pass.
+    let deep = format!("/x%{}2fhome", "25".repeat(10_000));
+    assert_eq!(unescaped(&deep), "/x/home");
+}
+
+/// Issue 59's attack pass: paths that name a person in every spelling it tried.
+#[test]
+fn no_spelling_of_a_persons_folder_is_sent() {
+    for (text, shown) in [
+        ("on /media/alice", "on [folder]"),
+        ("on /media/alice.", "on [folder]"),
+        ("/home//bob/x and /home/./u", "[folder] and [folder]"),
+        ("/HOME/u", "[folder]"),
+        ("C:\\Users\\u", "[folder]"),
+        ("\\home\\u", "[folder]"),
+        ("\u{ff0f}home\u{ff0f}dave", "[folder]"),
+        ("/\u{210d}ome/u", "[folder]"),
+        ("~erin", "[folder]"),
+        (
+            "/run/user/1000/gvfs/smb-share:server=nas,user=carol",
+            "[folder]",
+        ),
+        ("(/home/\u{b4}u)", "[folder]"),
+        ("file:///home/u/x", "[folder]"),
+    ] {
+        let hidden = super::hide_private_paths(text);
+        assert_eq!(hidden, shown, "{text}");
+    }
+    // What is no one's stays: units, the system's folders, what was hidden already.
+    for text in [
+        "2000 MB/s and 4 I/O a read/write",
+        "/dev/sda on /mnt/, /sys/block/sda/queue and /tmp",
+        "~/bench and /media/USER/CARD",
+        "a ratio of 1/3",
+        "<script>alert(1)</script> \"><img src=x onerror=alert(2)>",
+    ] {
+        assert_eq!(super::hide_private_paths(text), text);
+    }
+    // Issue 59's third attack pass: a folder made under a shared one names its maker; a
+    // path written percent-encoded is a path.
+    for (text, shown) in [
+        (
+            "/dev/sda on /mnt/alice14-photos, and (/tmp/alice12-private)",
+            "/dev/sda on /mnt/[folder], and (/tmp/[folder])",
+        ),
+        ("label %2Fhome%2Falice07%2Fx", "label [folder]"),
+        ("from %2fopt%2Fbob", "from /opt/[folder]"),
+        // Found by the fuzz target document: hidden once is hidden.
+        ("/tmp/x]", "/tmp/[folder]]"),
+    ] {
+        assert_eq!(super::hide_private_paths(text), shown, "{text}");
+        assert_eq!(super::hide_private_paths(shown), shown, "{shown}");
+    }
+}
+
+/// Issue 59: a card mounted by the desktop carries its user's name in its path.
+#[test]
+fn the_owner_of_a_desktop_s_mounts_is_not_sent() {
+    let mut doc = sample::doc();
+    doc.target.path = "/media/alice/SD CARD".into();
+    doc.warnings.push(crate::result::Warning::new(
+        crate::result::WarningKind::HighVariation,
+        "loops of /run/media/bob/USB/.iomark-1.tmp varied; /media/CARD and /media/ too",
+    ));
+    let sent = doc.for_submission(None);
+    assert_eq!(sent.target.path, "/media/USER/SD CARD");
+    assert_eq!(
+        sent.warnings.last().unwrap().message,
+        // A folder right under /media may be a user's own (`/media/alice`): hidden too.
+        "loops of /run/media/USER/USB/.iomark-1.tmp varied; [folder] and [folder] too"
+    );
+}
+
+#[test]
+fn paths_under_home_are_not_sent() {
+    let mut doc = sample::doc();
+    doc.target.path = "/home/alice/bench".into();
+    doc.warnings.push(crate::result::Warning::new(
+        crate::result::WarningKind::HighVariation,
+        "loops of /home/alice/bench/.iomark-1.tmp varied",
+    ));
+    let sent = doc.for_submission(Some(Path::new("/home/alice")));
+    assert_eq!(sent.target.path, "~/bench");
+    assert_eq!(
+        sent.warnings.last().unwrap().message,
+        "loops of ~/bench/.iomark-1.tmp varied"
+    );
+    let text = serde_json::to_string(&sent).unwrap();
+    assert!(!text.contains("alice"), "{text}");
+    // Anyone's home folder names them; a path elsewhere, or a home that is a prefix of
+    // another name, stays.
+    doc.target.path = "/home/alicex/bench".into();
+    let sent = doc.for_submission(Some(Path::new("/home/alice")));
+    assert_eq!(sent.target.path, "~/bench");
+    doc.target.path = "/srv/alicex/bench".into();
+    let sent = doc.for_submission(Some(Path::new("/srv/alice")));
+    assert_eq!(
+        sent.target.path, "[folder]",
+        "another's folder, not the home"
+    );
+    doc.target.path = "/srv/alice/bench".into();
+    let sent = doc.for_submission(Some(Path::new("/srv/alice")));
+    assert_eq!(sent.target.path, "~/bench");
+    doc.target.path = "/mnt/usb".into();
+    assert_eq!(
+        doc.for_submission(Some(Path::new("/"))).target.path,
+        "/mnt/[folder]"
+    );
+}
+
+/// The sixth attack pass: a folder written with HTML's character references.
+#[test]
+fn a_path_written_with_character_references_is_hidden() {
+    for text in [
+        "&#47;home&#47;zorro",
+        "&#x2F;media&#x2f;zorro&#47;CARD",
+        "&amp;#47;home&amp;#47;zorro",
+    ] {
+        let hidden = hide_private_paths(text);
+        assert!(!hidden.contains("zorro"), "{text}: {hidden}");
+    }
+    assert_eq!(
+        hide_private_paths("R&amp;D 4 &#x26; 5"),
+        "R&amp;D 4 &#x26; 5"
+    );
+}
