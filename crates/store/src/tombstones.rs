@@ -71,6 +71,15 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
         // Under no name (the sixth attack pass moved a read's figures under the write's
         // name, and the write's under the read's).
         prints.extend(all_but(2, "", &figures));
+        // All eight to three digits: what a copy rounded so keeps (the sixth attack pass).
+        let three: Vec<String> = [
+            t.mb_per_s, l.min, l.p50, l.p90, l.p99, l.p99_9, l.max, l.stddev,
+        ]
+        .into_iter()
+        .map(|v| format!("{v:.2e}"))
+        .collect();
+        let text = format!("three: {}", three.join(" "));
+        prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
         // Its latencies' shape, each a share of their mean: the same however the whole is
         // scaled (the third attack pass scaled every figure of a deleted result by 1.0003,
         // and it ranked again); and every six of the seven, so that one figure moved besides
@@ -284,6 +293,12 @@ mod tests {
                 *v = *v * 1.02 + 3.0;
             }
             t.latency_us.stddev = (t.latency_us.stddev - 3.0) / 1.02 * 1.02;
+        }));
+        // Every figure rounded to three digits.
+        assert!(copy(&|t| {
+            let three = |v: &mut f64| *v = format!("{:.2e}", *v).parse().unwrap();
+            three(&mut t.mb_per_s);
+            latencies(&mut t.latency_us).into_iter().for_each(three);
         }));
         // A read's figures under the write's name.
         let mut swapped = docs[6].clone();
