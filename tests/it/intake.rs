@@ -317,6 +317,74 @@ fn deletion_is_final(db: &str, home: &std::path::Path) {
         let again = post(&results, &copy);
         assert_eq!(again.status, 410, "{what}: {}", again.body);
     }
+    // The sixth attack pass's copies, each moved by a rule, not by a jitter of its own: each
+    // ranked on the build before.
+    let latencies = |t: &mut Value, f: &dyn Fn(&str, f64) -> f64| {
+        for (k, v) in t["latency_us"].as_object_mut().unwrap() {
+            if let Some(x) = v.as_f64() {
+                *v = json!(f(k, x));
+            }
+        }
+    };
+    // Every rate x`f`, every loop that much shorter, every latency that much less.
+    let scaled = |d: &mut Value, f: f64| {
+        for t in d["tests"].as_array_mut().unwrap() {
+            for key in ["mb_per_s", "iops"] {
+                t[key] = json!(t[key].as_f64().unwrap() * f);
+            }
+            for l in t["loops"].as_array_mut().unwrap() {
+                for key in ["mb_per_s", "iops"] {
+                    l[key] = json!(l[key].as_f64().unwrap() * f);
+                }
+                l["seconds"] = json!(l["seconds"].as_f64().unwrap() / f);
+            }
+            for p in t["timeline"].as_array_mut().unwrap() {
+                p["mb_per_s"] = json!(p["mb_per_s"].as_f64().unwrap() * f);
+            }
+            latencies(t, &|_, x| x / f);
+        }
+    };
+    let moved: [Change; 4] = [
+        ("x1.05, the maximum moved besides", &|d| {
+            scaled(d, 1.05);
+            for t in d["tests"].as_array_mut().unwrap() {
+                latencies(t, &|k, x| if k == "max" { x * 1.01 } else { x });
+            }
+        }),
+        ("every latency 1.02x + 3 us", &|d| {
+            for t in d["tests"].as_array_mut().unwrap() {
+                latencies(t, &|k, x| {
+                    if k == "stddev" {
+                        x * 1.02
+                    } else {
+                        x * 1.02 + 3.0
+                    }
+                });
+            }
+        }),
+        ("every latency to three digits", &|d| {
+            for t in d["tests"].as_array_mut().unwrap() {
+                latencies(t, &|_, x| format!("{x:.2e}").parse().unwrap());
+            }
+        }),
+        ("read and write swapped", &|d| {
+            for pair in d["tests"].as_array_mut().unwrap().chunks_mut(2) {
+                if let [a, b] = pair {
+                    for key in ["name", "op"] {
+                        let (x, y) = (a[key].clone(), b[key].clone());
+                        (a[key], b[key]) = (y, x);
+                    }
+                }
+            }
+        }),
+    ];
+    for (k, (what, change)) in moved.iter().enumerate() {
+        let mut copy = doc.clone();
+        copy["id"] = json!(ulid(9720 + k as u32));
+        change(&mut copy);
+        let again = post(&results, &copy);
+        assert_eq!(again.status, 410, "{what}: {}", again.body);
+    }
     // Another measurement of the same device is taken.
     let other = device_doc(9702, "Kept", "Copy", 1.1, "Raspberry Pi 4 Model B");
     assert_eq!(post(&results, &other).status, 201);
@@ -612,12 +680,16 @@ fn look_alike_names_rank_as_no_twin() {
 fn no_folder_names_its_owner_anywhere() {
     let (site, _dir) = fresh();
     let mut doc = device_doc(9960, "Private", "Paths", 0.1, "Raspberry Pi 4 Model B");
-    let names = ["alice", "bobby", "carol", "davey", "erin", "frank", "grace"];
-    doc["label"] = json!("card on /media/alice, from ~erin");
+    let names = [
+        "alice", "bobby", "carol", "davey", "erin", "frank", "grace", "henry", "ingrid",
+    ];
+    // The sixth attack pass: option values, a layer's mapper name, character references.
+    doc["label"] = json!("card on /media/alice, from ~erin, &#47;home&#47;ingrid");
     doc["host"]["kernel"] = json!("6.1 /home//bobby/x");
     doc["host"]["os"] = json!("C:\\Users\\carol");
     doc["target"]["mount_options"] =
-        json!("rw,/run/user/1000/gvfs/smb-share:server=nas,user=davey");
+        json!("rw,/run/user/1000/gvfs/smb-share:server=nas,user=davey,uid=henry,compress=henry");
+    doc["target"]["device"]["stack"] = json!(["dm-1 /dev/mapper/henry--laptop--vg-home"]);
     doc["target"]["device"]["vendor"] = json!("/media/frank");
     doc["warnings"] = json!([{"kind": "high_variation",
         "message": "loops of \u{ff0f}home\u{ff0f}grace/.iomark.tmp and /HOME/erin varied"}]);
