@@ -887,9 +887,12 @@ fn a_device_beyond_what_its_kind_can_be_does_not_rank() {
         0.05,
         "Raspberry Pi 4 Model B",
     );
-    for t in quick["tests"].as_array_mut().unwrap() {
-        if t["name"] == "RND4K_Q1T1_read" {
-            let iops = 33_650.0;
+    // One test's figures as `iops` at queue depth 1, every count and time with them.
+    let at_q1 = |doc: &mut Value, test: &str, iops: f64| {
+        for t in doc["tests"].as_array_mut().unwrap() {
+            if t["name"] != test {
+                continue;
+            }
             let scale = iops / t["iops"].as_f64().unwrap();
             t["iops"] = json!(iops);
             t["mb_per_s"] = json!(iops * 4096.0 / 1e6);
@@ -909,11 +912,36 @@ fn a_device_beyond_what_its_kind_can_be_does_not_rank() {
                 *v = json!(v.as_f64().unwrap() / scale);
             }
         }
-    }
+    };
+    at_q1(&mut quick, "RND4K_Q1T1_read", 33_650.0);
+    // The sixth pass: a stick's writes one at a time (10 µs each, within its link), and a
+    // virtual disk's reads.
+    let mut writer = device_doc(
+        9843,
+        "Kingston",
+        "Writing Stick",
+        0.05,
+        "Raspberry Pi 4 Model B",
+    );
+    at_q1(&mut writer, "RND4K_Q1T1_write", 100_000.0);
+    let mut virtual_disk = device_doc(9844, "QEMU", "Hard Disk", 0.05, "Raspberry Pi 4 Model B");
+    virtual_disk["target"]["device"]["transport"] = json!("virtio");
+    virtual_disk["target"]["device"]["usb"] = Value::Null;
+    at_q1(&mut virtual_disk, "RND4K_Q1T1_read", 3_000_000.0);
     for (what, doc, said) in [
         ("a 1 PB SD card", card, "larger than any can be"),
         ("a 256 TB stick", huge, "larger than any can be"),
         ("a stick at 33,650 reads at Q1", quick, "one at a time"),
+        (
+            "a stick at 500,000 writes at Q1",
+            writer,
+            "writes a second, one at a time",
+        ),
+        (
+            "a virtual disk at 3,000,000 reads at Q1",
+            virtual_disk,
+            "the kernel's block layer",
+        ),
     ] {
         let sent = post(&results, &doc);
         assert_eq!(sent.status, 201, "{what}: {}", sent.body);
