@@ -933,7 +933,7 @@ fn a_device_beyond_what_its_kind_can_be_does_not_rank() {
         ("a 256 TB stick", huge, "larger than any can be"),
         ("a stick at 33,650 reads at Q1", quick, "one at a time"),
         (
-            "a stick at 500,000 writes at Q1",
+            "a stick at 100,000 writes at Q1",
             writer,
             "writes a second, one at a time",
         ),
