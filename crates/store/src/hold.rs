@@ -252,7 +252,7 @@ async fn look_alike_of(
     for row in keys {
         let other: Option<String> = row.try_get(0)?;
         if let Some(other) = other.filter(|o| o != key) {
-            if skeleton(&other) == seen || digit_for_letter(key, &other) {
+            if skeleton(&other) == seen || a_letter_off(key, &other) {
                 return Ok(Some(other));
             }
         }
@@ -260,10 +260,12 @@ async fn look_alike_of(
     Ok(None)
 }
 
-/// Whether `key` is `other` with one letter inside a word written as a digit, whichever digit
-/// (`kin6ston` for `kingston`, the sixth attack pass; a skeleton reads only the digits that
-/// look like one letter). Model numbers differ by digits among digits (`860`, `870`), not so.
-fn digit_for_letter(key: &str, other: &str) -> bool {
+/// Whether `key` is `other` with one letter inside a word written as another character: as
+/// a digit, whichever (`kin6ston` for `kingston`, the sixth attack pass; a skeleton reads only
+/// the digits that look like one letter), or as another letter in a word of five letters or
+/// more (`Samsunq`, `Kingstom`). Model numbers differ by digits among digits (`860`, `870`),
+/// and short words by a letter (`EVO`, `QVO`; `Fury`, `Fvry` is left to a moderator), not so.
+fn a_letter_off(key: &str, other: &str) -> bool {
     let (a, b): (Vec<char>, Vec<char>) = (key.chars().collect(), other.chars().collect());
     if a.len() != b.len() {
         return false;
@@ -276,7 +278,12 @@ fn digit_for_letter(key: &str, other: &str) -> bool {
     let swapped = (a[i].is_ascii_digit() && b[i].is_alphabetic())
         || (b[i].is_ascii_digit() && a[i].is_alphabetic());
     // Letters on both sides of it, in both keys: inside a word, not a model number's end.
-    swapped && letter(a.get(i.wrapping_sub(1))) && letter(a.get(i + 1))
+    let inside = letter(a.get(i.wrapping_sub(1))) && letter(a.get(i + 1));
+    // The word it is in, in `other`: all letters, five or more.
+    let start = (0..i).rev().find(|&j| b[j] == '-').map_or(0, |j| j + 1);
+    let end = (i..b.len()).find(|&j| b[j] == '-').unwrap_or(b.len());
+    let long_word = end - start >= 5 && b[start..end].iter().all(|c| c.is_alphabetic());
+    (swapped && inside) || (a[i].is_alphabetic() && b[i].is_alphabetic() && long_word)
 }
 
 /// Where `id` calls a device established as a `kind` of `capacity` GB by `submitters`
@@ -450,7 +457,7 @@ mod tests {
         fn any_two_names_are_compared_without_a_panic(a in "\\PC{0,24}", b in "\\PC{0,24}") {
             let slug = iomark_result::result::identity::slug;
             for (x, y) in [(a.as_str(), b.as_str()), (&slug(&a), &slug(&b))] {
-                let _ = (same_device(x, y), same_device(y, x), digit_for_letter(x, y));
+                let _ = (same_device(x, y), same_device(y, x), a_letter_off(x, y));
                 proptest::prop_assert!(same_device(x, x) || Product::of(x).core.len() < 3);
             }
         }
@@ -459,18 +466,21 @@ mod tests {
     /// The sixth attack pass: `Kin6ston`, a digit no skeleton reads as a letter.
     #[test]
     fn a_digit_for_a_letter_inside_a_word_is_a_look_alike() {
-        assert!(digit_for_letter(
-            "kin6ston-fury-1000gb",
-            "kingston-fury-1000gb"
-        ));
-        assert!(digit_for_letter("samsung-t7-shie1d", "samsung-t7-shield"));
+        assert!(a_letter_off("kin6ston-fury-1000gb", "kingston-fury-1000gb"));
+        assert!(a_letter_off("samsung-t7-shie1d", "samsung-t7-shield"));
+        // A letter for a letter in a long word (the sixth pass's `Samsunq`).
+        assert!(a_letter_off("samsunq-t7-shield", "samsung-t7-shield"));
+        assert!(a_letter_off("kingstom-a400", "kingston-a400"));
         for (key, other) in [
             ("samsung-ssd-860-evo", "samsung-ssd-870-evo"),
             ("samsung-t5", "samsung-t7"),
             ("wd-sn850x", "wd-sn850p"),
             ("crucial-p3", "crucial-px"),
+            ("samsung-870-qvo", "samsung-870-evo"),
+            ("kingston-fvry", "kingston-fury"),
+            ("sandisk-ultra-fit", "sandisk-ultra-fix"),
         ] {
-            assert!(!digit_for_letter(key, other), "{key}");
+            assert!(!a_letter_off(key, other), "{key}");
         }
     }
 
