@@ -95,6 +95,7 @@ impl ResultDoc {
                 ));
             }
         }
+        let known = qd1_floor(kind, false).is_some();
         let (test, (floor_us, why)) = self.tests.iter().find_map(|t| {
             // Through the page cache, a device of no known kind may be the cache itself.
             let floor = qd1_floor(kind, t.op == "write").or(self.settings.direct.then_some(ANY))?;
@@ -102,12 +103,16 @@ impl ResultDoc {
             (one && t.iops > 1e6 / floor.0).then_some((t, floor))
         })?;
         Some(format!(
-            "{} at {:.0} {}s a second, one at a time, is more than this {kind} answers ({why}: \
-             at least {floor_us} µs each, at most {:.0} a second): a cache answered, or the \
-             document is wrong",
+            "{} at {:.0} {}s a second, one at a time, is more than {} answers ({why}: at least \
+             {floor_us} µs each, at most {:.0} a second): a cache answered, or the document is \
+             wrong",
             test.name,
             test.iops,
             test.op,
+            match known {
+                true => format!("this {kind}"),
+                false => "any device".to_string(),
+            },
             1e6 / floor_us
         ))
     }
@@ -201,8 +206,9 @@ fn kind_capacity(kind: &str) -> Option<(u64, &'static str)> {
 /// same bus (the sixth attack pass ranked USB sticks at 500,000 writes a second, one at a
 /// time). Any device, of any kind or none ([`ANY`]): the kernel's block layer and a system call
 /// take about a µs (its own null device answers in no less; the sixth pass ranked a virtual
-/// disk at 3,000,000 reads a second). A rotating disk's reads are its platters'. Bounds chosen below the fastest device of each kind (the fastest
-/// USB SSDs take about 200 µs: ../shared/reference/usb-storage-2020.csv), not measured figures.
+/// disk at 3,000,000 reads a second). A rotating disk's reads are its platters'. Bounds chosen
+/// below the fastest device of each kind (the fastest USB SSDs take about 200 µs:
+/// ../shared/reference/usb-storage-2020.csv), not measured figures.
 fn qd1_floor(kind: &str, write: bool) -> Option<(f64, &'static str)> {
     Some(match (kind, write) {
         ("microSD" | "SD", false) => (

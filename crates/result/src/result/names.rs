@@ -322,13 +322,9 @@ pub fn slug(text: &str) -> String {
     // What is written on a letter (an accent, a dot below, a stroke through it) and a small
     // capital's size are no part of a key: `ẸVO`, `E̶VO` and `ᴇᴠᴏ` ranked as twins of the EVO
     // (issue 59's attack pass). Shown names keep them.
-    // A trade mark's sign is no part of a name either (`SN850X™` was keyed `sn850xtm`, the
-    // fifth attack pass).
-    let signs: String = text
-        .chars()
-        .filter(|c| !matches!(c, '™' | '®' | '©' | '℠'))
-        .collect();
-    let bare: String = normalise(&signs).nfkd().filter(|c| !is_mark(*c)).collect();
+    // (`normalise` drops a trade mark's sign: `SN850X™` was keyed `sn850xtm`, the fifth
+    // attack pass.)
+    let bare: String = normalise(text).nfkd().filter(|c| !is_mark(*c)).collect();
     // Composed again: a Hangul syllable is its letters decomposed.
     let text: String = bare.nfc().map(plain_letter).collect();
     let mut out = String::with_capacity(text.len());
