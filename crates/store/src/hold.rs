@@ -151,10 +151,10 @@ impl Product {
     fn of(key: &str) -> Product {
         // Words that name no product: what a drive is, its bus and form, how it is sold.
         #[rustfmt::skip]
-        const NO_PRODUCT: [&str; 26] = [
+        const NO_PRODUCT: [&str; 27] = [
             "ssd", "nvme", "new", "with", "the", "drive", "disk", "internal", "external", "m2",
-            "pcie", "gen3", "gen4", "gen5", "sata", "solid", "renewed", "refurbished", "oem",
-            "bulk", "retail", "series", "nand", "vnand", "iii", "inch",
+            "pcie", "gen3", "gen4", "gen5", "sata", "solid", "state", "renewed", "refurbished",
+            "oem", "bulk", "retail", "series", "nand", "vnand", "iii", "inch",
         ];
         let gb_of = |w: &str| -> Option<u64> {
             let (n, per) = match (w.strip_suffix("gb"), w.strip_suffix("tb")) {
