@@ -13,7 +13,8 @@
 //! says ([`Says`]: a [`Headline`], a report's lines, its pacing) and the [`Marks`] text is
 //! written in; `headline.rs` is a run's headline (a profile's, a verify's, a card's health, the
 //! languages' spread), `describe.rs` the device and method lines and the time as a report says
-//! them, `details.rs` the lines a report prints below its table.
+//! them, `details.rs` the lines a report prints below its table, `reasons.rs` why a result
+//! does not rank (a `Reason`: the document's flag or a site's hold).
 //!
 //! It measures, stores and prints nothing: the core runs a profile's tests
 //! (`iomark_core::suite`), the store keeps a headline, the exports and the site say the rest.
@@ -24,6 +25,7 @@ pub mod details;
 pub mod headline;
 pub mod latency;
 pub mod pi;
+pub mod reasons;
 pub mod says;
 pub mod sdcard;
 pub mod spec;

@@ -181,7 +181,9 @@ pub async fn submit(
         flag: filed
             .as_ref()
             .and_then(|e| e.flag.clone())
-            .or_else(|| doc.rank_flag()),
+            .or_else(|| doc.rank_flag())
+            .as_ref()
+            .map(iomark_profiles::reasons::words),
         standing,
     };
     let mut response = (StatusCode::CREATED, Json(receipt)).into_response();

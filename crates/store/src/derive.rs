@@ -20,10 +20,11 @@ use iomark_result::result::{Identity, ResultDoc};
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Derive::rederive`]); change this with them.
-pub const RULES: &str = "14";
+pub const RULES: &str = "15";
 
 /// What a site keeps beside a result's facts: the hash of its deletion token, its submitter
-/// (`sender.rs`), and why it waits for a moderator (`hold.rs`), where it has each.
+/// (`sender.rs`), and why it waits for a moderator (`hold.rs`, a `Reason` as kept), where it
+/// has each.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Kept<'k> {
     pub token_hash: Option<&'k str>,
@@ -74,7 +75,7 @@ impl<'a> Derive<'a> {
         if let Some(key) = &id.device_key {
             id.device_key = Some(moves::resolve(tx, key).await?);
         }
-        let held = hold::reason(tx, doc, &id).await?;
+        let held = hold::reason(tx, doc, &id).await?.map(|r| r.stored());
         let kept = Kept {
             token_hash: Some(&sent.token_hash),
             submitter: submitter.as_deref(),
@@ -114,6 +115,7 @@ impl<'a> Derive<'a> {
             neighbourhood,
             held,
         } = kept;
+        let flag = id.flag.as_ref().map(|r| r.stored());
         // Prepared afresh each time on PostgreSQL: see `History::insert` on NULL figures. The
         // binds follow `columns::ENTRY_FACTS`, then the figures.
         let mut query = sqlx::query(&SQL.insert_entry)
@@ -128,7 +130,7 @@ impl<'a> Derive<'a> {
             .bind(&doc.target.filesystem)
             .bind(id.capacity_gb.map(|g| g as i64))
             .bind(doc.price_usd)
-            .bind(id.flag.as_deref().or(held))
+            .bind(flag.as_deref().or(held))
             .bind(id.synthetic as i64)
             .bind(token_hash)
             .bind(&doc.started_at)
@@ -283,7 +285,7 @@ impl<'a> Derive<'a> {
             .bind(facts.transport.map(|t| t.as_str()))
             .bind(&facts.class)
             .bind(facts.capacity_gb.map(|g| g as i64))
-            .bind(&facts.flag)
+            .bind(facts.flag.as_ref().map(|r| r.stored()))
             .bind(facts.synthetic as i64)
             .bind(iomark_profiles::headline(&doc).map(|h| h.short))
             .bind(&facts.sold_as)

@@ -10,8 +10,7 @@ use sqlx::{Any, Row, Transaction};
 use iomark_result::result::drive::maker_words;
 use iomark_result::result::identity::{skeleton, Identity};
 use iomark_result::result::metric::METRICS;
-use iomark_result::result::ResultDoc;
-use iomark_result::units::figure;
+use iomark_result::result::{Reason, ResultDoc};
 
 /// Submitters who must agree on a device's kind before a result that says otherwise waits.
 pub const ESTABLISHED: i64 = 3;
@@ -31,7 +30,7 @@ pub(crate) async fn reason(
     tx: &mut Transaction<'_, Any>,
     doc: &ResultDoc,
     id: &Identity,
-) -> Result<Option<String>, sqlx::Error> {
+) -> Result<Option<Reason>, sqlx::Error> {
     let Some(key) = &id.device_key else {
         return Ok(None);
     };
@@ -66,11 +65,8 @@ pub(crate) async fn reason(
             break;
         }
     }
-    if let Some(why) = hidden {
-        return Ok(Some(format!(
-            "a moderator hid this device ({why}): its results wait for a moderator until it \
-             is restored"
-        )));
+    if let Some(moderator) = hidden {
+        return Ok(Some(Reason::HiddenDevice { moderator }));
     }
     let own: Vec<String> = METRICS.iter().map(|m| m.column.to_string()).collect();
     let device = sqlx::query(&format!(
@@ -98,23 +94,16 @@ pub(crate) async fn reason(
                 continue;
             };
             if usual > 0.0 && value > usual * OWN_BEYOND {
-                return Ok(Some(format!(
-                    "its {} of {} {} is over {}× this device's own median ({} {}): it waits \
-                     for a moderator before it ranks",
-                    metric.label,
-                    figure(value),
-                    metric.unit,
-                    OWN_BEYOND,
-                    figure(usual),
-                    metric.unit
-                )));
+                return Ok(Some(Reason::OverOwnMedian {
+                    metric: metric.column.to_string(),
+                    value,
+                    median: usual,
+                    times: OWN_BEYOND,
+                }));
             }
         }
     } else if let Some(like) = look_alike_of(tx, key).await? {
-        return Ok(Some(format!(
-            "its name is written as another device's is ({like}), a letter for a digit or a \
-             digit for a letter: it waits for a moderator before it ranks"
-        )));
+        return Ok(Some(Reason::LookAlike { like }));
     }
     far_beyond(tx, doc, id).await
 }
@@ -293,21 +282,18 @@ fn contradicts(
     kind: &str,
     capacity: Option<i64>,
     submitters: i64,
-) -> Option<String> {
+) -> Option<Reason> {
     if submitters < ESTABLISHED {
         return None;
     }
-    let gb = |c: Option<i64>| c.map(|c| format!(" of {c} GB")).unwrap_or_default();
     let said = id.capacity_gb.map(|c| c as i64);
     let other_capacity = said.is_some() && capacity.is_some() && said != capacity;
-    (id.kind != kind || other_capacity).then(|| {
-        format!(
-            "it calls this device {}{}, where its {submitters} submitters call it {kind}{}: \
-             it waits for a moderator before it ranks",
-            id.kind,
-            gb(said),
-            gb(capacity)
-        )
+    (id.kind != kind || other_capacity).then(|| Reason::Contradicts {
+        kind: id.kind.to_string(),
+        capacity_gb: said,
+        submitters,
+        their_kind: kind.to_string(),
+        their_capacity_gb: capacity,
     })
 }
 
@@ -317,7 +303,7 @@ async fn far_beyond(
     tx: &mut Transaction<'_, Any>,
     doc: &ResultDoc,
     id: &Identity,
-) -> Result<Option<String>, sqlx::Error> {
+) -> Result<Option<Reason>, sqlx::Error> {
     let best: Vec<String> = METRICS
         .iter()
         .map(|m| format!("MAX({})", m.column))
@@ -343,11 +329,11 @@ async fn far_beyond(
     };
     let mut row = fastest(tx, unknown).await?;
     let mut peers: i64 = row.try_get(0)?;
-    let mut of = id.kind;
+    let mut of = Some(id.kind);
     if peers < KIND_PEERS && !unknown {
         row = fastest(tx, true).await?;
         peers = row.try_get(0)?;
-        of = "device of any kind";
+        of = None;
     }
     if peers < KIND_PEERS {
         return Ok(None);
@@ -358,17 +344,13 @@ async fn far_beyond(
             continue;
         };
         if best > 0.0 && value > best * FAR_BEYOND {
-            return Ok(Some(format!(
-                "its {} of {} {} is over {}× the fastest {} here ({} {}): it waits for a \
-                 moderator before it ranks",
-                metric.label,
-                figure(value),
-                metric.unit,
-                FAR_BEYOND,
-                of,
-                figure(best),
-                metric.unit
-            )));
+            return Ok(Some(Reason::FarBeyond {
+                metric: metric.column.to_string(),
+                value,
+                fastest: best,
+                times: FAR_BEYOND,
+                kind: of.map(str::to_string),
+            }));
         }
     }
     Ok(None)

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use iomark_result::result::metric::Metric;
+use iomark_result::result::Reason;
 
 /// The most devices one leaderboard page lists.
 pub const MAX_ROWS: u32 = 500;
@@ -78,8 +79,10 @@ pub struct Entry {
     pub board: Option<String>,
     pub filesystem: Option<String>,
     pub price_usd: Option<f64>,
-    /// Why it is kept out of rankings, if it is.
-    pub flag: Option<String>,
+    /// Why it is kept out of rankings, if it is: said in words wherever it is shown.
+    #[serde(serialize_with = "iomark_profiles::reasons::as_words")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    pub flag: Option<Reason>,
     pub synthetic: bool,
     pub figures: BTreeMap<String, f64>,
     /// Who sent it, as a keyed hash (`sender.rs`); none for a result the site cannot tell.

@@ -3,6 +3,7 @@
 //! of device is sold with, whatever the document names. A figure beyond it is not a measure of
 //! the device: a cache answered, or the document is wrong.
 
+use super::reason::{Link, Reason};
 use super::{ResultDoc, TestResult};
 
 /// The most random reads at queue depth 1 a rotating disk's platters give a turn: one on
@@ -16,25 +17,26 @@ pub const QUEUED_TURNS: f64 = 4.0;
 
 impl ResultDoc {
     /// Figures or a size no device of this one's link, platters or kind gives, as a flag.
-    pub(super) fn beyond_physics(&self) -> Option<String> {
+    pub(super) fn beyond_physics(&self) -> Option<Reason> {
         self.beyond_link()
             .or_else(|| self.beyond_platter())
             .or_else(|| self.beyond_kind())
     }
 
     /// The fastest test beyond the narrowest link the document names, as a flag.
-    fn beyond_link(&self) -> Option<String> {
+    fn beyond_link(&self) -> Option<Reason> {
         let (ceiling, link) = self.link_ceiling()?;
         let fastest: &TestResult = self
             .tests
             .iter()
             .filter(|t| t.mb_per_s > ceiling)
             .max_by(|a, b| a.mb_per_s.total_cmp(&b.mb_per_s))?;
-        Some(format!(
-            "{} at {:.0} MB/s is faster than its {link} carries (at most {:.0} MB/s): \
-             a cache answered, or the document is wrong",
-            fastest.name, fastest.mb_per_s, ceiling
-        ))
+        Some(Reason::BeyondLink {
+            test: fastest.name.clone(),
+            mb_per_s: fastest.mb_per_s,
+            link,
+            ceiling,
+        })
     }
 
     /// A rotating disk's random reads beyond what its platters allow, as a flag: at queue
@@ -45,7 +47,7 @@ impl ResultDoc {
     /// ranked a 7,200 rpm disk first of every device, at 2,300 such reads a second). A speed
     /// not given is taken as 15,000 rpm, the fastest disks'; hybrid drives ("SSHD", with flash
     /// beside the platters) are not judged.
-    fn beyond_platter(&self) -> Option<String> {
+    fn beyond_platter(&self) -> Option<Reason> {
         let device = self.target.device.as_ref()?;
         // A disk by its kind, not by the kernel's flag alone: a USB stick's `rotational` is 1
         // by default, and its queued reads are thousands (the fourth attack pass's stick was
@@ -69,30 +71,28 @@ impl ResultDoc {
             .tests
             .iter()
             .find(|t| t.kind == "rand" && t.op == "read" && t.iops > most(t))?;
-        Some(format!(
-            "{} at {:.0} random reads a second is more than a disk turning {rpm} times a minute \
-             can bring under its heads (about {:.0}): its cache answered, or the document is \
-             wrong",
-            test.name,
-            test.iops,
-            most(test)
-        ))
+        Some(Reason::BeyondPlatters {
+            test: test.name.clone(),
+            iops: test.iops,
+            rpm,
+            most: most(test),
+        })
     }
 
     /// A device larger than its kind can be, or random reads at queue depth 1 faster than
     /// its kind's bus can turn one round, as a flag (the fifth attack pass ranked an SD card
     /// of 1 PB, a USB stick of 256 TB, and a stick at 33,650 such reads a second, 30 µs each).
-    fn beyond_kind(&self) -> Option<String> {
+    fn beyond_kind(&self) -> Option<Reason> {
         let device = self.target.device.as_ref()?;
         let kind = device.kind();
         if let (Some(size), Some((most, why))) = (device.size_bytes, kind_capacity(kind)) {
             if size > most {
-                return Some(format!(
-                    "this {kind} of {:.0} GB is larger than any can be ({why}, {:.0} GB): the \
-                     document is wrong, or the device lies about its size",
-                    size as f64 / 1e9,
-                    most as f64 / 1e9
-                ));
+                return Some(Reason::LargerThanKind {
+                    kind: kind.to_string(),
+                    size_bytes: size,
+                    most_bytes: most,
+                    bound: why.to_string(),
+                });
             }
         }
         let known = qd1_floor(kind, false).is_some();
@@ -102,35 +102,31 @@ impl ResultDoc {
             let one = t.kind == "rand" && t.queue_depth.max(1) * t.threads.max(1) == 1;
             (one && t.iops > 1e6 / floor.0).then_some((t, floor))
         })?;
-        Some(format!(
-            "{} at {:.0} {}s a second, one at a time, is more than {} answers ({why}: at least \
-             {floor_us} µs each, at most {:.0} a second): a cache answered, or the document is \
-             wrong",
-            test.name,
-            test.iops,
-            test.op,
-            match known {
-                true => format!("this {kind}"),
-                false => "any device".to_string(),
-            },
-            1e6 / floor_us
-        ))
+        Some(Reason::OneAtATime {
+            test: test.name.clone(),
+            iops: test.iops,
+            op: test.op.clone(),
+            kind: known.then(|| kind.to_string()),
+            floor_us,
+            basis: why.to_string(),
+        })
     }
 
     /// The raw rate, in MB/s (10^6 bytes), of the narrowest link between the device and the
     /// host that the document names, or of the fastest interface its kind of device has where
     /// that is narrower (whatever the document names: issue 44's 120,000 MB/s NVMe drive named
-    /// no link), and the link in words: no figure can be above it.
-    pub fn link_ceiling(&self) -> Option<(f64, String)> {
+    /// no link), and the link: no figure can be above it.
+    pub fn link_ceiling(&self) -> Option<(f64, Link)> {
         let device = self.target.device.as_ref()?;
-        let mut links: Vec<(f64, String)> = Vec::new();
+        let mut links: Vec<(f64, Link)> = Vec::new();
         if let Some((ceiling, interface)) = kind_ceiling(device.kind()) {
-            links.push((ceiling, format!("kind's fastest interface ({interface})")));
+            let interface = interface.to_string();
+            links.push((ceiling, Link::Kind { interface }));
         }
         if let Some(mbps) = device.usb.as_ref().and_then(|u| u.speed_mbps) {
             if mbps > 0.0 {
                 // 480 Mbit/s is 60 MB/s before any overhead.
-                links.push((mbps / 8.0, format!("USB link ({mbps} Mbit/s)")));
+                links.push((mbps / 8.0, Link::Usb { mbit_s: mbps }));
             }
         }
         if let Some(sd) = &device.sd {
@@ -138,7 +134,7 @@ impl ResultDoc {
         }
         if device.transport == Some(super::Transport::Sata) {
             // SATA III: 6 Gbit/s with 8b/10b coding.
-            links.push((600.0, "SATA link (6 Gbit/s, SATA III)".into()));
+            links.push((600.0, Link::Sata));
         }
         if let Some(nvme) = &device.nvme {
             links.extend(pcie(nvme));
@@ -244,7 +240,7 @@ const ANY: (f64, &str) = (
 
 /// An SD card's or eMMC's bus: its clock (else its timing mode's) times its width, doubled
 /// where data moves on both clock edges. An SD card's bus is 4 bits wide, an eMMC's up to 8.
-fn sd_bus(sd: &super::Sd) -> Option<(f64, String)> {
+fn sd_bus(sd: &super::Sd) -> Option<(f64, Link)> {
     let timing = sd.bus_timing.as_deref()?.to_ascii_lowercase();
     let ddr = timing.contains("ddr") || timing.contains("hs400");
     let bits = if sd
@@ -277,13 +273,13 @@ fn sd_bus(sd: &super::Sd) -> Option<(f64, String)> {
         }
     };
     let ceiling = mhz * bits * if ddr { 2.0 } else { 1.0 } / 8.0;
-    let name = sd.bus_timing.clone().unwrap_or_default();
-    Some((ceiling, format!("SD bus ('{name}' at {mhz:.0} MHz)")))
+    let timing = sd.bus_timing.clone().unwrap_or_default();
+    Some((ceiling, Link::SdBus { timing, mhz }))
 }
 
 /// A PCIe link's rate: per lane, the transfer rate less its coding (8b/10b up to 5 GT/s,
 /// 128b/130b from 8 GT/s, about 242/256 in PCIe 6.0's flits), times the lanes.
-fn pcie(nvme: &super::Nvme) -> Option<(f64, String)> {
+fn pcie(nvme: &super::Nvme) -> Option<(f64, Link)> {
     let text = nvme.link_speed.as_deref()?;
     let gt: f64 = text.split_whitespace().next()?.parse().ok()?;
     if !gt.is_finite() || gt <= 0.0 {
@@ -300,11 +296,12 @@ fn pcie(nvme: &super::Nvme) -> Option<(f64, String)> {
     // guess.
     let lanes = nvme.link_width.filter(|w| *w > 0).unwrap_or(16);
     let ceiling = gt * 1000.0 * coding / 8.0 * lanes as f64;
-    Some((ceiling, format!("PCIe link ({gt} GT/s x{lanes})")))
+    Some((ceiling, Link::Pcie { gt_s: gt, lanes }))
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::result::reason::Reason;
     use crate::result::{sample, ResultDoc, Transport};
 
     fn of(transport: &str, sd: bool, size: u64) -> ResultDoc {
@@ -328,8 +325,7 @@ mod tests {
         ] {
             let flag = of(transport, sd, size).beyond_kind();
             assert!(
-                flag.as_deref()
-                    .is_some_and(|f| f.contains("larger than any can be")),
+                matches!(flag, Some(Reason::LargerThanKind { size_bytes, .. }) if size_bytes == size),
                 "{flag:?}"
             );
         }
@@ -364,7 +360,8 @@ mod tests {
         };
         let flag = at("usb", false, 33_650.0);
         assert!(
-            flag.as_deref().is_some_and(|f| f.contains("one at a time")),
+            matches!(&flag, Some(Reason::OneAtATime { kind: Some(k), floor_us, .. })
+                if k == "USB flash" && *floor_us == 40.0),
             "{flag:?}"
         );
         assert!(at("mmc", true, 25_000.0).is_some());
@@ -393,8 +390,7 @@ mod tests {
         ] {
             let flag = at(transport, write, iops, true);
             assert!(
-                flag.as_deref()
-                    .is_some_and(|f| f.contains("writes a second")),
+                matches!(&flag, Some(Reason::OneAtATime { op, .. }) if op == "write"),
                 "{flag:?}"
             );
         }
@@ -403,7 +399,11 @@ mod tests {
             assert_eq!(at(transport, write, iops, true), None, "{transport}");
         }
         let read = "RND4K_Q1T1_read";
-        assert!(at("virtio", read, 3_000_000.0, true).is_some());
+        let any = at("virtio", read, 3_000_000.0, true);
+        assert!(
+            matches!(any, Some(Reason::OneAtATime { kind: None, floor_us, .. }) if floor_us == 1.0),
+            "{any:?}"
+        );
         assert_eq!(at("virtio", read, 200_000.0, true), None);
         // Through the page cache a virtual disk's reads are the cache's, and said to be.
         assert_eq!(at("virtio", read, 3_000_000.0, false), None);

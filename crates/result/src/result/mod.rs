@@ -16,6 +16,7 @@ mod link;
 pub mod metric;
 mod names;
 mod public;
+pub mod reason;
 mod rows;
 #[cfg(any(test, feature = "sample"))]
 pub mod sample;
@@ -38,6 +39,7 @@ pub use identity::Identity;
 pub use info::Info;
 pub use names::{fit_text, printable};
 pub use public::{changed_texts, hide_private_paths, public_mount_options};
+pub use reason::Reason;
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
 pub use shape::shape;

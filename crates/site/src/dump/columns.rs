@@ -32,7 +32,9 @@ pub(super) const COLUMNS: [Column; 15] = [
     ("price_usd", |e| number(e.price_usd)),
     ("label", |e| text(&e.label)),
     ("headline", |e| text(&e.headline)),
-    ("not_ranked_because", |e| text(&e.flag)),
+    ("not_ranked_because", |e| {
+        text(&e.flag.as_ref().map(iomark_profiles::reasons::words))
+    }),
 ];
 
 /// Text a submitter chose, as a spreadsheet may open it safely.

@@ -3,6 +3,7 @@
 
 use super::histogram::{distribution_svg, Mark};
 use super::*;
+use iomark_profiles::reasons::words;
 
 pub struct Figure {
     pub label: String,
@@ -166,7 +167,7 @@ pub async fn device(
                 label: e.label.clone().unwrap_or_default(),
                 headline: e.headline.clone().unwrap_or_default(),
                 cells: cells(&e.figures, &metrics),
-                flag: e.flag.clone().unwrap_or_default(),
+                flag: e.flag.as_ref().map(words).unwrap_or_default(),
                 mine: view.mine.as_ref().is_some_and(|m| m.id == e.id),
             })
             .collect(),

@@ -1,6 +1,7 @@
 //! `/`: devices ranked by a figure, with filters, and the newest results.
 
 use super::*;
+use iomark_profiles::reasons::words;
 
 pub struct Choice {
     pub value: String,
@@ -199,7 +200,7 @@ fn recent_line(e: iomark_store::Entry) -> RecentLine {
         // Why it is not ranked: the list says "not ranked", the reason is a tooltip here
         // and said in full on its page (a phone showed the reason over half a screen).
         note: match (&e.flag, &e.device_key) {
-            (Some(flag), _) => flag.clone(),
+            (Some(flag), _) => words(flag),
             (None, None) => "the result names no device model".into(),
             _ => String::new(),
         },

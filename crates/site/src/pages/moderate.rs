@@ -17,6 +17,7 @@ use base64::Engine;
 
 use super::*;
 use crate::admin::{is_secret, REASON_MAX};
+use iomark_profiles::reasons::words;
 use iomark_store::{Entry, Moderated};
 
 #[derive(Template)]
@@ -157,7 +158,8 @@ pub async fn moderate(
                         .map(|e| {
                             let why = e
                                 .flag
-                                .clone()
+                                .as_ref()
+                                .map(words)
                                 .unwrap_or_else(|| "names no device model".into());
                             row(e, why)
                         })

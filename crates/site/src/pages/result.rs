@@ -2,6 +2,7 @@
 //! it shows where it is posted (Open Graph: its card as the picture, at `--public-url`).
 
 use super::*;
+use iomark_profiles::reasons::words;
 
 /// The site's links above a result's report, and why it is not ranked.
 #[derive(Template)]
@@ -84,7 +85,7 @@ pub async fn result(State(state): State<Shared>, Path(id): Path<String>) -> Resu
         }),
         json: format!("/api/v1/results/{}", encode(&entry.id)),
         card: carded.then(|| format!("/results/{}/card.png", encode(&entry.id))),
-        flag: entry.flag.clone(),
+        flag: entry.flag.as_ref().map(words),
     }
     .render()
     .map_err(|e| {

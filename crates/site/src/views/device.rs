@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::{class_of, encode, params};
 use crate::error::Failure;
 use crate::Shared;
+use iomark_profiles::reasons::words;
 use iomark_result::result::metric::{self, Metric};
 use iomark_store::{DeviceRow, Entry, Point, Spread};
 
@@ -169,8 +170,8 @@ fn mine(view: &DeviceView, id: &str, older: Option<&Entry>) -> Mine {
         figure,
         value,
         flag: match (own, older) {
-            (Some(p), _) => p.flag.clone(),
-            (None, Some(e)) => e.flag.clone(),
+            (Some(p), _) => p.flag.as_ref().map(words),
+            (None, Some(e)) => e.flag.as_ref().map(words),
             (None, None) => None,
         },
         beats,

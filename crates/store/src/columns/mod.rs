@@ -11,6 +11,7 @@ use sqlx::Row;
 
 use super::model::{DeviceRow, Entry};
 use iomark_result::result::metric::{Metric, METRICS};
+use iomark_result::result::Reason;
 
 /// A result's facts in `entries`, before its figures, in the order they are bound.
 pub const ENTRY_FACTS: [&str; 21] = [
@@ -254,7 +255,7 @@ impl Statements {
                     board: text(board),
                     filesystem: text(fs),
                     price_usd: real(price),
-                    flag: text(flag),
+                    flag: text(flag).as_deref().map(Reason::from_stored),
                     synthetic: value(synthetic).as_f64().is_some_and(|v| v != 0.0),
                     submitter: text(submitter),
                     neighbourhood: text(neighbourhood),
@@ -341,7 +342,10 @@ pub fn entry_of(row: &AnyRow, metrics: &[Metric]) -> Result<Entry, sqlx::Error> 
         board: row.try_get("board")?,
         filesystem: row.try_get("filesystem")?,
         price_usd: row.try_get("price_usd")?,
-        flag: row.try_get("flag")?,
+        flag: row
+            .try_get::<Option<String>, _>("flag")?
+            .as_deref()
+            .map(Reason::from_stored),
         synthetic: row.try_get::<i64, _>("synthetic")? != 0,
         submitter: row.try_get("submitter")?,
         neighbourhood: row.try_get("neighbourhood")?,

@@ -159,6 +159,13 @@ fn a_new_figure_is_written_and_read_back() {
         assert_eq!(by_row.len(), 2);
         assert!(by_row[0].figures.len() == metrics.len() - 1 && by_row[0].synthetic);
         assert!(by_row[0].waits && !by_row[1].waits);
+        // A reason an older store kept in words reads back as those words.
+        assert_eq!(
+            by_row[0].flag,
+            Some(iomark_result::result::Reason::Said {
+                words: "too fast for its link".into()
+            })
+        );
         assert_eq!(by_row[1].submitter.as_deref(), Some("c0ffee"));
         assert_eq!(
             by_row[1].system.as_deref(),

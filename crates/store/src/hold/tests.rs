@@ -116,9 +116,16 @@ fn another_kind_waits_once_a_device_is_established() {
     let usb = identity("USB flash", Some(64));
     assert_eq!(contradicts(&usb, "NVMe", Some(64), ESTABLISHED - 1), None);
     let why = contradicts(&usb, "NVMe", Some(64), ESTABLISHED).unwrap();
-    assert!(why.contains(
-        "calls this device USB flash of 64 GB, where its 3 submitters call it NVMe of 64 GB"
-    ));
+    assert_eq!(
+        why,
+        Reason::Contradicts {
+            kind: "USB flash".into(),
+            capacity_gb: Some(64),
+            submitters: 3,
+            their_kind: "NVMe".into(),
+            their_capacity_gb: Some(64),
+        }
+    );
     assert_eq!(contradicts(&usb, "USB flash", Some(64), 9), None);
     assert!(contradicts(&usb, "USB flash", Some(128), 9).is_some());
     // A capacity one side does not know contradicts nothing.

@@ -14,6 +14,7 @@ use crate::columns::{device_row, real_as_json, real_of_json, SQL};
 use crate::model::{DeviceRow, Entry};
 use crate::StoreError;
 use iomark_result::result::metric::METRICS;
+use iomark_result::result::Reason;
 
 /// Newest first: the order of a device's results on its page.
 const NEWEST: &str = "started_at DESC, id DESC";
@@ -23,7 +24,7 @@ const NEWEST: &str = "started_at DESC, id DESC";
 pub struct Point {
     pub id: String,
     /// Why it is not ranked, if it is not.
-    pub flag: Option<String>,
+    pub flag: Option<Reason>,
     pub headline: Option<String>,
     /// The figure asked for, where it has it.
     pub value: Option<f64>,
@@ -266,7 +267,7 @@ fn points_from_json(text: &str) -> Result<Vec<Point>, sqlx::Error> {
                     .as_str()
                     .ok_or_else(|| bad("a point without its id".into()))?
                     .to_string(),
-                flag: flag.as_str().map(str::to_string),
+                flag: flag.as_str().map(Reason::from_stored),
                 headline: headline.as_str().map(str::to_string),
                 value: real_of_json(&value),
             })
