@@ -22,6 +22,7 @@ pub mod output;
 
 pub use iomark_core::{engine, interrupt, langs, probe, progress, space, suite, verify};
 pub use iomark_export as export;
-pub use iomark_result::{compare, dirs, reference, result, rng, stats, units};
+pub use iomark_os::{dirs, rng};
+pub use iomark_result::{compare, reference, result, stats, units};
 pub use iomark_site as web;
 pub use iomark_store as store;

@@ -42,7 +42,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .transpose()?;
     let dump_dir = match &args.dump_dir {
         Some(dir) => dir.clone(),
-        None => iomark_result::dirs::xdg("XDG_DATA_HOME", ".local/share")
+        None => iomark_os::dirs::xdg("XDG_DATA_HOME", ".local/share")
             .map_err(|e| anyhow::anyhow!("--dump-dir: {e}: name the folder"))?
             .join("dump"),
     };

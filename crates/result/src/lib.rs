@@ -3,9 +3,9 @@
 //! `result` is the document (`iomark.result/1`): its schema, typed scores and warnings, its
 //! validation, the figures a site ranks by and what a result is of. Beside it: `compare`
 //! (verdicts between runs), `events` (the progress lines a run writes and the app reads),
-//! `reference` (published figures), `stats`, `units`, `rng` and `dirs`
-//! (XDG folders). This crate measures nothing, stores nothing and
-//! prints nothing; everything else in iomark depends on it. The map is docs/ARCHITECTURE.md.
+//! `reference` (published figures), `stats` and `units`. This crate measures nothing, stores
+//! nothing, prints nothing and asks nothing of the system (its folders and random seeds are
+//! `iomark_os`'s); everything else in iomark depends on it. The map is docs/ARCHITECTURE.md.
 //!
 //! In `result/`: the result document (`mod.rs`), its typed `Score` (`score.rs`), `Warning` and
 //! every `WarningKind` (`warning.rs`), the langs section (`langs.rs`), the verify section and its
@@ -26,10 +26,8 @@
 //! them: a run's headline and lines are its profile's words (`iomark_profiles`).
 
 pub mod compare;
-pub mod dirs;
 pub mod events;
 pub mod reference;
 pub mod result;
-pub mod rng;
 pub mod stats;
 pub mod units;

@@ -222,7 +222,7 @@ pub fn default_path() -> Result<PathBuf, String> {
 
 /// iomark's folder under `$XDG_DATA_HOME` (else `~/.local/share`).
 pub fn data_dir() -> Result<PathBuf, String> {
-    iomark_result::dirs::xdg("XDG_DATA_HOME", ".local/share")
+    iomark_os::dirs::xdg("XDG_DATA_HOME", ".local/share")
         .map_err(|e| format!("{e}: give --db PATH"))
 }
 

@@ -48,8 +48,9 @@ type Module = Vec<String>;
 /// (`crates/store`) is that room, so its `lib.rs` is `["store"]`; a crate of several rooms
 /// holds them as modules, and the binary's own `src/` holds `cli`, `commands` and `output`.
 /// The second column is how other crates name it (`iomark_store::Store` is `store::Store`).
-const CRATES: [(&str, &str, &[&str]); 8] = [
+const CRATES: [(&str, &str, &[&str]); 9] = [
     ("src", "iomark", &[]),
+    ("crates/os/src", "iomark_os", &[]),
     ("crates/result/src", "iomark_result", &[]),
     ("crates/profiles/src", "iomark_profiles", &["profiles"]),
     ("crates/core/src", "iomark_core", &[]),

@@ -1,6 +1,6 @@
 //! Offsets and data: the offset sequences and the written bytes, drawn from [`Rng`].
 
-pub use iomark_result::rng::Rng;
+pub use iomark_os::rng::Rng;
 
 use super::{Data, Pattern};
 

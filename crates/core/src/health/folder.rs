@@ -79,7 +79,7 @@ impl Folder {
         }
         std::fs::create_dir(&path).map_err(io)?;
         let state = State {
-            seed: iomark_result::rng::Rng::from_entropy().next_u64(),
+            seed: iomark_os::rng::Rng::from_entropy().next_u64(),
             ..State::default()
         };
         let folder = Folder {

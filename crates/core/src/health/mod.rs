@@ -283,7 +283,7 @@ fn read_canaries(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signa
 /// A new file of fresh content, synced, read back past the cache.
 fn fresh_write(folder: &Folder, figures: &mut Figures, signals: &mut Vec<Signal>) {
     let path = folder.file("fresh");
-    let seed = iomark_result::rng::Rng::from_entropy().next_u64();
+    let seed = iomark_os::rng::Rng::from_entropy().next_u64();
     let mut buf = Aligned::new(FRESH_BYTES);
     pattern::fill(&mut buf, 0, seed);
     let written = (|| {

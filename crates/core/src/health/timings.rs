@@ -50,7 +50,7 @@ pub(super) fn synced_writes(folder: &Folder, figures: &mut Figures, signals: &mu
 
 /// Small reads at places through the canaries, past the cache, timed.
 pub(super) fn read_latency(folder: &Folder, figures: &mut Figures) {
-    let mut rng = iomark_result::rng::Rng::from_entropy();
+    let mut rng = iomark_os::rng::Rng::from_entropy();
     let mut buf = Aligned::new(SMALL);
     for i in 0..READS {
         let Ok((mut file, _)) = folder::open_uncached(&folder.canary(i % CANARIES), false) else {

@@ -21,8 +21,8 @@ pub struct Ready {
 }
 
 /// `$XDG_CACHE_HOME/iomark/langs`, else `~/.cache/iomark/langs`.
-pub fn cache_root() -> Result<PathBuf, iomark_result::dirs::NoHome> {
-    iomark_result::dirs::xdg("XDG_CACHE_HOME", ".cache").map(|dir| dir.join("langs"))
+pub fn cache_root() -> Result<PathBuf, iomark_os::dirs::NoHome> {
+    iomark_os::dirs::xdg("XDG_CACHE_HOME", ".cache").map(|dir| dir.join("langs"))
 }
 
 /// The first executable of that name on PATH.

@@ -77,7 +77,7 @@ pub fn scan(
         },
         live.clone(),
     );
-    let mut rng = iomark_result::rng::Rng::from_entropy();
+    let mut rng = iomark_os::rng::Rng::from_entropy();
     let blocks = size / ACCESS_BYTES;
     let mut access = Vec::with_capacity(spec.accesses as usize);
     for _ in 0..spec.accesses {

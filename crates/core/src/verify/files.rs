@@ -225,7 +225,7 @@ impl Folder {
                 let mut folder = Folder {
                     path: new,
                     state: State {
-                        seed: iomark_result::rng::Rng::from_entropy().next_u64(),
+                        seed: iomark_os::rng::Rng::from_entropy().next_u64(),
                         file_bytes: FILE_BYTES,
                         planned_bytes: planned,
                         files_done: 0,

@@ -243,7 +243,7 @@ pub fn full(
     observer: &dyn Observer,
     stop: &AtomicBool,
 ) -> Result<Outcome, VerifyError> {
-    let seed = iomark_result::rng::Rng::from_entropy().next_u64();
+    let seed = iomark_os::rng::Rng::from_entropy().next_u64();
     let len = dev.size / 4096 * 4096;
     let span = Span {
         file: &dev.file,
@@ -331,7 +331,7 @@ pub fn full(
 
 /// Find a raw device's real capacity by sampling (`capacity/`).
 pub fn probe(dev: &mut RawDevice, observer: &dyn Observer) -> Result<Outcome, VerifyError> {
-    let seed = iomark_result::rng::Rng::from_entropy().next_u64();
+    let seed = iomark_os::rng::Rng::from_entropy().next_u64();
     let live = Arc::new(Live::default());
     observer.started(
         &Phase::Bytes {

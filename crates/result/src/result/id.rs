@@ -74,7 +74,7 @@ mod tests {
 
     #[test]
     fn short_ids_are_what_comparing_every_pair_gives() {
-        let mut rng = crate::rng::Rng::from_seed([59, 1, 2, 3]);
+        let mut rng = iomark_os::rng::Rng::from_seed([59, 1, 2, 3]);
         for round in 0..200 {
             // Few letters, so that ids share long beginnings; some ids twice, some a prefix
             // of another.

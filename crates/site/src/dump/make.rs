@@ -381,7 +381,7 @@ pub(super) fn temp_file(dir: &Path, name: &str) -> Result<(PathBuf, Gz), String>
     let temp = dir.join(format!(
         "{MAKING}{}-{:x}-{name}",
         std::process::id(),
-        iomark_result::rng::Rng::from_entropy().next_u64()
+        iomark_os::rng::Rng::from_entropy().next_u64()
     ));
     let file = OpenOptions::new()
         .write(true)

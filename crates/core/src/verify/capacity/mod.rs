@@ -250,7 +250,7 @@ struct Readback {
 
 /// A block every `step` after the dense region, jittered within its step, and the last block.
 fn sample_positions(size: u64, dense: u64, step: u64, seed: u64) -> Vec<u64> {
-    let mut rng = iomark_result::rng::Rng::from_seed([seed, 1, 2, 3]);
+    let mut rng = iomark_os::rng::Rng::from_seed([seed, 1, 2, 3]);
     let mut samples = Vec::new();
     let mut at = SPARED + dense;
     while at + BLOCK as u64 <= size {

@@ -1,7 +1,7 @@
 //! A fast random generator: xoshiro256++ (Blackman and Vigna, 2019), a handful of instructions
 //! per 64 bits, so drawing random offsets costs nothing next to an I/O. It is seeded from the
 //! kernel's `getrandom`, so two runs do not hit the same blocks in the same order. Used for
-//! offsets and data (`engine`), test file names and result ids.
+//! offsets and data (`engine`), test file names, and the seeds of verify, health and the site.
 
 /// xoshiro256++.
 #[derive(Clone, Debug)]
