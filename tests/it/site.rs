@@ -902,7 +902,7 @@ fn submit_shows_what_leaves_and_keeps_a_failed_result() {
         "--dry-run",
     ]));
     let sent: Value = serde_json::from_slice(&dry.stdout).unwrap();
-    assert_eq!(sent["target"]["path"], "~/bench");
+    assert_eq!(sent["target"]["path"], "~/[folder]");
     assert_eq!(sent["id"], ulid(7));
     assert!(!String::from_utf8_lossy(&dry.stdout).contains(home.to_str().unwrap()));
     // And says what it removed (the fifth attack pass: options and a user name went unsaid).

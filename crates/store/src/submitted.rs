@@ -1,6 +1,7 @@
 //! What a site keeps of a submitted result (`api::submit` stores it so; results a site took
-//! under older rules are brought to it once, when derived anew): no local path, and at most
-//! 64 kB, long timelines merged (`ResultDoc::thin_for_site`).
+//! under older rules are brought to it once, when derived anew): no local path, no folder or
+//! name of a person in any text (`ResultDoc::for_submission`'s rules, as they are now), and at
+//! most 64 kB, long timelines merged (`ResultDoc::thin_for_site`).
 
 use sqlx::{Any, Row, Transaction};
 
@@ -10,17 +11,14 @@ use iomark_result::result::ResultDoc;
 /// own business) and at most 64 kB, long timelines merged (`ResultDoc::thin_for_site`);
 /// `api::submit` stores it so. Results a site took before (those with a deletion token: a
 /// submission, shown or hidden) are kept so here, once; a store's own runs keep all of theirs.
-/// Only documents with a path, or long enough that they may be over, are read, one at a time.
+/// Each is read, one at a time: a text kept under older rules may name someone the rules now
+/// hide (the seventh attack pass: a drive's serial in `/dev/disk/by-id/`, `alice@host`).
 pub(crate) async fn keep_as_submitted(tx: &mut Transaction<'_, Any>) -> Result<(), sqlx::Error> {
     let ids: Vec<String> = sqlx::query(
         "SELECT id FROM results WHERE id IN \
          (SELECT id FROM entries WHERE token_hash IS NOT NULL \
-          UNION SELECT id FROM hidden WHERE token_hash IS NOT NULL) \
-         AND (length(document) > $1 OR document NOT LIKE '%\"path\":\"\"%')",
+          UNION SELECT id FROM hidden WHERE token_hash IS NOT NULL)",
     )
-    // A character is at most 4 bytes: a document over the bound is over a quarter of it in
-    // characters.
-    .bind((iomark_result::result::SITE_KEEPS / 4) as i64)
     .fetch_all(&mut **tx)
     .await?
     .iter()
@@ -32,9 +30,10 @@ pub(crate) async fn keep_as_submitted(tx: &mut Transaction<'_, Any>) -> Result<(
             .fetch_one(&mut **tx)
             .await?
             .try_get(0)?;
-        let Ok(mut doc) = serde_json::from_str::<ResultDoc>(&text) else {
+        let Ok(doc) = serde_json::from_str::<ResultDoc>(&text) else {
             continue;
         };
+        let mut doc = doc.for_submission(None);
         doc.target.path.clear();
         // One that does not fit even thinned (none a site took since it thins them) is kept
         // as thin as it goes.
@@ -56,7 +55,8 @@ pub(crate) async fn keep_as_submitted(tx: &mut Transaction<'_, Any>) -> Result<(
 
 #[cfg(test)]
 mod tests {
-    /// Derived anew, a site's submitted results lose the local path they were sent with, and
+    /// Derived anew, a site's submitted results lose the local path they were sent with (and
+    /// any folder or name a text holds that the rules now hide), and
     /// one sent whole before a site kept at most 64 kB is thinned to that (the rest unread and
     /// unchanged); a store's own runs keep all of theirs.
     #[test]
@@ -65,6 +65,11 @@ mod tests {
             let mut doc = iomark_result::result::sample::doc();
             doc.target.path = "/home/someone/card".into();
             doc.id = "01JPATHSUBMITTED000000000".into();
+            // A text the rules of its day let through.
+            doc.warnings.push(iomark_result::result::Warning::new(
+                iomark_result::result::WarningKind::HighVariation,
+                "/dev/disk/by-id/ata-X_S5Y1NX0R123456X varied, said alice@bobpc",
+            ));
             let nobody = crate::Sender::default();
             store.submissions().save(&doc, "t", &nobody).await.unwrap();
             let mut long = doc.clone();
@@ -82,7 +87,12 @@ mod tests {
                 .unwrap();
             store.derivation().rederive().await.unwrap();
             let stored = async |id: &str| store.history().document(id).await.unwrap();
-            assert_eq!(stored("01JPATHSUBMITTED000000000").await.target.path, "");
+            let submitted = stored("01JPATHSUBMITTED000000000").await;
+            assert_eq!(submitted.target.path, "");
+            assert_eq!(
+                submitted.warnings.last().unwrap().message,
+                "/dev/[folder] varied, said [someone]"
+            );
             assert_eq!(
                 stored("01JPATHOWN000000000000000").await.target.path,
                 "/home/someone/card"

@@ -170,7 +170,7 @@ pub fn hide_private_paths(text: &str) -> String {
 /// The folders a path may begin with and be shown: the system's own, and what is hidden
 /// already. Any other path is someone's (issue 59's attack pass published `/media/alice`,
 /// `/home//bob`, `/HOME/u`, `C:\Users\u`, `~erin`, `/run/user/1000/gvfs/…user=carol`).
-const SHOWN: [&str; 16] = [
+const SHOWN: [&str; 17] = [
     "/dev/",
     "/sys/",
     "/proc/",
@@ -187,11 +187,33 @@ const SHOWN: [&str; 16] = [
     "/media/USER/",
     "/run/media/USER/",
     "/var/tmp",
+    "~/",
 ];
 
-/// The folders of [`SHOWN`] anyone makes folders in: shown, and nothing below them (a desktop's
-/// mounts below `/media/USER/` are named by their cards, and stay).
-const SHARED: [&str; 4] = ["/tmp/", "/var/tmp/", "/mnt/", "/opt/"];
+/// The folders of [`SHOWN`] anyone makes folders in or names: shown, and nothing below them (a
+/// desktop's mounts below `/media/USER/` are named by their cards, and stay). Below a home
+/// (`~/`) every folder is its owner's; below `/var/lib/` a service's, named as its user may be;
+/// below `/dev/` only the kernel's names of devices are shown (`/dev/sda`, `/dev/mmcblk0p2`):
+/// `/dev/disk/by-id/` holds serial numbers, `by-label/` and `/dev/mapper/` names people gave
+/// (the seventh attack pass published all of these).
+const SHARED: [&str; 7] = [
+    "/tmp/",
+    "/var/tmp/",
+    "/mnt/",
+    "/opt/",
+    "~/",
+    "/var/lib/",
+    "/dev/",
+];
+
+/// A device's name as the kernel gives it under `/dev/` (`sda`, `nvme0n1p1`, `mmcblk0`,
+/// `loop3`, `dm-0`): letters, then letters, digits or dashes, one folder deep.
+fn kernel_device(rest: &str) -> bool {
+    rest.starts_with(|c: char| c.is_ascii_lowercase())
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
 
 /// `text` with the slashes and tildes written percent-encoded (`%2F`, `%5C`, `%7E`) as they are,
 /// however often encoded (`%252F` is `%2F` encoded again: the fourth attack pass published
@@ -265,6 +287,8 @@ fn hide_other_paths(text: &str) -> String {
         )
     };
     let mut out = String::with_capacity(text.len());
+    // Whether the word before was hidden.
+    let mut hid = false;
     for piece in text.split_inclusive(char::is_whitespace) {
         let word = piece.trim_end_matches(char::is_whitespace);
         let space = &piece[word.len()..];
@@ -294,15 +318,31 @@ fn hide_other_paths(text: &str) -> String {
         let shared = path.and_then(|path| {
             SHARED.iter().find(|root| {
                 // `/tmp/[folder]` is hidden already (a second pass leaves it so).
+                let rest = path.get(root.len()..).unwrap_or_default();
                 path.len() > root.len()
                     && path.starts_with(*root)
-                    && !path[root.len()..].starts_with("[folder")
+                    && !rest.starts_with("[folder")
+                    && !(**root == "/dev/" && kernel_device(rest))
             })
         });
-        match (private, shared) {
-            (true, _) => out.push_str("[folder]"),
-            (false, Some(root)) => out.push_str(&format!("{before}{root}[folder]{after}")),
-            (false, None) => out.push_str(word),
+        // Someone at a machine (`alice@bobpc:~$`), or an address: a name either side.
+        let someone = folded.char_indices().any(|(at, c)| {
+            c == '@'
+                && folded[..at].ends_with(char::is_alphanumeric)
+                && folded[at + 1..].starts_with(char::is_alphanumeric)
+        });
+        // A path a space broke (`/mnt/My Photos/alice`): what follows a hidden one and holds
+        // a slash is its rest.
+        let rest_of_path = hid && word.contains(slash);
+        hid = true;
+        match (private || rest_of_path, shared, someone) {
+            (_, _, true) => out.push_str("[someone]"),
+            (true, _, _) => out.push_str("[folder]"),
+            (false, Some(root), _) => out.push_str(&format!("{before}{root}[folder]{after}")),
+            (false, None, _) => {
+                hid = false;
+                out.push_str(word)
+            }
         }
         out.push_str(space);
     }
@@ -315,9 +355,21 @@ fn hide_homes(text: &str, prefix: &str) -> String {
     let mut rest = text;
     while let Some(at) = rest.find(prefix) {
         let after = &rest[at + prefix.len()..];
-        let name = after
-            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '-')))
-            .unwrap_or(after.len());
+        let name_char = |c: char| c.is_alphanumeric() || matches!(c, '.' | '_' | '-');
+        let mut name = after.find(|c: char| !name_char(c)).unwrap_or(after.len());
+        // A name of a few words (`/Users/Alice Smith/Desktop`: the seventh attack pass
+        // published `~ Smith/Desktop`) runs to its folder's slash.
+        if let Some(slash) = after.find('/') {
+            let words = &after[..slash];
+            let spaces = words.matches(' ').count();
+            if name > 0
+                && (1..=2).contains(&spaces)
+                && !words.ends_with(' ')
+                && words.chars().all(|c| name_char(c) || c == ' ')
+            {
+                name = slash;
+            }
+        }
         out.push_str(&rest[..at]);
         if name == 0 || after[..name].bytes().all(|b| b == b'.') {
             // `.` and `..` are no one's name: the path is left whole, for `hide_other_paths`.

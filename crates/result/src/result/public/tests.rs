@@ -75,7 +75,8 @@ fn no_spelling_of_a_persons_folder_is_sent() {
     for text in [
         "2000 MB/s and 4 I/O a read/write",
         "/dev/sda on /mnt/, /sys/block/sda/queue and /tmp",
-        "~/bench and /media/USER/CARD",
+        "~ and ~/[folder] and /media/USER/CARD",
+        "/dev/nvme0n1p2, /dev/mmcblk0 and /dev/dm-0",
         "a ratio of 1/3",
         "<script>alert(1)</script> \"><img src=x onerror=alert(2)>",
     ] {
@@ -125,10 +126,10 @@ fn paths_under_home_are_not_sent() {
         "loops of /home/alice/bench/.iomark-1.tmp varied",
     ));
     let sent = doc.for_submission(Some(Path::new("/home/alice")));
-    assert_eq!(sent.target.path, "~/bench");
+    assert_eq!(sent.target.path, "~/[folder]");
     assert_eq!(
         sent.warnings.last().unwrap().message,
-        "loops of ~/bench/.iomark-1.tmp varied"
+        "loops of ~/[folder] varied"
     );
     let text = serde_json::to_string(&sent).unwrap();
     assert!(!text.contains("alice"), "{text}");
@@ -136,7 +137,7 @@ fn paths_under_home_are_not_sent() {
     // another name, stays.
     doc.target.path = "/home/alicex/bench".into();
     let sent = doc.for_submission(Some(Path::new("/home/alice")));
-    assert_eq!(sent.target.path, "~/bench");
+    assert_eq!(sent.target.path, "~/[folder]");
     doc.target.path = "/srv/alicex/bench".into();
     let sent = doc.for_submission(Some(Path::new("/srv/alice")));
     assert_eq!(
@@ -145,7 +146,7 @@ fn paths_under_home_are_not_sent() {
     );
     doc.target.path = "/srv/alice/bench".into();
     let sent = doc.for_submission(Some(Path::new("/srv/alice")));
-    assert_eq!(sent.target.path, "~/bench");
+    assert_eq!(sent.target.path, "~/[folder]");
     doc.target.path = "/mnt/usb".into();
     assert_eq!(
         doc.for_submission(Some(Path::new("/"))).target.path,
@@ -167,5 +168,36 @@ fn a_path_written_with_character_references_is_hidden() {
     assert_eq!(
         hide_private_paths("R&amp;D 4 &#x26; 5"),
         "R&amp;D 4 &#x26; 5"
+    );
+}
+
+/// The seventh attack pass: a user name with a space, a folder below a home, a prompt, a
+/// drive's serial and names people gave, under system folders.
+#[test]
+fn no_name_a_person_gave_or_has_is_sent_whatever_folder_holds_it() {
+    for (text, shown) in [
+        (
+            "/Users/Alice Smith/Desktop and /home/alice smith/x",
+            "~/[folder] and ~/[folder]",
+        ),
+        ("/home/alice/acme-merger-2026/bench", "~/[folder]"),
+        ("alice@bobpc:~$ iomark run", "[someone] iomark run"),
+        ("mail alice@example.org", "mail [someone]"),
+        (
+            "/dev/disk/by-id/ata-Samsung_SSD_870_EVO_1TB_S5Y1NX0R123456X",
+            "/dev/[folder]",
+        ),
+        ("/dev/disk/by-label/alice-photos", "/dev/[folder]"),
+        ("/dev/mapper/alice--vg-root", "/dev/[folder]"),
+        ("(/var/lib/alice)", "(/var/lib/[folder])"),
+        ("/mnt/My Photos/alice x", "/mnt/[folder] [folder] x"),
+    ] {
+        assert_eq!(super::hide_private_paths(text), shown, "{text}");
+        assert_eq!(super::hide_private_paths(shown), shown, "{shown}");
+    }
+    // A name of many words is no name: the words stay, the path is hidden.
+    assert_eq!(
+        super::hide_private_paths("/home/alice and then some more/x"),
+        "~ and then some more/x"
     );
 }
