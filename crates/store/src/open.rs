@@ -253,6 +253,11 @@ fn migrator() -> Migrator {
             "neighbourhoods",
             include_str!("migrations/0021_neighbourhoods.sql"),
         ),
+        (
+            22,
+            "buried figures",
+            include_str!("migrations/0022_buried_figures.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(
