@@ -9,7 +9,6 @@ use iomark_result::units::figure;
 /// What a reader is told.
 pub fn words(reason: &Reason) -> String {
     const CACHE: &str = "a cache answered, or the document is wrong";
-    const WAITS: &str = "it waits for a moderator before it ranks";
     match reason {
         Reason::NullEngine => "measured with the null engine, which does no I/O".into(),
         Reason::PiSizes => {
@@ -63,10 +62,19 @@ pub fn words(reason: &Reason) -> String {
             1e6 / floor_us
         ),
         Reason::MixedScripts { name, word } => format!(
-            "the name '{name}' mixes letters of several scripts in '{word}', or writes it in \
-             another script's letters that look Latin, as a look-alike of another device's name \
-             does: not ranked"
+            "the name '{name}' writes '{word}' in letters of several scripts, or in letters or \
+             signs that only look like its own, as a look-alike of another device's name does: \
+             not ranked"
         ),
+        Reason::Said { words } => words.clone(),
+        held => held_words(held),
+    }
+}
+
+/// What a reader is told of a hold: why a site keeps a result for a moderator.
+fn held_words(reason: &Reason) -> String {
+    const WAITS: &str = "it waits for a moderator before it ranks";
+    match reason {
         Reason::HiddenDevice { moderator } => format!(
             "a moderator hid this device ({moderator}): its results wait for a moderator until \
              it is restored"
@@ -100,6 +108,20 @@ pub fn words(reason: &Reason) -> String {
                 figure(*median)
             )
         }
+        Reason::UnderOwnMedian {
+            metric,
+            value,
+            median,
+            times,
+        } => {
+            let (label, unit) = named(metric);
+            format!(
+                "its {label} of {} {unit}, as most of its figures, is under 1/{times} of this \
+                 device's own median ({} {unit}): {WAITS}",
+                figure(*value),
+                figure(*median)
+            )
+        }
         Reason::LookAlike { like } => format!(
             "its name is written as another device's is ({like}), a letter for a digit or a \
              digit for a letter: {WAITS}"
@@ -120,7 +142,7 @@ pub fn words(reason: &Reason) -> String {
                 figure(*fastest)
             )
         }
-        Reason::Said { words } => words.clone(),
+        other => words(other),
     }
 }
 

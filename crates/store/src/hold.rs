@@ -9,8 +9,11 @@ use sqlx::{Any, Row, Transaction};
 
 use iomark_result::result::drive::maker_words;
 use iomark_result::result::identity::{skeleton, Identity};
-use iomark_result::result::metric::METRICS;
+use iomark_result::result::metric::{Metric, METRICS};
 use iomark_result::result::{Reason, ResultDoc};
+
+mod typos;
+use typos::{a_letter_off, a_typo_off};
 
 /// Submitters who must agree on a device's kind before a result that says otherwise waits.
 pub const ESTABLISHED: i64 = 3;
@@ -24,6 +27,10 @@ pub const FAR_BEYOND: f64 = 2.0;
 /// How many times its device's own median a result's figure may be and rank: a card behind a
 /// USB 2 reader and then a UHS-I one is 2.5 times faster, a card's random writes vary more.
 pub const OWN_BEYOND: f64 = 5.0;
+/// How many times under its device's own median most of a result's figures may be and rank:
+/// a card in a slower reader, a drive nearly full, a card worn out are slower, and said so by
+/// their link or within this.
+pub const OWN_BELOW: f64 = 10.0;
 
 /// Why a submission of `doc` (its facts `id`) waits for a moderator, if it does.
 pub(crate) async fn reason(
@@ -86,7 +93,8 @@ pub(crate) async fn reason(
             return Ok(Some(why));
         }
         // Every result is held against the device's own figures, not only its first (issue
-        // 59: a modest first result, then 63,600 MB/s, was never looked at again).
+        // 59: a modest first result, then 63,600 MB/s, was never looked at again), both ways.
+        let mut pairs = Vec::new();
         for (n, metric) in METRICS.iter().enumerate() {
             let (Some(value), Some(usual)) =
                 (metric.of(doc), row.try_get::<Option<f64>, _>(n + 3)?)
@@ -101,6 +109,10 @@ pub(crate) async fn reason(
                     times: OWN_BEYOND,
                 }));
             }
+            pairs.push((metric, value, usual));
+        }
+        if let Some(why) = far_below(doc, &pairs) {
+            return Ok(Some(why));
         }
     } else if let Some(like) = look_alike_of(tx, key).await? {
         return Ok(Some(Reason::LookAlike { like }));
@@ -116,20 +128,60 @@ pub(crate) async fn reason(
 /// model, `990PRO2TB`, is one). A hidden device's results came back as `… 990 PRO 4TB (new)`,
 /// `Samsung 990 PRO 4TB`, `990PRO`, `… 4000GB` (the fourth attack pass), `SSD 990 PRO 2TB`,
 /// `Samsung Electronics … 2TB Gen4`, `… 990 PR0 …`, `990PRO2TB` and with a size that keyed it
-/// `…-2tb-2147gb` (the fifth). A word of its own (`with Heatsink`) is another product: a
-/// legitimate one must not wait because a fake of a name within it was hidden.
+/// `…-2tb-2147gb` (the fifth). Whatever words a name adds about it, it is the product it
+/// holds whole (the seventh came back as `… 1TB Used`, `Open Box`, `3D NAND`, `SSD
+/// Festplatte`, `Micron Crucial …`, `Crvcial MX500 1TB`, `MX 500 1 TB`: words no list will
+/// ever hold): a key whose words hold the hidden one's, in a run (`mx`, `500` hold `mx500`),
+/// of no other maker and no other capacity, waits too, unless a word it adds names another
+/// product of the line ([`VARIANT`]: `… 990 PRO Plus`, `… with Heatsink`) or a model of its
+/// own (`WD Blue SA510` is no fake `WD Blue`).
 fn same_device(hidden: &str, key: &str) -> bool {
     let (h, k) = (Product::of(hidden), Product::of(key));
-    let one = |a: &Option<String>, b: &Option<String>| a.is_none() || b.is_none() || a == b;
+    let makers = h.makers.is_empty() || k.makers.is_empty() || !h.makers.is_disjoint(&k.makers);
     let capacities = h.gb.is_empty() || k.gb.is_empty() || !h.gb.is_disjoint(&k.gb);
-    let words = h.core == k.core || h.sorted == k.sorted;
-    h.core.len() >= 3 && words && one(&h.maker, &k.maker) && capacities
+    let n = k.words.len();
+    let holds = (0..n).any(|i| {
+        (i + 1..=n).any(|j| {
+            // Judged as written (a reader's view reads digits as letters).
+            let other = |w: &String| VARIANT.contains(&w.as_str()) || model_code(w);
+            k.words[i..j].concat() == h.core
+                && !k.written[..i].iter().chain(&k.written[j..]).any(other)
+        })
+    });
+    let words = holds || h.sorted == k.sorted;
+    h.core.len() >= 3 && words && makers && capacities
+}
+
+/// Words that make another product of a line: `T7` and `T7 Shield`, `970 EVO` and `970 EVO
+/// Plus`, `Extreme` and `Extreme PRO`.
+#[rustfmt::skip]
+const VARIANT: [&str; 30] = [
+    "plus", "pro", "max", "ultra", "mini", "micro", "fit", "shield", "heatsink", "go", "extreme",
+    "evo", "qvo", "elite", "edge", "prime", "turbo", "lite", "slim", "touch", "duo", "dual",
+    "portable", "armor", "blade", "rgb", "gaming", "nano", "xs", "xl",
+];
+
+/// A model's own code: letters and digits in one word of four or more (`sa510`, `mz77e1t0`),
+/// not a size with its unit (`7mm`, `6gb`).
+fn model_code(word: &str) -> bool {
+    let digits = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    let a_size = digits.len() < word.len()
+        && ["mm", "cm", "in", "gb", "tb", "mb", "nm", "gbps", "mbps"].contains(&digits);
+    word.chars().count() >= 4
+        && word.contains(|c: char| c.is_ascii_digit())
+        && word.contains(char::is_alphabetic)
+        && !a_size
 }
 
 /// What a device key says of the product: its maker, the rest as a reader sees it, and the
 /// capacities it gives in gigabytes.
 struct Product {
-    maker: Option<String>,
+    /// Every maker it names (`Micron Crucial`).
+    makers: std::collections::BTreeSet<String>,
+    /// Its words as a reader sees them, less those that name no product.
+    words: Vec<String>,
+    /// The same words as written.
+    written: Vec<String>,
     core: String,
     /// The same words sorted, run together.
     sorted: String,
@@ -140,10 +192,10 @@ impl Product {
     fn of(key: &str) -> Product {
         // Words that name no product: what a drive is, its bus and form, how it is sold.
         #[rustfmt::skip]
-        const NO_PRODUCT: [&str; 27] = [
+        const NO_PRODUCT: [&str; 28] = [
             "ssd", "nvme", "new", "with", "the", "drive", "disk", "internal", "external", "m2",
             "pcie", "gen3", "gen4", "gen5", "sata", "solid", "state", "renewed", "refurbished",
-            "oem", "bulk", "retail", "series", "nand", "vnand", "iii", "inch",
+            "oem", "bulk", "retail", "series", "nand", "vnand", "iii", "inch", "digital",
         ];
         let gb_of = |w: &str| -> Option<u64> {
             let (n, per) = match (w.strip_suffix("gb"), w.strip_suffix("tb")) {
@@ -153,11 +205,19 @@ impl Product {
             };
             n.parse::<u64>().ok().map(|n| n * per)
         };
-        // Makers as a reader sees them (`Sarnsung`, `S4MSUNG`: the sixth attack pass).
-        let makers: Vec<String> = maker_words().map(skeleton).collect();
-        let is_maker = |seen: &str| makers.iter().any(|m| m == seen);
+        // Makers as a reader sees them (`Sarnsung`, `S4MSUNG`: the sixth attack pass), each
+        // with the maker it names (`western` and `wd` are one; `삼성` is Samsung).
+        let makers: Vec<(String, Option<&str>)> =
+            maker_words().map(|(w, m)| (skeleton(w), m)).collect();
+        let is_maker = |seen: &str| makers.iter().any(|m| m.0 == seen);
+        let maker = |seen: &str| {
+            let named = makers.iter().find(|m| m.0 == seen).and_then(|m| m.1);
+            named.map(str::to_ascii_lowercase)
+        };
         let mut product = Product {
-            maker: None,
+            makers: Default::default(),
+            words: Vec::new(),
+            written: Vec::new(),
             core: String::new(),
             sorted: String::new(),
             gb: Default::default(),
@@ -195,31 +255,29 @@ impl Product {
             // A maker or `ssd` glued before the model (`samsungssd`, `ssd990`), split at a
             // character's edge (the sixth attack pass's `삼성…` split inside a letter).
             let mut seen = skeleton(word);
-            while let Some((glued, rest)) = seen
-                .char_indices()
-                .map(|(i, _)| i)
-                .filter(|&i| i >= 2)
-                .rev()
-                .map(|i| seen.split_at(i))
-                .find(|(p, _)| *p == "ssd" || is_maker(p))
-                .map(|(p, r)| (p.to_string(), r.to_string()))
-            {
-                // A maker as its own country writes it names none of the others.
-                if glued != "ssd" && glued.is_ascii() {
-                    product.maker.get_or_insert(glued);
-                }
+            // A maker's own word is not split (`corsair` is no `co` glued to `rsair`).
+            while let Some((glued, rest)) = (!is_maker(&seen)).then_some(()).and_then(|()| {
+                seen.char_indices()
+                    .map(|(i, _)| i)
+                    .filter(|&i| i >= 2)
+                    .rev()
+                    .map(|i| seen.split_at(i))
+                    .find(|(p, _)| *p == "ssd" || is_maker(p))
+                    .map(|(p, r)| (p.to_string(), r.to_string()))
+            }) {
+                product.makers.extend(maker(&glued));
                 seen = rest;
             }
             if is_maker(&seen) {
-                if seen.is_ascii() {
-                    product.maker.get_or_insert(seen);
-                }
+                product.makers.extend(maker(&seen));
             } else if !seen.is_empty() && !NO_PRODUCT.contains(&seen.as_str()) {
                 words.push((word, seen));
             }
         }
+        product.written = words.iter().map(|(w, _)| w.to_string()).collect();
         let mut seen: Vec<String> = words.into_iter().map(|(_, s)| s).collect();
         product.core = seen.concat();
+        product.words = seen.clone();
         // Its words in any order (`PRO 990`).
         seen.sort();
         product.sorted = seen.concat();
@@ -241,7 +299,11 @@ async fn look_alike_of(
     for row in keys {
         let other: Option<String> = row.try_get(0)?;
         if let Some(other) = other.filter(|o| o != key) {
-            if skeleton(&other) == seen || a_letter_off(key, &other) {
+            if skeleton(&other) == seen
+                || a_letter_off(key, &other)
+                || a_typo_off(key, &other)
+                || one_product(key, &other)
+            {
                 return Ok(Some(other));
             }
         }
@@ -249,30 +311,37 @@ async fn look_alike_of(
     Ok(None)
 }
 
-/// Whether `key` is `other` with one letter inside a word written as another character: as
-/// a digit, whichever (`kin6ston` for `kingston`, the sixth attack pass; a skeleton reads only
-/// the digits that look like one letter), or as another letter in a word of five letters or
-/// more (`Samsunq`, `Kingstom`). Model numbers differ by digits among digits (`860`, `870`),
-/// and short words by a letter (`EVO`, `QVO`; `Fury`, `Fvry` is left to a moderator), not so.
-fn a_letter_off(key: &str, other: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (key.chars().collect(), other.chars().collect());
-    if a.len() != b.len() {
-        return false;
+/// Whether two keys read as one product: each holds the other (`same_device`), by makers
+/// both name or neither does (`Western Digital Black SN770M` is `WD Black SN770M`: the
+/// seventh attack pass ranked it as a device of its own).
+fn one_product(key: &str, other: &str) -> bool {
+    let (a, b) = (Product::of(key), Product::of(other));
+    a.makers.is_empty() == b.makers.is_empty() && same_device(key, other) && same_device(other, key)
+}
+
+/// Where most of a result's figures (`pairs`: each with its device's median) are under
+/// 1/[`OWN_BELOW`] of the median, and no link the document names explains it (a drive behind
+/// a USB 2 link is slow, and says so): why it waits. The seventh attack pass ranked a device's
+/// result at 0.6% of its own median in every figure: a rival's way to pull a median down.
+fn far_below(doc: &ResultDoc, pairs: &[(&Metric, f64, f64)]) -> Option<Reason> {
+    let below: Vec<_> = pairs
+        .iter()
+        .filter(|(_, value, usual)| *value * OWN_BELOW < *usual)
+        .collect();
+    let ceiling = doc.link_ceiling().map_or(f64::INFINITY, |(c, _)| c);
+    let explained = pairs
+        .iter()
+        .any(|(m, _, usual)| m.unit == "MB/s" && *usual > ceiling);
+    if below.len() * 2 <= pairs.len() || explained {
+        return None;
     }
-    let mut differ = (0..a.len()).filter(|&i| a[i] != b[i]);
-    let (Some(i), None) = (differ.next(), differ.next()) else {
-        return false;
-    };
-    let letter = |c: Option<&char>| c.is_some_and(|c| c.is_alphabetic());
-    let swapped = (a[i].is_ascii_digit() && b[i].is_alphabetic())
-        || (b[i].is_ascii_digit() && a[i].is_alphabetic());
-    // Letters on both sides of it, in both keys: inside a word, not a model number's end.
-    let inside = letter(a.get(i.wrapping_sub(1))) && letter(a.get(i + 1));
-    // The word it is in, in `other`: all letters, five or more.
-    let start = (0..i).rev().find(|&j| b[j] == '-').map_or(0, |j| j + 1);
-    let end = (i..b.len()).find(|&j| b[j] == '-').unwrap_or(b.len());
-    let long_word = end - start >= 5 && b[start..end].iter().all(|c| c.is_alphabetic());
-    (swapped && inside) || (a[i].is_alphabetic() && b[i].is_alphabetic() && long_word)
+    let (metric, value, usual) = below[0];
+    Some(Reason::UnderOwnMedian {
+        metric: metric.column.to_string(),
+        value: *value,
+        median: *usual,
+        times: OWN_BELOW,
+    })
 }
 
 /// Where `id` calls a device established as a `kind` of `capacity` GB by `submitters`

@@ -2,6 +2,8 @@
 //! folded, invisible characters removed, look-alike letters of other scripts seen through,
 //! filler words that name no maker recognised, and a key (`slug`) of letters and digits.
 
+mod disguised;
+
 /// Text from a document or a device, safe to put on a terminal or in a log line: control characters (an escape
 /// sequence in a label would drive the terminal) are shown escaped, as `\u{1b}`. Imports refuse
 /// them, but a store may hold documents saved before they did.
@@ -196,6 +198,9 @@ fn one_name(scripts: &[Script]) -> bool {
 /// The first word of `text` whose letters come from scripts no one name mixes ([`one_name`]):
 /// a name written in one script has none (Тошиба is a real word; EVО is not).
 pub(super) fn look_alike_word(text: &str) -> Option<&str> {
+    if let Some(word) = disguised::disguised_word(text, plain_letter) {
+        return Some(word);
+    }
     let latin = latin_word(text);
     text.split(|c: char| !c.is_alphanumeric()).find(|word| {
         let mut scripts: Vec<Script> = Vec::new();
@@ -366,11 +371,13 @@ pub fn skeleton(key: &str) -> String {
             c => c,
         })
         .collect();
-    // `VVD` for WD (the fifth attack pass), `Wcl` (the sixth), as `rn` for `m`.
+    // `VVD` for WD (the fifth attack pass), `Wcl` (the sixth), as `rn` for `m`; a `v` for a
+    // `u` (`Fvry`, the sixth and seventh).
     plain
         .replace("rn", "m")
         .replace("vv", "w")
         .replace("cl", "d")
+        .replace('v', "u")
 }
 
 /// A combining mark: what is written on the letter before it.

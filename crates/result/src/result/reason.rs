@@ -49,7 +49,7 @@ pub enum Reason {
         /// What takes that long (`an SD bus moves 4 KiB in 39 µs`).
         basis: String,
     },
-    /// A name that mixes scripts, or writes a word in another script's look-alike letters.
+    /// A name that mixes scripts, or writes a word in look-alike letters or signs.
     MixedScripts { name: String, word: String },
     /// A device a moderator hid, for their reason: it waits until restored.
     HiddenDevice { moderator: String },
@@ -64,6 +64,13 @@ pub enum Reason {
     /// A figure over `times` its device's own median.
     OverOwnMedian {
         /// The figure's column in `METRICS`.
+        metric: String,
+        value: f64,
+        median: f64,
+        times: f64,
+    },
+    /// Most figures under 1/`times` of the device's own median (the first of them here).
+    UnderOwnMedian {
         metric: String,
         value: f64,
         median: f64,

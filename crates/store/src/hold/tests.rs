@@ -76,6 +76,46 @@ fn a_hidden_device_is_known_however_it_is_spelled() {
     assert!(!same_device("sandisk-ultra-64gb", "kingston-ultra-64gb"));
 }
 
+/// The seventh attack pass: a hidden device came back with words no list will hold.
+#[test]
+fn a_name_that_holds_the_hidden_one_whole_is_it() {
+    let hidden = "crucial-mx500-1000gb";
+    for key in [
+        "crucial-mx500-1-terabyte",
+        "crucial-mx500-1tb-2-5",
+        "crucial-mx500-1tb-7mm",
+        "crucial-mx500-1tb-2023",
+        "crucial-mx500-1tb-3d-nand",
+        "crucial-mx500-1tb-sata-6gb-s",
+        "crucial-mx500-1tb-used",
+        "crucial-mx500-1tb-open-box",
+        "micron-crucial-mx500-1tb",
+        "crucial-mx500-1tb-by-micron",
+        "crucial-mx500-1tb-2-5-zoll",
+        "crucial-mx500-1tb-ssd-festplatte",
+        "crucial-mx500-1tb-disque-ssd",
+        "crucial-mx500-1tb-w-acronis",
+        "crucial-mx500-1tb-amazon-exclusive",
+        "crucial-mx500-1tb-limited-edition",
+        "crucial-mx500-1tb-black",
+        "crvcial-mx500-1tb",
+        "crusial-mx500-1tb",
+        "crucial-mx-500-1-tb-ssd",
+    ] {
+        assert!(same_device(hidden, key), "{key}");
+    }
+    // Another product of the line, another model, another capacity, another maker.
+    for key in [
+        "crucial-mx500-plus-1tb",
+        "crucial-mx500-ct1000mx500ssd1-1tb",
+        "crucial-mx500-2tb",
+        "samsung-mx500-1tb",
+        "crucial-mx5000-1tb",
+    ] {
+        assert!(!same_device(hidden, key), "{key}");
+    }
+}
+
 proptest::proptest! {
     /// Whatever names a device is given, in any script, comparing them ends (the sixth
     /// attack pass panicked the store's writer with `三星 T7`): as keys are made of them,
@@ -134,4 +174,76 @@ fn another_kind_waits_once_a_device_is_established() {
         contradicts(&identity("USB flash", None), "USB flash", Some(64), 9),
         None
     );
+}
+
+/// The seventh attack pass ranked a result at 0.6% of its device's own median in every figure.
+#[test]
+fn a_result_far_under_its_devices_own_figures_waits_unless_its_link_says_why() {
+    let doc = iomark_result::result::sample::doc();
+    let at = |share: f64, of: usize| -> Vec<(&Metric, f64, f64)> {
+        METRICS[..8]
+            .iter()
+            .enumerate()
+            .map(|(n, m)| (m, if n < of { 1000.0 * share } else { 1000.0 }, 1000.0))
+            .collect()
+    };
+    let why = far_below(&doc, &at(0.006, 8));
+    assert!(
+        matches!(&why, Some(Reason::UnderOwnMedian { value, times, .. })
+            if *value == 6.0 && *times == OWN_BELOW),
+        "{why:?}"
+    );
+    // Half its figures, or all of them at a fifth: a slower reader, a fuller drive.
+    assert_eq!(far_below(&doc, &at(0.006, 4)), None);
+    assert_eq!(far_below(&doc, &at(0.2, 8)), None);
+    // Behind a USB 2 link (60 MB/s) a drive whose results are 1,000 MB/s is slow, and says so.
+    let mut usb2 = doc.clone();
+    let device = usb2.target.device.get_or_insert_with(Default::default);
+    device.usb = Some(serde_json::from_value(serde_json::json!({"speed_mbps": 480.0})).unwrap());
+    assert_eq!(far_below(&usb2, &at(0.006, 8)), None);
+}
+
+/// The seventh attack pass: typos a reader skims past, and one maker by two names.
+#[test]
+fn a_typo_of_a_word_or_another_name_of_the_maker_is_a_look_alike() {
+    let real = "kingston-fury-beast-1000gb";
+    for key in [
+        "kingstton-fury-beast-1000gb",
+        "kingsto-fury-beast-1000gb",
+        "kignston-fury-beast-1000gb",
+        "kingston-fury-beats-1000gb",
+    ] {
+        assert!(a_typo_off(key, real), "{key}");
+    }
+    assert!(a_typo_off(
+        "sannsung-t7-shield-1000gb",
+        "samsung-t7-shield-1000gb"
+    ));
+    assert!(a_typo_off(
+        "samsiing-t7-shield-1000gb",
+        "samsung-t7-shield-1000gb"
+    ));
+    for (key, other) in [
+        ("samsung-870-qvo-1000gb", "samsung-870-evo-1000gb"),
+        ("kingston-fvry-beast-1000gb", real),
+        ("samsung-t5-1000gb", "samsung-t7-1000gb"),
+        ("kingston-fury-beast-2000gb", real),
+        ("sandisk-ultra-64gb", "sandisk-extra-64gb"),
+        ("kingston-fury-renegade-1000gb", real),
+    ] {
+        assert!(!a_typo_off(key, other), "{key}");
+    }
+    assert!(one_product(
+        "western-digital-black-sn770m-1000gb",
+        "wd-black-sn770m-1000gb"
+    ));
+    assert!(one_product(
+        "samsung-electronics-870-evo-1tb",
+        "samsung-870-evo-1000gb"
+    ));
+    assert!(!one_product(
+        "wd-black-sn770-1000gb",
+        "wd-black-sn770m-1000gb"
+    ));
+    assert!(!one_product("t7-1000gb", "samsung-t7-1000gb"));
 }

@@ -320,3 +320,14 @@ fn marketing_sizes() {
         "kingston-datatraveler-3-0"
     );
 }
+
+/// The seventh attack pass: a `v` for a `u` (`Fvry`) reads as the word it imitates. (A name
+/// drawn right to left by an override is shown without it, as `gnusmaS`: no look-alike.)
+#[test]
+fn a_v_for_a_u_is_a_look_alike() {
+    assert_eq!(
+        skeleton("kingston-fvry-beast"),
+        skeleton("kingston-fury-beast")
+    );
+    assert_ne!(skeleton("samsung-870-evo"), skeleton("samsung-870-qvo"));
+}

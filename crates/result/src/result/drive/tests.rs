@@ -1,0 +1,129 @@
+//! The drive as a buyer names it: its maker, its capacity said once, its kind.
+
+use super::*;
+use crate::result::Usb;
+
+fn usb_device(vendor: &str, model: &str, usb: (&str, &str, &str, Option<&str>)) -> Device {
+    let (id, manufacturer, product, bridge) = usb;
+    Device {
+        transport: Some(Transport::Usb),
+        vendor: Some(vendor.into()),
+        model: Some(model.into()),
+        size_bytes: Some(500_107_862_016),
+        usb: Some(Usb {
+            vendor_id: Some(id.into()),
+            manufacturer: Some(manufacturer.into()),
+            product: Some(product.into()),
+            bridge: bridge.map(str::to_string),
+            ..Usb::default()
+        }),
+        ..Device::default()
+    }
+}
+
+#[test]
+fn the_capacity_is_said_once() {
+    let gb = |n| Some(n);
+    assert_eq!(without_capacity("SSD 860 EVO 500G", gb(500)), "SSD 860 EVO");
+    assert_eq!(
+        without_capacity("Samsung SSD 970 EVO Plus 1TB", gb(1000)),
+        "Samsung SSD 970 EVO Plus"
+    );
+    assert_eq!(without_capacity("Extreme 64 GB", gb(64)), "Extreme");
+    assert_eq!(without_capacity("Fake Card 500GB.", gb(500)), "Fake Card");
+    assert_eq!(without_capacity("Fake Card 500 GB!", gb(500)), "Fake Card");
+    assert_eq!(
+        without_capacity("Samsung-SSD-870-EVO-500GB", gb(500)),
+        "Samsung-SSD-870-EVO"
+    );
+    assert_eq!(without_capacity("SDCZ48-064G", gb(64)), "SDCZ48");
+    assert_eq!(
+        without_capacity("WD10JPVX-22JC3T0", gb(1000)),
+        "WD10JPVX-22JC3T0"
+    );
+    // A number that is not this capacity, or that is the whole name, stays.
+    assert_eq!(without_capacity("Extreme 32GB", gb(64)), "Extreme 32GB");
+    assert_eq!(without_capacity("64GB", gb(64)), "64GB");
+    assert_eq!(without_capacity("SN64G", gb(64)), "SN64G");
+    assert_eq!(
+        without_capacity("Samsung SSD 870 EVO264GB", gb(264)),
+        "Samsung SSD 870 EVO"
+    );
+    assert_eq!(without_capacity("Ultra SN64G", gb(64)), "Ultra SN64G");
+    assert_eq!(
+        without_capacity("SSD 860 EVO 500G", None),
+        "SSD 860 EVO 500G"
+    );
+}
+
+#[test]
+fn makers_from_the_model_itself() {
+    assert_eq!(maker_in("Samsung SSD 860 EVO 500GB"), Some("Samsung"));
+    assert_eq!(maker_in("WDC WD10JPVX-22JC3T0"), Some("WD"));
+    assert_eq!(maker_in("ST1000LM035-1RK172"), Some("Seagate"));
+    assert_eq!(maker_in("CT500MX500SSD1"), Some("Crucial"));
+    assert_eq!(maker_in("Cruzer Blade"), None);
+    assert_eq!(maker_in("STORE N GO"), None);
+}
+
+#[test]
+fn a_drive_behind_a_bridge_is_the_drive() {
+    let asm = Some("ASMedia ASM1051E/ASM1053E/ASM1153E (SATA)");
+    // The bridge passes the drive's vendor and model on (cut to 16 characters).
+    let d = usb_device(
+        "Samsung",
+        "SSD 860 EVO 500G",
+        ("174c", "ASMedia", "ASM1153E", asm),
+    );
+    assert_eq!(named(&d).model.as_deref(), Some("Samsung SSD 860 EVO"));
+    // The bridge's own names: no model, and never the bridge's.
+    let d = usb_device("ASMT", "2115", ("174c", "ASMedia", "ASM1153E", asm));
+    assert_eq!(named(&d).model, None);
+    // … unless the drive answered for itself.
+    let mut d = d;
+    d.drive_model = Some("Samsung SSD 860 EVO 500GB".into());
+    assert_eq!(named(&d).model.as_deref(), Some("Samsung SSD 860 EVO"));
+    d.drive_model = Some("ST1000LM035-1RK172".into());
+    assert_eq!(
+        named(&d).model.as_deref(),
+        Some("Seagate ST1000LM035-1RK172")
+    );
+}
+
+#[test]
+fn sticks_are_flash_and_disks_spin() {
+    let mut stick = usb_device(
+        "SanDisk",
+        "Cruzer Blade",
+        ("0781", "SanDisk", "Cruzer Blade", None),
+    );
+    stick.rotational = Some(true);
+    assert_eq!(kind(&stick), "USB flash");
+    assert_eq!(named(&stick).model.as_deref(), Some("SanDisk Cruzer Blade"));
+    let mut passport = usb_device(
+        "WD",
+        "My Passport 25E2",
+        ("1058", "Western Digital", "My Passport 25E2", None),
+    );
+    passport.rotational = Some(true);
+    assert_eq!(kind(&passport), "USB HDD");
+    // A drive that says it does not spin is no disk, whatever the kernel's flag.
+    let mut ssd = usb_device(
+        "ASMT",
+        "2115",
+        ("174c", "ASMedia", "ASM1153E", Some("ASMedia (SATA)")),
+    );
+    ssd.rotational = Some(true);
+    ssd.rotation_rpm = Some(0);
+    assert_eq!(kind(&ssd), "USB SSD");
+    ssd.rotation_rpm = Some(5400);
+    assert_eq!(kind(&ssd), "USB HDD");
+    // A SATA disk that says it spins at 7200 rpm while the kernel was told otherwise.
+    let sata = Device {
+        transport: Some(Transport::Sata),
+        rotational: Some(false),
+        rotation_rpm: Some(7200),
+        ..Device::default()
+    };
+    assert_eq!(kind(&sata), "SATA HDD");
+}
