@@ -284,9 +284,14 @@ pub(super) fn kind(device: &Device) -> &'static str {
     let named = |word: &str| words().any(|s| s.contains(word));
     let solid = named("ssd") || named("nvme") || named("solid state");
     // The drive's own answer first; the kernel's flag is only its default where it gave none.
+    // A SATA or SCSI drive's `rotational` 0 is its own answer (its nominal rotation rate),
+    // not the kernel's default: a WD Blue SSD (`WDC WDS500G2B0A`) or an HGST Ultrastar SSD
+    // (`HUSMM…`) is no disk by its maker's prefix (the eighth attack pass: held as disks).
+    let says_solid = device.rotational == Some(false)
+        && matches!(device.transport, Some(Transport::Sata | Transport::Scsi));
     let spins = match device.rotation_rpm {
         Some(rpm) => Some(rpm > 0),
-        None if solid => Some(false),
+        None if solid || says_solid => Some(false),
         None if hdd_like(device) => Some(true),
         None => None,
     };
@@ -342,8 +347,8 @@ fn hdd_like(device: &Device) -> bool {
         .map(|s| s.to_lowercase())
         .any(|m| {
             HDD_WORDS.iter().any(|w| m.contains(w))
-                || m.starts_with("wdc wd")
-                || m.starts_with("hgst h")
+                || (m.starts_with("wdc wd") && !m.starts_with("wdc wds"))
+                || (m.starts_with("hgst h") && !m.starts_with("hgst husm"))
                 || m.starts_with("hitachi h")
                 || (m.starts_with("st") && m[2..].starts_with(|c: char| c.is_ascii_digit()))
         });

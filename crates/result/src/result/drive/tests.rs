@@ -127,3 +127,40 @@ fn sticks_are_flash_and_disks_spin() {
     };
     assert_eq!(kind(&sata), "SATA HDD");
 }
+
+/// The eighth attack pass: WD's and HGST's SATA and SAS SSDs were filed as disks by their
+/// makers' prefixes, and so held to platters they have not.
+#[test]
+fn a_drive_that_says_it_does_not_spin_is_no_disk_whatever_its_prefix() {
+    let drive = |model: &str, transport: Transport, rotational: Option<bool>| {
+        let mut d: Device = serde_json::from_value(serde_json::json!({})).unwrap();
+        d.model = Some(model.into());
+        d.transport = Some(transport);
+        d.rotational = rotational;
+        kind(&d)
+    };
+    assert_eq!(
+        drive("WDC WDS500G2B0A-00SM50", Transport::Sata, Some(false)),
+        "SATA SSD"
+    );
+    assert_eq!(
+        drive("WDC WDS240G2G0A-00JH30", Transport::Sata, None),
+        "SATA SSD"
+    );
+    assert_eq!(
+        drive("HGST HUSMM1640ASS204", Transport::Scsi, Some(false)),
+        "other"
+    );
+    assert_eq!(
+        drive("WDC WD10EZEX-08WN4A0", Transport::Sata, Some(true)),
+        "SATA HDD"
+    );
+    assert_eq!(
+        drive("WDC WD10EZEX-08WN4A0", Transport::Sata, None),
+        "SATA HDD"
+    );
+    assert_eq!(
+        drive("ST2000DM008-2FR102", Transport::Sata, None),
+        "SATA HDD"
+    );
+}
