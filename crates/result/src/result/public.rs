@@ -4,6 +4,9 @@ use std::path::Path;
 
 use super::ResultDoc;
 
+mod options;
+pub use options::{public_kernel, public_mount_options};
+
 impl ResultDoc {
     /// This document less what could point at a person: their home folder becomes `~` in
     /// every text (a test file's folder often names its owner), and the owner's folder of a
@@ -25,6 +28,11 @@ impl ResultDoc {
         if let Some(options) = value.pointer_mut("/target/mount_options") {
             if let Some(text) = options.as_str() {
                 *options = public_mount_options(text).into();
+            }
+        }
+        if let Some(kernel) = value.pointer_mut("/host/kernel") {
+            if let Some(text) = kernel.as_str() {
+                *kernel = public_kernel(text).into();
             }
         }
         // Through text, as every other reader of the document reads it (one reader, not two).
@@ -91,61 +99,6 @@ fn hide(value: &mut serde_json::Value, home: &str) {
     }
 }
 
-/// Mount options as they may be shown: only those that say how the filesystem behaves, each
-/// value a short word or number. A share's options name its user, domain and server
-/// (`username=alice,domain=CORP,addr=192.168.1.10` on CIFS: the fourth attack pass found them
-/// on a result's page), a subvolume its folder, a security context its labels; no option not
-/// known here is kept, whatever a filesystem invents next.
-pub fn public_mount_options(options: &str) -> String {
-    #[rustfmt::skip]
-    const KEPT: &[&str] = &[
-        "rw", "ro", "sync", "async", "dirsync", "atime", "noatime", "relatime", "strictatime",
-        "lazytime", "nodiratime", "diratime", "dev", "nodev", "suid", "nosuid", "exec", "noexec",
-        "discard", "nodiscard", "barrier", "nobarrier", "data", "commit", "errors",
-        "journal_checksum", "journal_async_commit", "delalloc", "nodelalloc", "inline_data",
-        "dax", "compress", "compress-force", "ssd", "nossd", "ssd_spread", "space_cache",
-        "autodefrag", "noautodefrag", "datacow", "nodatacow", "datasum", "nodatasum",
-        "flushoncommit", "inode64", "logbufs", "logbsize", "allocsize", "largeio", "swalloc",
-        "noquota", "flush", "noflush", "iocharset", "codepage", "shortname", "utf8", "fmask",
-        "dmask", "umask", "uid", "gid", "mode", "size", "nr_inodes", "huge", "cache", "vers",
-        "nfsvers", "proto", "rsize", "wsize", "hard", "soft", "timeo", "retrans", "sec",
-        "actimeo", "fsc", "background_gc", "active_logs", "stripe", "sunit", "swidth", "noload",
-        "user_xattr", "nouser_xattr", "acl", "noacl", "trans", "msize", "version",
-    ];
-    // The words option values are made of; any other word may name someone (the sixth attack
-    // pass published `uid=zorro`, `compress=hunter2`, `vers=quixhost`).
-    #[rustfmt::skip]
-    const WORDS: &[&str] = &[
-        "ordered", "writeback", "journal", "continue", "remount-ro", "panic", "zlib", "lzo",
-        "zstd", "no", "none", "strict", "loose", "fscache", "sys", "krb5", "krb5i", "krb5p",
-        "ntlmssp", "ntlmv2", "ntlm", "tcp", "udp", "rdma", "tcp6", "udp6", "utf8", "utf-8",
-        "iso8859-1", "iso8859-15", "cp437", "cp850", "ascii", "lower", "win95", "winnt", "mixed",
-        "never", "always", "within_size", "advise", "deny", "force", "virtio", "fd", "unix",
-        "xen", "v1", "v2", "on", "off", "9p2000", "9p2000.l", "9p2000.u", "adaptive", "lfs",
-        "default", "mmap",
-    ];
-    // Each part of a value (`zstd:3`) a number (`3.1.1`, `0022`, `0x1f`) or such a word.
-    let short_word = |v: &str| {
-        let number = |p: &str| {
-            let digits = p.strip_prefix("0x").unwrap_or(p);
-            !digits.is_empty()
-                && digits.bytes().all(|b| b.is_ascii_hexdigit() || b == b'.')
-                && p.bytes().next().is_some_and(|b| b.is_ascii_digit())
-        };
-        (1..=16).contains(&v.len())
-            && v.split(':')
-                .all(|p| number(p) || WORDS.contains(&p.to_ascii_lowercase().as_str()))
-    };
-    options
-        .split(',')
-        .filter(|option| match option.split_once('=') {
-            Some((key, value)) => KEPT.contains(&key) && short_word(value),
-            None => KEPT.contains(option),
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
 /// `text` less the folders that name a person, wherever they are: a home folder
 /// (`/home/alice/x` → `~/x`, `/Users/alice` and `/root` likewise) and the owner's folder of a
 /// desktop's mounts (`/media/alice/CARD` → `/media/USER/CARD`). `iomark submit` sends every
@@ -206,6 +159,28 @@ const SHARED: [&str; 7] = [
     "/dev/",
 ];
 
+/// The ends of a machine's name on a local network (mDNS's `.local`, a router's `.lan`).
+const LOCAL_NAMES: [&str; 6] = [
+    ".local",
+    ".lan",
+    ".home",
+    ".home.arpa",
+    ".localdomain",
+    ".internal",
+];
+
+/// Folders that, written without their first slash, hold a person's or a device's names.
+const RELATIVE_ROOTS: [&str; 8] = [
+    "home/",
+    "users/",
+    "media/",
+    "run/media/",
+    "root/",
+    "dev/disk/",
+    "disk/by-",
+    "mnt/",
+];
+
 /// A device's name as the kernel gives it under `/dev/` (`sda`, `nvme0n1p1`, `mmcblk0`,
 /// `loop3`, `dm-0`): letters, then letters, digits or dashes, one folder deep.
 fn kernel_device(rest: &str) -> bool {
@@ -253,6 +228,8 @@ fn whole_entity(out: &str) -> Option<(usize, char)> {
         "#92" | "#x5c" | "#092" | "bsol" => '\\',
         "#126" | "#x7e" => '~',
         "#38" | "#x26" | "amp" => '&',
+        // An address written so (`gil&#64;example.com`, the eighth attack pass).
+        "#64" | "#x40" | "#064" | "commat" => '@',
         _ => return None,
     };
     Some((out.len() - start, decoded))
@@ -270,6 +247,7 @@ fn whole_code(out: &str) -> Option<char> {
         [b'2', b'f'] => Some('/'),
         [b'5', b'c'] => Some('\\'),
         [b'7', b'e'] => Some('~'),
+        [b'4', b'0'] => Some('@'),
         _ => None,
     }
 }
@@ -287,8 +265,9 @@ fn hide_other_paths(text: &str) -> String {
         )
     };
     let mut out = String::with_capacity(text.len());
-    // Whether the word before was hidden.
+    // Whether the word before was hidden; whether it said a serial number follows.
     let mut hid = false;
+    let (mut serial_next, mut last_serial) = (false, false);
     for piece in text.split_inclusive(char::is_whitespace) {
         let word = piece.trim_end_matches(char::is_whitespace);
         let space = &piece[word.len()..];
@@ -325,17 +304,37 @@ fn hide_other_paths(text: &str) -> String {
                     && !(**root == "/dev/" && kernel_device(rest))
             })
         });
-        // Someone at a machine (`alice@bobpc:~$`), or an address: a name either side.
+        // Someone at a machine (`alice@bobpc:~$`), or an address: a name either side; a
+        // machine by its name on the local network (`chris-desktop.local`); a serial number
+        // after what says it is one (`S/N S4EWNX0R…`, the eighth attack pass).
+        let lower = folded.to_lowercase();
         let someone = folded.char_indices().any(|(at, c)| {
             c == '@'
                 && folded[..at].ends_with(char::is_alphanumeric)
                 && folded[at + 1..].starts_with(char::is_alphanumeric)
+        }) || LOCAL_NAMES.iter().any(|end| {
+            let name = lower.trim_end_matches(|c: char| ".,;:)]}'\"".contains(c));
+            name.len() > end.len() && name.ends_with(end)
+        });
+        let serial = serial_next && word.contains(|c: char| c.is_ascii_digit());
+        serial_next = matches!(
+            lower.trim_end_matches([':', '#']),
+            "s/n" | "sn" | "serial" | "ser" | "s.n." | "no" | "no."
+        ) && (lower != "no" && lower != "no." || last_serial);
+        last_serial = lower.starts_with("serial");
+        // A path written without its first slash (`home/sybil/…`, `disk/by-id/…`: the
+        // eighth): a folder of the system's that only a person's or a device's follows.
+        let rootless = RELATIVE_ROOTS.iter().any(|root| {
+            lower
+                .trim_start_matches(|c: char| "(\"'=:[,".contains(c))
+                .starts_with(root)
         });
         // A path a space broke (`/mnt/My Photos/alice`): what follows a hidden one and holds
         // a slash is its rest.
         let rest_of_path = hid && word.contains(slash);
         hid = true;
-        match (private || rest_of_path, shared, someone) {
+        match (private || rest_of_path || rootless, shared, someone) {
+            _ if serial => out.push_str("[serial]"),
             (_, _, true) => out.push_str("[someone]"),
             (true, _, _) => out.push_str("[folder]"),
             (false, Some(root), _) => out.push_str(&format!("{before}{root}[folder]{after}")),

@@ -64,6 +64,12 @@ fn canonical(mut doc: ResultDoc) -> Result<ResultDoc, Refused> {
         .mount_options
         .as_deref()
         .map(iomark_result::result::public_mount_options);
+    // A kernel's release less what its builder named it (`6.1.0-alicesmith`).
+    doc.host.kernel = doc
+        .host
+        .kernel
+        .as_deref()
+        .map(iomark_result::result::public_kernel);
     // The layers under the filesystem as a run writes them (`dm-0 (LVM)`, `sda2 (partition)`):
     // kernel names and kinds. Any other text (`/dev/mapper/zorro--laptop--vg-home`, the sixth
     // attack pass) may name a host or a person, and is no layer iomark found.
@@ -161,7 +167,7 @@ mod tests {
         let kept = sent(&value).unwrap();
         let text = serde_json::to_string(&kept).unwrap();
         assert!(!text.contains("alice") && !text.contains("newer"), "{text}");
-        assert_eq!(kept.label.as_deref(), Some("Caf\u{e9} ~/x"));
+        assert_eq!(kept.label.as_deref(), Some("Caf\u{e9} ~/[folder]"));
         assert_eq!(serde_json::to_string(&admit(&text).unwrap()).unwrap(), text);
     }
 }

@@ -1,6 +1,6 @@
 //! What leaves the machine, and what a site keeps: no folder, option or name of a person.
 
-use super::{hide_private_paths, public_mount_options, unescaped};
+use super::{hide_private_paths, public_kernel, public_mount_options, unescaped};
 use crate::result::sample;
 use std::path::Path;
 
@@ -200,4 +200,46 @@ fn no_name_a_person_gave_or_has_is_sent_whatever_folder_holds_it() {
         super::hide_private_paths("/home/alice and then some more/x"),
         "~ and then some more/x"
     );
+}
+
+/// The eighth attack pass: an address written as a character reference or percent-encoded, a
+/// machine's local name, a serial number in a label, a path without its first slash, a kernel
+/// its builder named.
+#[test]
+fn no_address_machine_serial_or_builder_s_name_is_sent() {
+    for (text, shown) in [
+        ("mail gil&#64;example.com", "mail [someone]"),
+        ("hal%40example.com", "[someone]"),
+        ("on chris-desktop.local today", "on [someone] today"),
+        ("S/N S4EWNX0R123456X", "S/N [serial]"),
+        ("Serial No. S4EWNX0R123456X", "Serial No. [serial]"),
+        ("home/sybil/bench", "[folder]"),
+        ("disk/by-id/nvme-Samsung_SSD_S4EWNX0R123456X", "[folder]"),
+    ] {
+        assert_eq!(hide_private_paths(text), shown, "{text}");
+        assert_eq!(hide_private_paths(shown), shown, "{shown}");
+    }
+    for text in [
+        "SN770M 1TB",
+        "no. 1 of 3",
+        "a read/write test",
+        "SD/MMC/MS PRO",
+    ] {
+        assert_eq!(hide_private_paths(text), text);
+    }
+    for (kernel, shown) in [
+        ("6.1.0-alicesmith", "6.1.0"),
+        ("6.1.0-21-arm64", "6.1.0-21-arm64"),
+        ("6.6.31+rpt-rpi-v8", "6.6.31+rpt-rpi-v8"),
+        ("4.19.66-v7+", "4.19.66-v7+"),
+        (
+            "4.14.35-1902.0.18.el7uek.aarch64",
+            "4.14.35-1902.0.18.el7uek.aarch64",
+        ),
+        ("6.8.0-45-generic", "6.8.0-45-generic"),
+        ("6.1.0-alice-arm64", "6.1.0-arm64"),
+        ("6.12.1-arch1-1", "6.12.1-arch1-1"),
+    ] {
+        assert_eq!(public_kernel(kernel), shown, "{kernel}");
+    }
 }
