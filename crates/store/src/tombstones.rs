@@ -22,11 +22,13 @@
 //!
 //! The seventh attack pass moved three of a test's eight figures by half a percent (its rate
 //! and its latencies' least and most), in one test or in all: every print of a whole test
-//! changed. So each figure is buried on its own too ([`figure_prints`]), and a submission half
-//! of whose figures are one buried result's, across all its tests, is refused: a copy must
-//! move most of its figures to pass, each on its own, as a made-up result does. Two runs of a
-//! device share a figure to four digits now and then, half of them never (a USB 2 stick's
-//! sequential tests, at its bus's limit, are a third of its figures).
+//! changed. So each latency is buried on its own too, as a share of its test's mean
+//! ([`figure_prints`]: the same however the whole is scaled), and a submission half of whose
+//! shares are one buried result's, across all its tests, is refused: a copy must move most of
+//! its latencies to pass, each on its own, as a made-up result does. Two runs of a device
+//! share a share to four digits now and then, half of them never: the mean is an average of
+//! every I/O, and moves. (Rates and means themselves are no such print: a bus-bound stick's,
+//! or a test's made-up documents', agree run after run.)
 
 use sha2::{Digest, Sha256};
 use sqlx::{Any, Row, Transaction};
@@ -108,6 +110,18 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
             let text = format!("place: {}", place.join(" "));
             prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
         }
+        // The same on a scale of logarithms: the same under any `b·x^a` (the eighth: every
+        // latency made x^1.015/1.03, the rate x1.03).
+        if l.min > 0.0 && l.max > l.min {
+            let (low, high) = (l.min.ln(), l.max.ln());
+            let at = [l.mean, l.p50, l.p90, l.p99, l.p99_9];
+            let place: Vec<String> = at
+                .iter()
+                .map(|v| four((v.max(l.min).ln() - low) / (high - low)))
+                .collect();
+            let text = format!("log place: {}", place.join(" "));
+            prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
+        }
     }
     prints
 }
@@ -135,28 +149,27 @@ fn all_but(out: usize, name: &str, figures: &[String]) -> Vec<String> {
     prints
 }
 
-/// The most figures of one kind a result is judged by: a sweep's many tests are bounded work.
+/// The most shares a result is judged by: a sweep's many tests are bounded work.
 const MOST_FIGURES: usize = 256;
+/// The fewest shares that make a copy, however few a result has: one test's seven less one
+/// (a document whose every test shares one shape, as made-up ones do, has seven in all).
+const SHARES_AT_LEAST: usize = 6;
 
-/// A result's figures, each on its own (see the module): its tests' rates, mean latencies and
-/// deviations (continuous: averages of every I/O, which two runs share to four digits rarely),
-/// and each test's latencies as shares of their mean (what a copy scaled whole keeps), under
-/// no test's name, to four digits, hashed, each kind without repeats and at most
-/// [`MOST_FIGURES`].
-pub(crate) fn figure_prints(doc: &ResultDoc) -> [Vec<String>; 2] {
+/// How many of `n` shares must be one buried result's for a copy: half, and six at least.
+fn shares_needed(n: usize) -> usize {
+    n.div_ceil(2).max(SHARES_AT_LEAST)
+}
+
+/// A result's latencies, each on its own (see the module): each test's least, percentiles,
+/// most and deviation as a share of its mean, under no test's name, to four digits, hashed,
+/// without repeats and at most [`MOST_FIGURES`].
+pub(crate) fn figure_prints(doc: &ResultDoc) -> Vec<String> {
     let four = |v: f64| format!("{v:.3e}");
-    let (mut raw, mut shares) = (Vec::new(), Vec::new());
+    let mut shares = Vec::new();
     for t in &doc.tests {
         let l = &t.latency_us;
         if !(t.mb_per_s > 0.0 && l.mean > 0.0) {
             continue;
-        }
-        for (role, v) in [
-            ("rate", t.mb_per_s),
-            ("mean", l.mean),
-            ("deviation", l.stddev),
-        ] {
-            raw.push(format!("{role} {}", four(v)));
         }
         for (role, v) in [
             ("min", l.min),
@@ -170,16 +183,14 @@ pub(crate) fn figure_prints(doc: &ResultDoc) -> [Vec<String>; 2] {
             shares.push(format!("{role}/mean {}", four(v / l.mean)));
         }
     }
-    [raw, shares].map(|texts| {
-        let mut prints: Vec<String> = texts
-            .iter()
-            .map(|t| hex(&Sha256::digest(format!("figure {t}").as_bytes())[..16]))
-            .collect();
-        prints.sort();
-        prints.dedup();
-        prints.truncate(MOST_FIGURES);
-        prints
-    })
+    let mut prints: Vec<String> = shares
+        .iter()
+        .map(|t| hex(&Sha256::digest(format!("figure {t}").as_bytes())[..16]))
+        .collect();
+    prints.sort();
+    prints.dedup();
+    prints.truncate(MOST_FIGURES);
+    prints
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -198,13 +209,7 @@ pub(crate) async fn bury(tx: &mut Transaction<'_, Any>, id: &str) -> Result<(), 
     let text: String = row.try_get(0)?;
     let doc = serde_json::from_str::<ResultDoc>(&text).ok();
     let print = doc.as_ref().map(fingerprint).unwrap_or_default();
-    for figure in doc
-        .as_ref()
-        .map(figure_prints)
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
+    for figure in doc.as_ref().map(figure_prints).unwrap_or_default() {
         sqlx::query(
             "INSERT INTO buried_figures (print, id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
         )
@@ -268,19 +273,17 @@ pub(crate) async fn buried(
             return Ok(true);
         }
     }
-    // Half of its figures of either kind one buried result's (one query each, of at most
-    // `MOST_FIGURES` prints).
-    for prints in figure_prints(doc) {
-        if prints.len() < 6 {
-            continue;
-        }
+    // Half of its latencies' shares one buried result's, and six at least (one query of at
+    // most `MOST_FIGURES` prints).
+    let prints = figure_prints(doc);
+    if prints.len() >= SHARES_AT_LEAST {
         let marks: Vec<String> = (2..prints.len() + 2).map(|i| format!("${i}")).collect();
         let sql = format!(
             "SELECT id FROM buried_figures WHERE print IN ({}) GROUP BY id \
-             HAVING COUNT(*) * 2 >= $1 LIMIT 1",
+             HAVING COUNT(*) >= $1 LIMIT 1",
             marks.join(", ")
         );
-        let query = sqlx::query(&sql).bind(prints.len() as i64);
+        let query = sqlx::query(&sql).bind(shares_needed(prints.len()) as i64);
         let query = prints.iter().fold(query, |q, p| q.bind(p));
         if query.fetch_optional(&mut **tx).await?.is_some() {
             return Ok(true);
@@ -292,14 +295,11 @@ pub(crate) async fn buried(
 /// Whether `doc` is a copy of a result whose [`figure_prints`] are `buried` (the test's view
 /// of [`buried`]'s rule).
 #[cfg(test)]
-fn a_copy_by_figures(doc: &ResultDoc, buried: &[[Vec<String>; 2]]) -> bool {
+fn a_copy_by_figures(doc: &ResultDoc, buried: &[Vec<String>]) -> bool {
     let prints = figure_prints(doc);
     buried.iter().any(|b| {
-        (0..2).any(|k| {
-            let n = prints[k].len();
-            let same = prints[k].iter().filter(|p| b[k].contains(p)).count();
-            n >= 6 && same * 2 >= n
-        })
+        let same = prints.iter().filter(|p| b.contains(p)).count();
+        prints.len() >= SHARES_AT_LEAST && same >= shares_needed(prints.len())
     })
 }
 
@@ -409,15 +409,22 @@ mod tests {
             t.name = name.clone();
         }
         assert!(test_prints(&swapped).iter().any(|p| buried.contains(p)));
+        // The eighth: every latency x^1.015/1.03, the rate x1.03.
+        assert!(copy(&|t| {
+            (t.mb_per_s, t.iops) = (t.mb_per_s * 1.03, t.iops * 1.03);
+            latencies(&mut t.latency_us)
+                .into_iter()
+                .for_each(|v| *v = v.powf(1.015) / 1.03);
+        }));
     }
 
     /// The seventh attack pass: copies with two or three of each test's figures moved by half
     /// a percent, in one test or all, escaped every print of a whole test. Half of their
-    /// figures, or of their shares, are still the buried run's; no honest run's are.
+    /// latencies' shares are still the buried run's; no honest run's are.
     #[test]
     fn a_copy_with_a_few_figures_moved_is_known_by_its_figures_and_no_run_is() {
         let docs = runs(40);
-        let buried: Vec<[Vec<String>; 2]> = docs[..20].iter().map(figure_prints).collect();
+        let buried: Vec<Vec<String>> = docs[..20].iter().map(figure_prints).collect();
         for (n, doc) in docs[20..].iter().enumerate() {
             assert!(!a_copy_by_figures(doc, &buried), "run {n} taken for a copy");
         }

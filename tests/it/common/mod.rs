@@ -137,9 +137,10 @@ pub fn doc(id: &str, started_at: &str, scale: &[(&str, f64)], spread: f64) -> Va
             // documents' tests agree in every figure (a site buries a deleted result's tests
             // by their figures).
             let mean = f64::from(qd) * 1e6 / (mb * 1e6 / bs as f64) * 0.9;
-            // Each share of the mean moved by 0 to 36% (in steps of 1%), by 9 bits of the id's
-            // hash each: as far apart as real runs' tails, and still in order.
-            let jitter = |k: u32| 1.0 + ((fnv(id) >> (k * 9)) % 37) as f64 * 0.01;
+            // Each share of the mean moved by 0 to 36% (in steps of 0.01%), by a hash of the
+            // id, the test and the share: as far apart as real runs' tails, each test's its
+            // own (a site buries a deleted result's shares one by one), and still in order.
+            let jitter = |k: u32| 1.0 + (mixed(&format!("{id} {name} {k}")) % 3601) as f64 * 0.0001;
             let at = |f: f64, k: u32| mean * f * jitter(k);
             let (least, p50, p90, p99, p99_9, sd) = (
                 at(0.1, 0),
@@ -176,6 +177,18 @@ pub fn doc(id: &str, started_at: &str, scale: &[(&str, f64)], spread: f64) -> Va
 }
 
 /// FNV-1a of `text`: a stable number from an id.
+/// [`fnv`] with its bits mixed (MurmurHash3's finaliser): FNV's low bits of texts that differ
+/// in their last characters repeat, and so did the latencies drawn from them (thousands of
+/// made-up documents shared a test's shape to four digits).
+fn mixed(text: &str) -> u64 {
+    let mut h = fnv(text);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
 fn fnv(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)

@@ -1,8 +1,8 @@
 -- A deleted or hidden result's figures, each on its own (issue 59, seventh attack pass: a copy
 -- with its rate and the ends of its latencies moved by half a percent escaped every print of
--- whole tests): its rates, mean latencies and deviations, and each latency as a share of its
--- test's mean, to four digits, hashed. A submission half of whose figures of either kind are
--- one buried result's is refused (`tombstones.rs`, `figure_prints`).
+-- whole tests): each latency as a share of its test's mean, to four digits, hashed. A
+-- submission half of whose shares are one buried result's is refused (`tombstones.rs`,
+-- `figure_prints`).
 CREATE TABLE IF NOT EXISTS buried_figures (
     print TEXT NOT NULL,
     id    TEXT NOT NULL,
