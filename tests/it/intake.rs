@@ -605,9 +605,15 @@ fn a_hidden_device_stays_hidden() {
         assert!(flag.contains("hid this device"), "{model}: {}", sent.body);
     }
     assert_eq!(board(), json!([]), "the hidden device came back");
-    // Restored by a moderator, it is back with the results it had.
+    // While hidden, nothing of it is shown: its page, the new result's page (the eighth
+    // attack pass: a result that waited brought both back).
+    assert_eq!(get(&format!("{url}/devices/{key}")).status, 404);
+    assert_eq!(get(&format!("{url}/results/{}", ulid(9909))).status, 404);
+    // Restored by a moderator, it is back with the results it had and those that came under
+    // its name while it was hidden (three of the four: `FakeStick` is a name of its own,
+    // restored on its own).
     assert_eq!(admin("restore").status, 200);
-    assert_eq!(board()[0]["results"], 3, "{}", board());
+    assert_eq!(board()[0]["results"], 6, "{}", board());
 }
 
 /// Issue 59: look-alike names ranked as twins of a device, above it: a letter from Armenian or

@@ -71,6 +71,12 @@ pub fn words(reason: &Reason) -> String {
     }
 }
 
+/// What a reader is told of a result hidden as it arrived, its device being one a moderator
+/// hid for the reason `moderator` gave.
+pub fn hidden_device(moderator: String) -> String {
+    words(&Reason::HiddenDevice { moderator })
+}
+
 /// What a reader is told of a hold: why a site keeps a result for a moderator.
 fn held_words(reason: &Reason) -> String {
     const WAITS: &str = "it waits for a moderator before it ranks";
@@ -116,8 +122,8 @@ fn held_words(reason: &Reason) -> String {
         } => {
             let (label, unit) = named(metric);
             format!(
-                "its {label} of {} {unit}, as most of its figures, is under 1/{times} of this \
-                 device's own median ({} {unit}): {WAITS}",
+                "its {label} of {} {unit} is under 1/{times} of this device's own median ({} \
+                 {unit}): {WAITS}",
                 figure(*value),
                 figure(*median)
             )

@@ -165,7 +165,15 @@ pub async fn submit(
         .flatten();
     // The result is saved: a standing that cannot be read leaves it out, never the 201; one
     // the site holds for review has none yet.
-    let held = filed.as_ref().is_some_and(|e| e.waits);
+    // Or hidden as it arrived, its device being one a moderator hid.
+    let hidden = match filed {
+        Some(_) => None,
+        None => iomark_store::on_primary(state.store.moderation().why_hidden(&doc.id))
+            .await
+            .ok()
+            .flatten(),
+    };
+    let held = filed.as_ref().is_some_and(|e| e.waits) || hidden.is_some();
     let standing = match views::standing(&state, &doc).await {
         Ok(_) if held => None,
         Ok(standing) => standing,
@@ -178,12 +186,16 @@ pub async fn submit(
         url: views::result_url(&state, &doc.id),
         id: doc.id.clone(),
         token,
-        flag: filed
-            .as_ref()
-            .and_then(|e| e.flag.clone())
-            .or_else(|| doc.rank_flag())
-            .as_ref()
-            .map(iomark_profiles::reasons::words),
+        flag: hidden
+            .map(iomark_profiles::reasons::hidden_device)
+            .or_else(|| {
+                filed
+                    .as_ref()
+                    .and_then(|e| e.flag.clone())
+                    .or_else(|| doc.rank_flag())
+                    .as_ref()
+                    .map(iomark_profiles::reasons::words)
+            }),
         standing,
     };
     let mut response = (StatusCode::CREATED, Json(receipt)).into_response();

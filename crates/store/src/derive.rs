@@ -16,7 +16,7 @@ use super::sender::{self, Sent};
 use super::stale::{Derivation, Stale};
 use super::{Db, StoreError};
 use iomark_result::result::metric::METRICS;
-use iomark_result::result::{Identity, ResultDoc};
+use iomark_result::result::{Identity, Reason, ResultDoc};
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Derive::rederive`]); change this with them.
@@ -75,7 +75,15 @@ impl<'a> Derive<'a> {
         if let Some(key) = &id.device_key {
             id.device_key = Some(moves::resolve(tx, key).await?);
         }
-        let held = hold::reason(tx, doc, &id).await?.map(|r| r.stored());
+        let held = hold::reason(tx, doc, &id).await?;
+        // A device a moderator hid stays hidden: its new result is hidden as it arrives, in no
+        // page, list or dump, until a moderator restores it (the eighth attack pass: a result
+        // that waited brought the hidden device's page back, and showed its own).
+        if let Some(Reason::HiddenDevice { moderator }) = &held {
+            let key = id.device_key.as_deref().unwrap_or_default();
+            return hold::hidden_on_arrival(tx, &doc.id, key, moderator, sent, submitter).await;
+        }
+        let held = held.map(|r| r.stored());
         let kept = Kept {
             token_hash: Some(&sent.token_hash),
             submitter: submitter.as_deref(),

@@ -120,6 +120,43 @@ pub(crate) async fn reason(
     far_beyond(tx, doc, id).await
 }
 
+/// Hides result `id` of device `key` as it arrives, for the `moderator`'s reason for hiding the
+/// device it reads as, in `tx`: kept with its sender and token (its owner may still delete
+/// it), in no page, list or dump, and said in the audit, until a moderator restores it or
+/// its device `key`. Not buried: it is no copy of anything.
+pub(crate) async fn hidden_on_arrival(
+    tx: &mut Transaction<'_, Any>,
+    id: &str,
+    key: &str,
+    moderator: &str,
+    sent: &crate::sender::Sent,
+    submitter: Option<String>,
+) -> Result<(), sqlx::Error> {
+    let reason = moderator.to_string();
+    sqlx::query(
+        "INSERT INTO hidden (id, reason, token_hash, device_key, hidden_at, submitter, \
+         neighbourhood) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(id)
+    .bind(&reason)
+    .bind(&sent.token_hash)
+    .bind(key)
+    .bind(crate::now())
+    .bind(submitter)
+    .bind(&sent.neighbourhood)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("INSERT INTO audit (id, at, action, target, reason) VALUES ($1, $2, $3, $4, $5)")
+        .bind(ulid::Ulid::new().to_string())
+        .bind(crate::now())
+        .bind("hide")
+        .bind(id)
+        .bind(&reason)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// Whether two device keys name one device to a moderator who hid one of them: what is left
 /// of each once the words that name no product are gone (a maker or its company, `ssd`,
 /// `nvme`, `gen4`, `new`…) is one run of letters and digits as a reader sees it (a zero as an
@@ -140,10 +177,17 @@ fn same_device(hidden: &str, key: &str) -> bool {
     let makers = h.makers.is_empty() || k.makers.is_empty() || !h.makers.is_disjoint(&k.makers);
     let capacities = h.gb.is_empty() || k.gb.is_empty() || !h.gb.is_disjoint(&k.gb);
     let n = k.words.len();
+    // A model code added to a name that has a model number of its own is a part number or a
+    // firmware's (`990 PRO 4TB MZ-V9P4T0BW`: the eighth attack pass); added to a vaguer one
+    // (`WD Blue`) it names another product.
+    let numbered = h
+        .written
+        .iter()
+        .any(|w| w.contains(|c: char| c.is_ascii_digit()));
     let holds = (0..n).any(|i| {
         (i + 1..=n).any(|j| {
             // Judged as written (a reader's view reads digits as letters).
-            let other = |w: &String| VARIANT.contains(&w.as_str()) || model_code(w);
+            let other = |w: &String| VARIANT.contains(&w.as_str()) || (model_code(w) && !numbered);
             k.words[i..j].concat() == h.core
                 && !k.written[..i].iter().chain(&k.written[j..]).any(other)
         })
@@ -155,10 +199,10 @@ fn same_device(hidden: &str, key: &str) -> bool {
 /// Words that make another product of a line: `T7` and `T7 Shield`, `970 EVO` and `970 EVO
 /// Plus`, `Extreme` and `Extreme PRO`.
 #[rustfmt::skip]
-const VARIANT: [&str; 30] = [
+const VARIANT: [&str; 29] = [
     "plus", "pro", "max", "ultra", "mini", "micro", "fit", "shield", "heatsink", "go", "extreme",
     "evo", "qvo", "elite", "edge", "prime", "turbo", "lite", "slim", "touch", "duo", "dual",
-    "portable", "armor", "blade", "rgb", "gaming", "nano", "xs", "xl",
+    "portable", "armor", "blade", "rgb", "nano", "xs", "xl",
 ];
 
 /// A model's own code: letters and digits in one word of four or more (`sa510`, `mz77e1t0`),
@@ -192,10 +236,10 @@ impl Product {
     fn of(key: &str) -> Product {
         // Words that name no product: what a drive is, its bus and form, how it is sold.
         #[rustfmt::skip]
-        const NO_PRODUCT: [&str; 28] = [
+        const NO_PRODUCT: [&str; 29] = [
             "ssd", "nvme", "new", "with", "the", "drive", "disk", "internal", "external", "m2",
             "pcie", "gen3", "gen4", "gen5", "sata", "solid", "state", "renewed", "refurbished",
-            "oem", "bulk", "retail", "series", "nand", "vnand", "iii", "inch", "digital",
+            "oem", "bulk", "retail", "series", "nand", "vnand", "iii", "inch", "digital", "by",
         ];
         let gb_of = |w: &str| -> Option<u64> {
             let (n, per) = match (w.strip_suffix("gb"), w.strip_suffix("tb")) {
@@ -210,9 +254,15 @@ impl Product {
         let makers: Vec<(String, Option<&str>)> =
             maker_words().map(|(w, m)| (skeleton(w), m)).collect();
         let is_maker = |seen: &str| makers.iter().any(|m| m.0 == seen);
+        // One maker's brands are one maker to a reader: Crucial is Micron's, Kioxia was
+        // Toshiba's memory (the eighth attack pass: `Micron P5 Plus`, `Toshiba Exceria`).
         let maker = |seen: &str| {
             let named = makers.iter().find(|m| m.0 == seen).and_then(|m| m.1);
-            named.map(str::to_ascii_lowercase)
+            named.map(|m| match m {
+                "Micron" => "crucial".to_string(),
+                "Toshiba" => "kioxia".to_string(),
+                m => m.to_ascii_lowercase(),
+            })
         };
         let mut product = Product {
             makers: Default::default(),
@@ -319,8 +369,9 @@ fn one_product(key: &str, other: &str) -> bool {
     a.makers.is_empty() == b.makers.is_empty() && same_device(key, other) && same_device(other, key)
 }
 
-/// Where most of a result's figures (`pairs`: each with its device's median) are under
-/// 1/[`OWN_BELOW`] of the median, and no link the document names explains it (a drive behind
+/// Where half or more of a result's figures (`pairs`: each with its device's median) are
+/// under 1/[`OWN_BELOW`] of the median, or any one under a hundredth, and no link the document
+/// names explains it (a drive behind
 /// a USB 2 link is slow, and says so): why it waits. The seventh attack pass ranked a device's
 /// result at 0.6% of its own median in every figure: a rival's way to pull a median down.
 fn far_below(doc: &ResultDoc, pairs: &[(&Metric, f64, f64)]) -> Option<Reason> {
@@ -328,19 +379,27 @@ fn far_below(doc: &ResultDoc, pairs: &[(&Metric, f64, f64)]) -> Option<Reason> {
         .iter()
         .filter(|(_, value, usual)| *value * OWN_BELOW < *usual)
         .collect();
+    // Or any one a hundredth of it (the eighth: its reads at a twentieth, its writes as
+    // they were, four of eight).
+    let way_below = pairs
+        .iter()
+        .find(|(_, value, usual)| *value * OWN_BELOW * OWN_BELOW < *usual);
     let ceiling = doc.link_ceiling().map_or(f64::INFINITY, |(c, _)| c);
     let explained = pairs
         .iter()
         .any(|(m, _, usual)| m.unit == "MB/s" && *usual > ceiling);
-    if below.len() * 2 <= pairs.len() || explained {
+    if (below.len() * 2 < pairs.len() && way_below.is_none()) || explained {
         return None;
     }
-    let (metric, value, usual) = below[0];
+    let ((metric, value, usual), times) = match way_below {
+        Some(one) => (one, OWN_BELOW * OWN_BELOW),
+        None => (*below.first()?, OWN_BELOW),
+    };
     Some(Reason::UnderOwnMedian {
         metric: metric.column.to_string(),
         value: *value,
         median: *usual,
-        times: OWN_BELOW,
+        times,
     })
 }
 

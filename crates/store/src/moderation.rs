@@ -211,6 +211,17 @@ impl<'a> Moderation<'a> {
             .map_err(|e| self.db.fail(e))
     }
 
+    /// Why result `id` is hidden, if it is: the moderator's reason (for the result, or for
+    /// the device it arrived as, `hold::hidden_on_arrival`).
+    pub async fn why_hidden(&self, id: &str) -> Result<Option<String>, StoreError> {
+        sqlx::query("SELECT reason FROM hidden WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.db.pool)
+            .await
+            .and_then(|row| row.map(|r| r.try_get(0)).transpose())
+            .map_err(|e| self.db.fail(e))
+    }
+
     async fn hide_in(
         &self,
         tx: &mut Transaction<'_, Any>,

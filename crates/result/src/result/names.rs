@@ -336,6 +336,9 @@ pub fn slug(text: &str) -> String {
     for c in text.chars() {
         if c.is_alphanumeric() {
             out.extend(c.to_lowercase());
+        } else if c == '+' && out.ends_with(char::is_alphanumeric) {
+            // `970 EVO+` is the 970 EVO Plus, not the 970 EVO (the eighth attack pass).
+            out.push_str("-plus-");
         } else if !out.ends_with('-') && !out.is_empty() {
             out.push('-');
         }
@@ -378,6 +381,8 @@ pub fn skeleton(key: &str) -> String {
         .replace("vv", "w")
         .replace("cl", "d")
         .replace('v', "u")
+        // A `Q` for an `O` (`990 PRQ`, `970 EVQ`: the eighth).
+        .replace('q', "o")
 }
 
 /// A combining mark: what is written on the letter before it.

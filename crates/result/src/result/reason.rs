@@ -69,7 +69,8 @@ pub enum Reason {
         median: f64,
         times: f64,
     },
-    /// Most figures under 1/`times` of the device's own median (the first of them here).
+    /// Half its figures or more under a tenth of the device's own median, or one under a
+    /// hundredth (`times`: which), the first of them here.
     UnderOwnMedian {
         metric: String,
         value: f64,

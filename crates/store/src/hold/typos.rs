@@ -43,6 +43,19 @@ pub(super) fn a_typo_off(key: &str, other: &str) -> bool {
         return false;
     };
     let (x, y): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
+    // Two neighbours swapped, in any word of three or more (`Plsu`, `907`: the eighth attack
+    // pass; no two products differ so).
+    let swapped = x.len() == y.len()
+        && x.len() >= 3
+        && (0..x.len() - 1).any(|i| {
+            x[i] != x[i + 1]
+                && x[i] == y[i + 1]
+                && x[i + 1] == y[i]
+                && (0..x.len()).all(|j| j == i || j == i + 1 || x[j] == y[j])
+        });
+    if swapped {
+        return true;
+    }
     let longer = x.len().max(y.len());
     let allowed = if longer >= 7 { 2 } else { 1 };
     let letters = |w: &[char]| w.iter().all(|c| c.is_alphabetic());

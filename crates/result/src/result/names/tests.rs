@@ -148,3 +148,18 @@ fn digits_bars_strokes_and_signs_read_as_the_letters_they_imitate() {
         assert_eq!(slug(name), key, "{name}");
     }
 }
+
+/// The eighth attack pass: `970 EVO+` was filed under the 970 EVO; `PRQ` read as `PRO`.
+#[test]
+fn a_plus_sign_is_the_word_plus_and_a_q_reads_as_an_o() {
+    assert_eq!(
+        slug("Samsung SSD 970 EVO+ 1TB"),
+        "samsung-ssd-970-evo-plus-1tb"
+    );
+    assert_eq!(
+        slug("Samsung SSD 970 EVO Plus 1TB"),
+        "samsung-ssd-970-evo-plus-1tb"
+    );
+    assert_eq!(slug("C++ + 1"), "c-plus-1");
+    assert_eq!(skeleton("990-prq"), skeleton("990-pro"));
+}
