@@ -129,8 +129,8 @@ fn held_words(reason: &Reason) -> String {
             )
         }
         Reason::LookAlike { like } => format!(
-            "its name is written as another device's is ({like}), a letter for a digit or a \
-             digit for a letter: {WAITS}"
+            "its name is written as another device's is ({like}), with a letter or a digit for \
+             another, a typo, or another of its maker's names: {WAITS}"
         ),
         Reason::FarBeyond {
             metric,
