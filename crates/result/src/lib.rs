@@ -19,8 +19,10 @@
 //! results, whether a figure beats the narrowest link the document names, look-alike names; the
 //! drive as a buyer names it, never its USB bridge, its capacity said once, and its kind by the
 //! drive's own answers before the kernel's `rotational` default, in `drive.rs`; the text of names
-//! in any script is `names.rs`) and what of it may be published (`public.rs`, the folders that name
-//! a person hidden); what a test's name states (`shape.rs`); `Extra` keeps fields a newer version
+//! in any script is `names.rs`, a word dressed up in signs or rarer letters `names/disguised.rs`)
+//! and what of it may be published (`public.rs`, the folders, addresses and serials that name a
+//! person hidden; `public/options.rs`, mount options and a kernel's release); why it does not
+//! rank, as facts (`reason.rs`: `Reason`, whose words are `iomark_profiles::reasons`); what a test's name states (`shape.rs`); `Extra` keeps fields a newer version
 //! added, and `unknown.rs` drops them where a site keeps a document (the site's own rules are its
 //! intake's, `iomark_site::intake`). It knows nothing of how figures are made, and says nothing of
 //! them: a run's headline and lines are its profile's words (`iomark_profiles`).

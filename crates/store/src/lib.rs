@@ -28,7 +28,9 @@
 //! - `refresh.rs`: a device's aggregates written from its results; `stale.rs`: busy devices
 //!   left to a background pass; `moves.rs`: where a merged or renamed device leads;
 //! - `sender.rs`: who sent a submission, as keyed hashes (a submitter weighs once in a
-//!   device's aggregates); `hold.rs`: what waits for a moderator before it ranks;
+//!   device's aggregates); `hold.rs`: what waits for a moderator before it ranks, as a
+//!   `Reason` (facts, no words), and what of a hidden device is hidden as it arrives
+//!   (`hold/typos.rs`: names a reader skims past as another's);
 //!   `tombstones.rs`: what was deleted or hidden, by id and measurement, never taken again;
 //! - `replicas.rs`: the PostgreSQL replicas a server reads from, `lag.rs` how far behind they
 //!   are.
