@@ -911,7 +911,7 @@ fn submit_shows_what_leaves_and_keeps_a_failed_result() {
     for line in [
         "Removed before sending",
         "target.mount_options: username, domain (they name a person",
-        "label: the card at /media/zorro/CARD -> the card at /media/USER/CARD",
+        "label: the card at /media/zorro/CARD -> the card at /media/USER/[folder]",
         "target.path: ",
     ] {
         assert!(said.contains(line), "{line}: {said}");

@@ -30,6 +30,17 @@ impl ResultDoc {
                 *options = public_mount_options(text).into();
             }
         }
+        // The test's folder is a path whole, spaces and all (`/media/USER/SD CARD`): below a
+        // folder anyone names, nothing of it.
+        if let Some(path) = value.pointer_mut("/target/path") {
+            if let Some(root) = path.as_str().and_then(|p| {
+                SHARED
+                    .iter()
+                    .find(|root| p.len() > root.len() && p.starts_with(*root))
+            }) {
+                *path = format!("{root}[folder]").into();
+            }
+        }
         if let Some(kernel) = value.pointer_mut("/host/kernel") {
             if let Some(text) = kernel.as_str() {
                 *kernel = public_kernel(text).into();
@@ -144,12 +155,15 @@ const SHOWN: [&str; 17] = [
 ];
 
 /// The folders of [`SHOWN`] anyone makes folders in or names: shown, and nothing below them (a
-/// desktop's mounts below `/media/USER/` are named by their cards, and stay). Below a home
+/// desktop's mounts below `/media/USER/` are named by their cards' labels, which their owners
+/// gave: `ALICE_WEDDING`, the ninth attack pass). Below a home
 /// (`~/`) every folder is its owner's; below `/var/lib/` a service's, named as its user may be;
 /// below `/dev/` only the kernel's names of devices are shown (`/dev/sda`, `/dev/mmcblk0p2`):
 /// `/dev/disk/by-id/` holds serial numbers, `by-label/` and `/dev/mapper/` names people gave
 /// (the seventh attack pass published all of these).
-const SHARED: [&str; 7] = [
+const SHARED: [&str; 9] = [
+    "/media/USER/",
+    "/run/media/USER/",
     "/tmp/",
     "/var/tmp/",
     "/mnt/",
@@ -160,14 +174,55 @@ const SHARED: [&str; 7] = [
 ];
 
 /// The ends of a machine's name on a local network (mDNS's `.local`, a router's `.lan`).
-const LOCAL_NAMES: [&str; 6] = [
-    ".local",
-    ".lan",
-    ".home",
-    ".home.arpa",
-    ".localdomain",
-    ".internal",
+#[rustfmt::skip]
+const LOCAL_NAMES: [&str; 22] = [
+    ".local", ".lan", ".home", ".home.arpa", ".localdomain", ".internal", ".fritz.box",
+    ".speedport.ip", ".corp", ".intranet", ".router", ".myfritz.net", ".duckdns.org",
+    ".dyndns.org", ".no-ip.org", ".ddns.net", ".synology.me", ".tplinkdns.com",
+    ".freeboxos.fr", ".dynu.net", ".hopto.org", ".mooo.com",
 ];
+
+/// Whether a word names someone: someone at a machine (`alice@bobpc:~$`), or an address, a
+/// name either side of its `@` or its `(at)`; a machine by its name on a home network
+/// (`chris-desktop.local`, `alice-pc.fritz.box`) or a dynamic DNS name.
+fn names_someone(folded: &str, lower: &str) -> bool {
+    let at = folded.char_indices().any(|(at, c)| {
+        c == '@'
+            && folded[..at].ends_with(char::is_alphanumeric)
+            && folded[at + 1..].starts_with(char::is_alphanumeric)
+    });
+    let spelt = ["(at)", "[at]"].iter().any(|at| {
+        lower
+            .find(at)
+            .is_some_and(|i| i > 0 && lower.len() > i + at.len())
+    });
+    let name = lower.trim_end_matches(|c: char| ".,;:)]}'\"".contains(c));
+    let local = LOCAL_NAMES
+        .iter()
+        .any(|end| name.len() > end.len() && name.ends_with(end));
+    at || spelt || local
+}
+
+/// A serial number glued to what says it is one (`s/n:2049E4A1B2C3`, `SN#…`, `serial=…`,
+/// `SerialNumber:…`: the ninth attack pass); `SN770M`, a model, has no mark between.
+fn tagged_serial(lower: &str) -> bool {
+    const TAGS: [&str; 8] = [
+        "serialnumber",
+        "serial_number",
+        "serial-number",
+        "serial",
+        "s/n",
+        "s.n.",
+        "sn",
+        "ser",
+    ];
+    TAGS.iter().any(|tag| {
+        lower
+            .strip_prefix(tag)
+            .and_then(|rest| rest.strip_prefix([':', '#', '=']))
+            .is_some_and(|value| value.len() >= 4 && value.contains(|c: char| c.is_ascii_digit()))
+    })
+}
 
 /// Folders that, written without their first slash, hold a person's or a device's names.
 const RELATIVE_ROOTS: [&str; 8] = [
@@ -268,7 +323,22 @@ fn hide_other_paths(text: &str) -> String {
     // Whether the word before was hidden; whether it said a serial number follows.
     let mut hid = false;
     let (mut serial_next, mut last_serial) = (false, false);
-    for piece in text.split_inclusive(char::is_whitespace) {
+    let pieces: Vec<&str> = text.split_inclusive(char::is_whitespace).collect();
+    let lowered: Vec<String> = pieces
+        .iter()
+        .map(|p| p.trim_end_matches(char::is_whitespace).to_lowercase())
+        .collect();
+    // An address spelt out (`alice (at) example (dot) com`: the ninth attack pass).
+    let spelt = |i: usize| {
+        lowered
+            .get(i)
+            .is_some_and(|w| ["(at)", "[at]", "(dot)", "[dot]"].contains(&w.as_str()))
+    };
+    let mut swallowed = 0;
+    for (i, piece) in pieces.iter().enumerate() {
+        if i < swallowed || spelt(i) {
+            continue;
+        }
         let word = piece.trim_end_matches(char::is_whitespace);
         let space = &piece[word.len()..];
         // A path written percent-encoded (`%2Fhome%2Falice`, issue 59's third attack pass) is
@@ -304,19 +374,10 @@ fn hide_other_paths(text: &str) -> String {
                     && !(**root == "/dev/" && kernel_device(rest))
             })
         });
-        // Someone at a machine (`alice@bobpc:~$`), or an address: a name either side; a
-        // machine by its name on the local network (`chris-desktop.local`); a serial number
-        // after what says it is one (`S/N S4EWNX0R…`, the eighth attack pass).
         let lower = folded.to_lowercase();
-        let someone = folded.char_indices().any(|(at, c)| {
-            c == '@'
-                && folded[..at].ends_with(char::is_alphanumeric)
-                && folded[at + 1..].starts_with(char::is_alphanumeric)
-        }) || LOCAL_NAMES.iter().any(|end| {
-            let name = lower.trim_end_matches(|c: char| ".,;:)]}'\"".contains(c));
-            name.len() > end.len() && name.ends_with(end)
-        });
-        let serial = serial_next && word.contains(|c: char| c.is_ascii_digit());
+        let someone = names_someone(&folded, &lower) || (i > 0 && spelt(i - 1)) || spelt(i + 1);
+        let serial =
+            (serial_next && word.contains(|c: char| c.is_ascii_digit())) || tagged_serial(&lower);
         serial_next = matches!(
             lower.trim_end_matches([':', '#']),
             "s/n" | "sn" | "serial" | "ser" | "s.n." | "no" | "no."
@@ -332,6 +393,18 @@ fn hide_other_paths(text: &str) -> String {
         // A path a space broke (`/mnt/My Photos/alice`): what follows a hidden one and holds
         // a slash is its rest.
         let rest_of_path = hid && word.contains(slash);
+        // And its words before that rest (`/mnt/x of Alice Smith/y`: the ninth), up to three,
+        // none ending a sentence.
+        if private || shared.is_some() || rootless || rest_of_path {
+            // A word that goes on with a slash (`Smith/y`), not one that begins a path.
+            let ahead = (i + 1..(i + 4).min(pieces.len())).find(|&j| {
+                lowered[j].starts_with(char::is_alphanumeric) && lowered[j].contains('/')
+            });
+            let told = |j: &usize| lowered[*j].ends_with(['.', ',', ';', ':', '!', '?']);
+            if let Some(j) = ahead.filter(|&j| !(i + 1..j).any(|k| told(&k))) {
+                swallowed = j;
+            }
+        }
         hid = true;
         match (private || rest_of_path || rootless, shared, someone) {
             _ if serial => out.push_str("[serial]"),

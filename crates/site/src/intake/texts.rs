@@ -36,7 +36,7 @@ mod tests {
         assert_eq!(value["label"], "Caf\u{e9}");
         assert_eq!(
             value["warnings"][0]["message"],
-            "/media/USER/CARD is slow; ~/[folder] too"
+            "/media/USER/[folder] is slow; ~/[folder] too"
         );
     }
 }

@@ -286,4 +286,29 @@ fn a_typo_of_a_word_or_another_name_of_the_maker_is_a_look_alike() {
         "toshiba-exceria-1000gb",
         "kioxia-exceria-1000gb"
     ));
+    // The ninth: a letter doubled or left out of a short word; PRO written out.
+    for (key, real) in [
+        (
+            "samsung-ssd-970-evvo-plus-1000gb",
+            "samsung-ssd-970-evo-plus-1000gb",
+        ),
+        (
+            "samsung-ssd-970-evoo-plus-1000gb",
+            "samsung-ssd-970-evo-plus-1000gb",
+        ),
+        (
+            "samsung-ssd-970-evo-pls-1000gb",
+            "samsung-ssd-970-evo-plus-1000gb",
+        ),
+    ] {
+        assert!(a_typo_off(key, real), "{key}");
+    }
+    assert!(!a_typo_off(
+        "samsung-870-ev-1000gb",
+        "samsung-870-evo-1000gb"
+    ));
+    let pro = "samsung-ssd-990-pro-2000gb";
+    assert!(same_device(pro, "samsung-990-professional-2tb"));
+    assert!(same_device(pro, "samsung-990-proo-2tb"));
+    assert!(!same_device(pro, "samsung-9990-pro-2tb"));
 }

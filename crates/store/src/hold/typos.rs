@@ -53,7 +53,10 @@ pub(super) fn a_typo_off(key: &str, other: &str) -> bool {
                 && x[i + 1] == y[i]
                 && (0..x.len()).all(|j| j == i || j == i + 1 || x[j] == y[j])
         });
-    if swapped {
+    // A letter left out of or added to a word of four or more (`Pls` for `Plus`: the ninth);
+    // a letter changed in a short word is another product (`EVO`, `QVO`).
+    let one_more = x.len().abs_diff(y.len()) == 1 && x.len().max(y.len()) >= 4;
+    if swapped || (one_more && edits(&x, &y) == 1) {
         return true;
     }
     let longer = x.len().max(y.len());

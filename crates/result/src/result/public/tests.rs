@@ -75,7 +75,7 @@ fn no_spelling_of_a_persons_folder_is_sent() {
     for text in [
         "2000 MB/s and 4 I/O a read/write",
         "/dev/sda on /mnt/, /sys/block/sda/queue and /tmp",
-        "~ and ~/[folder] and /media/USER/CARD",
+        "~ and ~/[folder] and /media/USER/[folder]",
         "/dev/nvme0n1p2, /dev/mmcblk0 and /dev/dm-0",
         "a ratio of 1/3",
         "<script>alert(1)</script> \"><img src=x onerror=alert(2)>",
@@ -109,11 +109,12 @@ fn the_owner_of_a_desktop_s_mounts_is_not_sent() {
         "loops of /run/media/bob/USB/.iomark-1.tmp varied; /media/CARD and /media/ too",
     ));
     let sent = doc.for_submission(None);
-    assert_eq!(sent.target.path, "/media/USER/SD CARD");
+    // The card's label its owner gave (the ninth attack pass: `ALICE_WEDDING`) is not sent.
+    assert_eq!(sent.target.path, "/media/USER/[folder]");
     assert_eq!(
         sent.warnings.last().unwrap().message,
         // A folder right under /media may be a user's own (`/media/alice`): hidden too.
-        "loops of /run/media/USER/USB/.iomark-1.tmp varied; [folder] and [folder] too"
+        "loops of /run/media/USER/[folder] varied; [folder] and [folder] too"
     );
 }
 
@@ -241,5 +242,46 @@ fn no_address_machine_serial_or_builder_s_name_is_sent() {
         ("6.12.1-arch1-1", "6.12.1-arch1-1"),
     ] {
         assert_eq!(public_kernel(kernel), shown, "{kernel}");
+    }
+}
+
+/// The ninth attack pass: serials glued to their mark, names on home networks and dynamic DNS,
+/// an address spelt out, a folder's name of several words, a card's label.
+#[test]
+fn marks_of_serials_home_networks_and_spelt_addresses_are_read() {
+    for (text, shown) in [
+        (
+            "s/n:2049E4A1B2C3 and SN#S4EWNX0R12",
+            "[serial] and [serial]",
+        ),
+        (
+            "serial=S4EWNX0R123456 SerialNumber:XYZ12345",
+            "[serial] [serial]",
+        ),
+        ("on alice-pc.fritz.box", "on [someone]"),
+        ("nas.corp and alice.duckdns.org", "[someone] and [someone]"),
+        (
+            "alice (at) example (dot) com today",
+            "[someone] [someone] [someone] today",
+        ),
+        ("alice(at)example.com", "[someone]"),
+        (
+            "/mnt/photos of Alice Smith/x is slow",
+            "/mnt/[folder] [folder] is slow",
+        ),
+        ("/media/USER/ALICE_WEDDING", "/media/USER/[folder]"),
+    ] {
+        assert_eq!(hide_private_paths(text), shown, "{text}");
+        assert_eq!(hide_private_paths(shown), shown, "{shown}");
+    }
+    for text in [
+        "WD SN770M 1TB",
+        "/mnt/x is slow, then a/b",
+        "a mount at /mnt/ and more",
+    ] {
+        assert_eq!(
+            hide_private_paths(text),
+            text.replace("/mnt/x", "/mnt/[folder]")
+        );
     }
 }

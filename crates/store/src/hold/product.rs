@@ -1,0 +1,129 @@
+//! What a device key says of the product, as a reader sees it: its makers, its words less
+//! those that name no product, its capacities (`hold.rs` compares hidden devices and new keys
+//! by it).
+
+use iomark_result::result::drive::maker_words;
+use iomark_result::result::identity::skeleton;
+
+/// What a device key says of the product: its maker, the rest as a reader sees it, and the
+/// capacities it gives in gigabytes.
+pub(super) struct Product {
+    /// Every maker it names (`Micron Crucial`).
+    pub(super) makers: std::collections::BTreeSet<String>,
+    /// Its words as a reader sees them, less those that name no product.
+    pub(super) words: Vec<String>,
+    /// The same words as written.
+    pub(super) written: Vec<String>,
+    pub(super) core: String,
+    /// The same words sorted, run together.
+    pub(super) sorted: String,
+    pub(super) gb: std::collections::BTreeSet<u64>,
+}
+
+impl Product {
+    pub(super) fn of(key: &str) -> Product {
+        // Words that name no product: what a drive is, its bus and form, how it is sold.
+        #[rustfmt::skip]
+        const NO_PRODUCT: [&str; 29] = [
+            "ssd", "nvme", "new", "with", "the", "drive", "disk", "internal", "external", "m2",
+            "pcie", "gen3", "gen4", "gen5", "sata", "solid", "state", "renewed", "refurbished",
+            "oem", "bulk", "retail", "series", "nand", "vnand", "iii", "inch", "digital", "by",
+        ];
+        let gb_of = |w: &str| -> Option<u64> {
+            let (n, per) = match (w.strip_suffix("gb"), w.strip_suffix("tb")) {
+                (Some(n), _) => (n, 1),
+                (_, Some(n)) => (n, 1000),
+                _ => return None,
+            };
+            n.parse::<u64>().ok().map(|n| n * per)
+        };
+        // Makers as a reader sees them (`Sarnsung`, `S4MSUNG`: the sixth attack pass), each
+        // with the maker it names (`western` and `wd` are one; `삼성` is Samsung).
+        let makers: Vec<(String, Option<&str>)> =
+            maker_words().map(|(w, m)| (skeleton(w), m)).collect();
+        let is_maker = |seen: &str| makers.iter().any(|m| m.0 == seen);
+        // One maker's brands are one maker to a reader: Crucial is Micron's, Kioxia was
+        // Toshiba's memory (the eighth attack pass: `Micron P5 Plus`, `Toshiba Exceria`).
+        let maker = |seen: &str| {
+            let named = makers.iter().find(|m| m.0 == seen).and_then(|m| m.1);
+            named.map(|m| match m {
+                "Micron" => "crucial".to_string(),
+                "Toshiba" => "kioxia".to_string(),
+                m => m.to_ascii_lowercase(),
+            })
+        };
+        let mut product = Product {
+            makers: Default::default(),
+            words: Vec::new(),
+            written: Vec::new(),
+            core: String::new(),
+            sorted: String::new(),
+            gb: Default::default(),
+        };
+        // Each word as written, and as a reader sees it.
+        let mut words: Vec<(&str, String)> = Vec::new();
+        for word in key.split('-').filter(|w| !w.is_empty()) {
+            // A capacity glued to the end of a word (`990pro2tb`): the model and the capacity.
+            let glued = word
+                .char_indices()
+                .filter(|&(i, c)| {
+                    i > 0
+                        && c.is_ascii_digit()
+                        && !word[..i].ends_with(|d: char| d.is_ascii_digit())
+                })
+                .find_map(|(i, _)| Some((&word[..i], gb_of(&word[i..])?)));
+            let (word, gb) = match (gb_of(word), glued) {
+                (Some(gb), _) => ("", Some(gb)),
+                (None, Some((model, gb))) => (model, Some(gb)),
+                (None, None) => (word, None),
+            };
+            product.gb.extend(gb);
+            if NO_PRODUCT.contains(&word) {
+                // `2.5 inch`, `V-NAND`: the words before it are its own.
+                let before = |w: &(&str, String)| match word {
+                    "inch" => w.0.len() <= 2 && w.0.chars().all(|c| c.is_ascii_digit()),
+                    "nand" => w.0 == "v",
+                    _ => false,
+                };
+                while words.last().is_some_and(before) {
+                    words.pop();
+                }
+                continue;
+            }
+            // A maker or `ssd` glued before the model (`samsungssd`, `ssd990`), split at a
+            // character's edge (the sixth attack pass's `삼성…` split inside a letter).
+            // A word written out as its short form is (`Professional` for `PRO`: the ninth).
+            let word = match word {
+                "professional" => "pro",
+                w => w,
+            };
+            let mut seen = skeleton(word);
+            // A maker's own word is not split (`corsair` is no `co` glued to `rsair`).
+            while let Some((glued, rest)) = (!is_maker(&seen)).then_some(()).and_then(|()| {
+                seen.char_indices()
+                    .map(|(i, _)| i)
+                    .filter(|&i| i >= 2)
+                    .rev()
+                    .map(|i| seen.split_at(i))
+                    .find(|(p, _)| *p == "ssd" || is_maker(p))
+                    .map(|(p, r)| (p.to_string(), r.to_string()))
+            }) {
+                product.makers.extend(maker(&glued));
+                seen = rest;
+            }
+            if is_maker(&seen) {
+                product.makers.extend(maker(&seen));
+            } else if !seen.is_empty() && !NO_PRODUCT.contains(&seen.as_str()) {
+                words.push((word, seen));
+            }
+        }
+        product.written = words.iter().map(|(w, _)| w.to_string()).collect();
+        let mut seen: Vec<String> = words.into_iter().map(|(_, s)| s).collect();
+        product.core = seen.concat();
+        product.words = seen.clone();
+        // Its words in any order (`PRO 990`).
+        seen.sort();
+        product.sorted = seen.concat();
+        product
+    }
+}
