@@ -97,7 +97,9 @@ pub fn public_kernel(kernel: &str) -> String {
         // A word left out goes with what joined it.
         joint.clear();
         word.clear();
-        if c != '\0' {
+        // Only what releases are joined by: any other sign is no part of one (and a text's
+        // rules would read it again: the fuzz target's `[folder]]`).
+        if matches!(c, '.' | '-' | '+') {
             joint.push(c);
         }
     }

@@ -240,8 +240,13 @@ fn no_address_machine_serial_or_builder_s_name_is_sent() {
         ("6.8.0-45-generic", "6.8.0-45-generic"),
         ("6.1.0-alice-arm64", "6.1.0-arm64"),
         ("6.12.1-arch1-1", "6.12.1-arch1-1"),
+        // Found by the fuzz target document: a kernel of signs is none, and stays none.
+        ("[folder]]", ""),
+        ("~erin/6.1", "6.1"),
     ] {
         assert_eq!(public_kernel(kernel), shown, "{kernel}");
+        assert_eq!(public_kernel(shown), shown, "{shown}");
+        assert_eq!(hide_private_paths(shown), shown, "{shown}");
     }
 }
 
