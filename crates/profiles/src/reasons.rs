@@ -105,25 +105,21 @@ fn held_words(reason: &Reason) -> String {
             value,
             median,
             times,
-        } => {
-            let (label, unit) = named(metric);
-            format!(
-                "its {label} of {} {unit} is over {times}× this device's own median ({} \
-                 {unit}): {WAITS}",
-                figure(*value),
-                figure(*median)
-            )
         }
-        Reason::UnderOwnMedian {
+        | Reason::UnderOwnMedian {
             metric,
             value,
             median,
             times,
         } => {
             let (label, unit) = named(metric);
+            let how = match reason {
+                Reason::OverOwnMedian { .. } => format!("over {times}×"),
+                _ => format!("under 1/{times} of"),
+            };
             format!(
-                "its {label} of {} {unit} is under 1/{times} of this device's own median ({} \
-                 {unit}): {WAITS}",
+                "its {label} of {} {unit} is {how} this device's own median ({} {unit}): \
+                 {WAITS}",
                 figure(*value),
                 figure(*median)
             )
