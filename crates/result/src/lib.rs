@@ -21,7 +21,8 @@
 //! drive's own answers before the kernel's `rotational` default, in `drive.rs`; the text of names
 //! in any script is `names.rs`, a word dressed up in signs or rarer letters `names/disguised.rs`)
 //! and what of it may be published (`public.rs`, the folders, addresses and serials that name a
-//! person hidden; `public/options.rs`, mount options and a kernel's release); why it does not
+//! person hidden, `public/someone.rs` what names someone; `public/options.rs`, mount options
+//! and a kernel's release); why it does not
 //! rank, as facts (`reason.rs`: `Reason`, whose words are `iomark_profiles::reasons`); what a test's name states (`shape.rs`); `Extra` keeps fields a newer version
 //! added, and `unknown.rs` drops them where a site keeps a document (the site's own rules are its
 //! intake's, `iomark_site::intake`). It knows nothing of how figures are made, and says nothing of

@@ -5,7 +5,9 @@ use std::path::Path;
 use super::ResultDoc;
 
 mod options;
+mod someone;
 pub use options::{public_kernel, public_mount_options};
+use someone::{names_someone, tagged_serial};
 
 impl ResultDoc {
     /// This document less what could point at a person: their home folder becomes `~` in
@@ -173,57 +175,6 @@ const SHARED: [&str; 9] = [
     "/dev/",
 ];
 
-/// The ends of a machine's name on a local network (mDNS's `.local`, a router's `.lan`).
-#[rustfmt::skip]
-const LOCAL_NAMES: [&str; 22] = [
-    ".local", ".lan", ".home", ".home.arpa", ".localdomain", ".internal", ".fritz.box",
-    ".speedport.ip", ".corp", ".intranet", ".router", ".myfritz.net", ".duckdns.org",
-    ".dyndns.org", ".no-ip.org", ".ddns.net", ".synology.me", ".tplinkdns.com",
-    ".freeboxos.fr", ".dynu.net", ".hopto.org", ".mooo.com",
-];
-
-/// Whether a word names someone: someone at a machine (`alice@bobpc:~$`), or an address, a
-/// name either side of its `@` or its `(at)`; a machine by its name on a home network
-/// (`chris-desktop.local`, `alice-pc.fritz.box`) or a dynamic DNS name.
-fn names_someone(folded: &str, lower: &str) -> bool {
-    let at = folded.char_indices().any(|(at, c)| {
-        c == '@'
-            && folded[..at].ends_with(char::is_alphanumeric)
-            && folded[at + 1..].starts_with(char::is_alphanumeric)
-    });
-    let spelt = ["(at)", "[at]"].iter().any(|at| {
-        lower
-            .find(at)
-            .is_some_and(|i| i > 0 && lower.len() > i + at.len())
-    });
-    let name = lower.trim_end_matches(|c: char| ".,;:)]}'\"".contains(c));
-    let local = LOCAL_NAMES
-        .iter()
-        .any(|end| name.len() > end.len() && name.ends_with(end));
-    at || spelt || local
-}
-
-/// A serial number glued to what says it is one (`s/n:2049E4A1B2C3`, `SN#…`, `serial=…`,
-/// `SerialNumber:…`: the ninth attack pass); `SN770M`, a model, has no mark between.
-fn tagged_serial(lower: &str) -> bool {
-    const TAGS: [&str; 8] = [
-        "serialnumber",
-        "serial_number",
-        "serial-number",
-        "serial",
-        "s/n",
-        "s.n.",
-        "sn",
-        "ser",
-    ];
-    TAGS.iter().any(|tag| {
-        lower
-            .strip_prefix(tag)
-            .and_then(|rest| rest.strip_prefix([':', '#', '=']))
-            .is_some_and(|value| value.len() >= 4 && value.contains(|c: char| c.is_ascii_digit()))
-    })
-}
-
 /// Folders that, written without their first slash, hold a person's or a device's names.
 const RELATIVE_ROOTS: [&str; 8] = [
     "home/",
@@ -329,10 +280,12 @@ fn hide_other_paths(text: &str) -> String {
         .map(|p| p.trim_end_matches(char::is_whitespace).to_lowercase())
         .collect();
     // An address spelt out (`alice (at) example (dot) com`: the ninth attack pass).
+    // Bare `at` and `dot` only in that order, a word between (`alice at example dot com`).
+    let word = |i: usize| lowered.get(i).map(String::as_str);
     let spelt = |i: usize| {
-        lowered
-            .get(i)
-            .is_some_and(|w| ["(at)", "[at]", "(dot)", "[dot]"].contains(&w.as_str()))
+        word(i).is_some_and(|w| ["(at)", "[at]", "(dot)", "[dot]"].contains(&w))
+            || (word(i) == Some("at") && word(i + 2) == Some("dot") && i > 0)
+            || (word(i) == Some("dot") && i >= 2 && word(i - 2) == Some("at") && i > 2)
     };
     let mut swallowed = 0;
     for (i, piece) in pieces.iter().enumerate() {

@@ -270,6 +270,11 @@ fn marks_of_serials_home_networks_and_spelt_addresses_are_read() {
             "[someone] [someone] [someone] today",
         ),
         ("alice(at)example.com", "[someone]"),
+        // Found reading the change again: bare words, in that order only.
+        (
+            "mail alice at example dot com",
+            "mail [someone] [someone] [someone]",
+        ),
         (
             "/mnt/photos of Alice Smith/x is slow",
             "/mnt/[folder] [folder] is slow",
@@ -283,6 +288,7 @@ fn marks_of_serials_home_networks_and_spelt_addresses_are_read() {
         "WD SN770M 1TB",
         "/mnt/x is slow, then a/b",
         "a mount at /mnt/ and more",
+        "at 4 KiB a dot is drawn",
     ] {
         assert_eq!(
             hide_private_paths(text),

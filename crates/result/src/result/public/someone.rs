@@ -1,0 +1,53 @@
+//! What in a word names someone: an address (`alice@host`, `alice(at)example.com`), a machine
+//! on a home network or a dynamic DNS name, a serial number glued to what says it is one.
+
+/// The ends of a machine's name on a local network (mDNS's `.local`, a router's `.lan`).
+#[rustfmt::skip]
+const LOCAL_NAMES: [&str; 22] = [
+    ".local", ".lan", ".home", ".home.arpa", ".localdomain", ".internal", ".fritz.box",
+    ".speedport.ip", ".corp", ".intranet", ".router", ".myfritz.net", ".duckdns.org",
+    ".dyndns.org", ".no-ip.org", ".ddns.net", ".synology.me", ".tplinkdns.com",
+    ".freeboxos.fr", ".dynu.net", ".hopto.org", ".mooo.com",
+];
+
+/// Whether a word names someone: someone at a machine (`alice@bobpc:~$`), or an address, a
+/// name either side of its `@` or its `(at)`; a machine by its name on a home network
+/// (`chris-desktop.local`, `alice-pc.fritz.box`) or a dynamic DNS name.
+pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
+    let at = folded.char_indices().any(|(at, c)| {
+        c == '@'
+            && folded[..at].ends_with(char::is_alphanumeric)
+            && folded[at + 1..].starts_with(char::is_alphanumeric)
+    });
+    let spelt = ["(at)", "[at]"].iter().any(|at| {
+        lower
+            .find(at)
+            .is_some_and(|i| i > 0 && lower.len() > i + at.len())
+    });
+    let name = lower.trim_end_matches(|c: char| ".,;:)]}'\"".contains(c));
+    let local = LOCAL_NAMES
+        .iter()
+        .any(|end| name.len() > end.len() && name.ends_with(end));
+    at || spelt || local
+}
+
+/// A serial number glued to what says it is one (`s/n:2049E4A1B2C3`, `SN#…`, `serial=…`,
+/// `SerialNumber:…`: the ninth attack pass); `SN770M`, a model, has no mark between.
+pub(super) fn tagged_serial(lower: &str) -> bool {
+    const TAGS: [&str; 8] = [
+        "serialnumber",
+        "serial_number",
+        "serial-number",
+        "serial",
+        "s/n",
+        "s.n.",
+        "sn",
+        "ser",
+    ];
+    TAGS.iter().any(|tag| {
+        lower
+            .strip_prefix(tag)
+            .and_then(|rest| rest.strip_prefix([':', '#', '=']))
+            .is_some_and(|value| value.len() >= 4 && value.contains(|c: char| c.is_ascii_digit()))
+    })
+}
