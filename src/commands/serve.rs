@@ -77,6 +77,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             dump_dir,
             dump_every: args.dump_every,
             standing_sample: args.standing_sample.max(1),
+            // Your own history's results were saved on this machine, not sent by strangers.
+            corroboration: args.corroboration.unwrap_or(if args.store.db.is_none() {
+                1
+            } else {
+                2
+            }),
         };
         web::serve(store, listener, config, |address| {
             // One line, flushed: scripts and tests read the address from it.

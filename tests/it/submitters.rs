@@ -343,3 +343,107 @@ fn the_nvme_table_ranks_its_own_figures() {
     let standard = get(&format!("{url}/api/v1/leaderboard")).json();
     assert!(!standard.to_string().contains("seq128k"), "{standard}");
 }
+
+/// A drive of `model` on NVMe, `scale` times the base figures (SEQ1M Q8T1 read 2000 MB/s).
+fn drive(n: u32, vendor: &str, model: &str, scale: f64) -> Value {
+    let mut d = nvme(n, vendor, scale);
+    d["target"]["device"]["model"] = json!(model);
+    d
+}
+
+/// The leaderboard's devices as (key, rank), in order (`url` with a query, if any).
+fn ranks(url: &str) -> Vec<(String, Value)> {
+    let board = get(&url.replacen("?", "/api/v1/leaderboard?", 1)).json();
+    board["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["key"].as_str().unwrap().to_string(), d["rank"].clone()))
+        .collect()
+}
+
+/// One household's word never ranks a device above others' (issue 59: a look-alike, a hidden
+/// device's new spelling, figures no print foresaw each took rank 1 from one client): a
+/// device measured from one neighbourhood is listed after every ranked one, unranked, however
+/// many results it sends; from a second, it ranks by its figures.
+fn one_household_does_not_rank(db: Option<&str>) {
+    let (site, _dir) = site(db);
+    let url = &site.url;
+    let results = format!("{url}/api/v1/results");
+    for n in 1..=2u8 {
+        assert_eq!(
+            post_as(n, &results, &nvme(n.into(), "Samsung", 1.0)).status,
+            201
+        );
+    }
+    // Faster, from one household: three results, two of its /24s, one /16.
+    for (n, from) in [(11, "127.3.0.1"), (12, "127.3.0.2"), (13, "127.3.9.1")] {
+        let doc = drive(n, "Kingston", "KC3000", 1.5).to_string();
+        let (status, body) = from_address_with("POST", &results, from, Some(&doc), &[]);
+        assert_eq!(status, 201, "{body}");
+    }
+    let samsung = "samsung-980-pro-128gb".to_string();
+    let kingston = "kingston-kc3000-128gb".to_string();
+    // The board, and a search (read in one statement) finding both.
+    for query in ["?", "?q=128gb", "?kind=NVMe&q=pro+kc3000"] {
+        let expected = match query {
+            "?kind=NVMe&q=pro+kc3000" => vec![],
+            _ => vec![(samsung.clone(), json!(1)), (kingston.clone(), Value::Null)],
+        };
+        assert_eq!(ranks(&format!("{url}{query}")), expected, "{query}");
+    }
+    let board = get(&format!("{url}/api/v1/leaderboard")).json();
+    assert_eq!(board["corroboration"], 2, "{board}");
+    assert_eq!(board["devices"][1]["neighbourhoods"], 1, "{board}");
+    let home = get(&format!("{url}/")).body;
+    assert!(home.contains("id=\"unranked\""), "{home}");
+    assert!(home.contains("<tr><td>–</td>"), "{home}");
+    let page = get(&format!("{url}/devices/{kingston}")).body;
+    assert!(
+        page.contains("not ranked on the leaderboard yet: measured from 1 of the 2"),
+        "{page}"
+    );
+    // Someone elsewhere measures one too: it ranks by its figure.
+    assert_eq!(
+        post_as(4, &results, &drive(14, "Kingston", "KC3000", 1.4)).status,
+        201
+    );
+    for query in ["?", "?q=128gb"] {
+        assert_eq!(
+            ranks(&format!("{url}{query}")),
+            [(kingston.clone(), json!(1)), (samsung.clone(), json!(2))]
+        );
+    }
+    assert!(!get(&format!("{url}/")).body.contains("id=\"unranked\""));
+}
+
+#[test]
+fn one_household_does_not_rank_on_sqlite() {
+    one_household_does_not_rank(None);
+}
+
+#[test]
+fn one_household_does_not_rank_on_postgres() {
+    let pg = Postgres::start();
+    one_household_does_not_rank(Some(&pg.database()));
+}
+
+/// A site of one network (`--corroboration 1`) ranks every device at once, as your own
+/// history does without `--db`.
+#[test]
+fn a_site_of_one_network_ranks_at_once() {
+    let (site, _dir) = site_with_secret(None, &["--corroboration", "1"]);
+    let results = format!("{}/api/v1/results", site.url);
+    assert_eq!(post(&results, &nvme(1, "Samsung", 1.0)).status, 201);
+    assert_eq!(
+        post(&results, &drive(2, "Kingston", "KC3000", 1.5)).status,
+        201
+    );
+    assert_eq!(
+        ranks(&format!("{}?", site.url)),
+        [
+            ("kingston-kc3000-128gb".to_string(), json!(1)),
+            ("samsung-980-pro-128gb".to_string(), json!(2))
+        ]
+    );
+}

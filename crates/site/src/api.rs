@@ -31,6 +31,7 @@ pub async fn leaderboard(
         &state.choices,
         &query,
         state.config.show_synthetic,
+        state.config.corroboration,
     )
     .await?;
     let rows = state.store.site().leaderboard(&filter).await?;

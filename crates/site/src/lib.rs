@@ -135,6 +135,9 @@ pub struct Config {
     pub dump_every: Duration,
     /// The most of a group's latest results a submission's standing compares with.
     pub standing_sample: i64,
+    /// How many independent neighbourhoods must have measured a device before it is ranked
+    /// (1: every device at once, as a history of one's own).
+    pub corroboration: u32,
 }
 
 pub struct State {

@@ -46,6 +46,10 @@ pub struct DeviceRow {
     /// The SD classes it meets, as most of its submitters find (the sdcard profile's only):
     /// the highest met in each family, as `C10 U3 V30 A1`.
     pub classes: Option<String>,
+    /// How many independent neighbourhoods its results come from (an IPv4 /16 or IPv6 /48
+    /// each, the most of one address family: `aggregate::independent`). A leaderboard ranks
+    /// it once they are as many as the site's [`Filter::corroboration`].
+    pub neighbourhoods: i64,
     /// Every name its results gave it, as slugs (a search reads them; not shown).
     #[serde(skip)]
     pub names: String,
@@ -113,6 +117,9 @@ pub struct Filter {
     pub text: Option<String>,
     pub limit: u32,
     pub synthetic: bool,
+    /// How many independent neighbourhoods must have measured a device before it is ranked
+    /// ([`DeviceRow::neighbourhoods`]); the others are listed after every ranked one, unranked.
+    pub corroboration: u32,
 }
 
 /// How a deletion went.

@@ -258,6 +258,11 @@ fn migrator() -> Migrator {
             "buried figures",
             include_str!("migrations/0022_buried_figures.sql"),
         ),
+        (
+            23,
+            "corroborated",
+            include_str!("migrations/0023_corroborated.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -77,7 +77,7 @@ impl<'a> Refresh<'a> {
             }
         }
         // A device re-derived whole may have a thousand scopes (a system each): a row binds
-        // 28 parameters, SQLite takes at most 32,766 a statement (1,170 rows), PostgreSQL
+        // 29 parameters, SQLite takes at most 32,766 a statement (1,129 rows), PostgreSQL
         // 65,535.
         for rows in rows.chunks(UPSERTED) {
             self.upsert(tx, class, key, rows).await?;
@@ -115,7 +115,8 @@ impl<'a> Refresh<'a> {
                 .bind(&row.sold_as)
                 .bind(&row.names)
                 .bind(row.submitters)
-                .bind(&row.classes);
+                .bind(&row.classes)
+                .bind(row.neighbourhoods);
             for metric in &METRICS {
                 query = query.bind(row.stats.get(metric.column).map(|s| s.median));
             }

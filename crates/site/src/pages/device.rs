@@ -259,6 +259,13 @@ fn facts(view: &views::DeviceView) -> String {
             plural(view.ranked, "result"),
             plural(view.submitters, "submitter")
         ));
+        if view.neighbourhoods < i64::from(view.corroboration) {
+            facts.push(format!(
+                "not ranked on the leaderboard yet: measured from {} of the {} independent \
+                 networks it takes",
+                view.neighbourhoods, view.corroboration
+            ));
+        }
     }
     facts.join(" · ")
 }

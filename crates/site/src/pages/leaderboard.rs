@@ -10,7 +10,8 @@ pub struct Choice {
 }
 
 pub struct BoardLine {
-    pub rank: usize,
+    /// Its place, or "–" where it is listed unranked (too few neighbourhoods measured it).
+    pub rank: String,
     pub href: String,
     pub name: String,
     /// The device's own name, where the line is named by what it is sold as.
@@ -66,6 +67,8 @@ pub struct LeaderboardPage {
     pub recent: Vec<RecentLine>,
     /// The same leaderboard with more devices, when this one may have cut some.
     pub more: Option<String>,
+    /// What a line without a rank means, where the board has one.
+    pub unranked: Option<String>,
     pub api: String,
 }
 
@@ -93,6 +96,7 @@ pub async fn leaderboard(
         &state.choices,
         &query,
         state.config.show_synthetic,
+        state.config.corroboration,
     )
     .await?;
     let rows = state.store.site().leaderboard(&filter).await?;
@@ -170,6 +174,15 @@ pub async fn leaderboard(
         class: board.class,
         sort_label: board.sort_label,
         unit: board.unit.into(),
+        unranked: board.devices.iter().any(|d| d.rank.is_none()).then(|| {
+            format!(
+                "A device marked – is not ranked yet: its results come from fewer than {} \
+                 independent networks so far, and one household's word never ranks a device \
+                 above others'. It is listed after the ranked ones until results from another \
+                 network (another IPv4 /16 or IPv6 /48) join them.",
+                board.corroboration
+            )
+        }),
         lines,
         recent,
         more: (board.devices.len() as u32 >= filter.limit && filter.limit < 500).then(|| {
@@ -211,7 +224,7 @@ fn recent_line(e: iomark_store::Entry) -> RecentLine {
 /// A device's line: its rank, names, each column's median with its bar, spread and prices.
 fn board_line(d: &views::Ranked, board: &views::Leaderboard) -> BoardLine {
     BoardLine {
-        rank: d.rank,
+        rank: d.rank.map_or_else(|| "–".into(), |r| r.to_string()),
         href: format!(
             "/devices/{}?profile={}",
             encode(&d.device.key),

@@ -105,6 +105,7 @@ pub async fn device_view(
         view.mine = Some(mine(&view, id, older.as_ref()));
     }
     view.cards = super::cards::of(&state.store.cards().of_device(key).await?);
+    view.corroboration = state.config.corroboration;
     Ok(view)
 }
 
@@ -217,6 +218,11 @@ pub struct DeviceView {
     /// are (the same figures sent again by one submitter count once).
     pub submitters: i64,
     pub ranked: i64,
+    /// How many independent neighbourhoods (an IPv4 /16 or IPv6 /48 each) they come from, and
+    /// how many the site ranks a device from on its leaderboard (`corroboration`): until then
+    /// it is listed there unranked.
+    pub neighbourhoods: i64,
+    pub corroboration: u32,
     pub price_usd: Option<f64>,
     /// The same per board the results were measured on,
     pub boards: Vec<BoardSummary>,
@@ -387,6 +393,9 @@ pub fn device(
         summary: all.map(|(_, _, r)| r.stats.clone()).unwrap_or_default(),
         submitters: all.map_or(0, |(_, _, r)| r.submitters),
         ranked: all.map_or(0, |(_, _, r)| r.results),
+        neighbourhoods: all.map_or(0, |(_, _, r)| r.neighbourhoods),
+        // The site's, set by `device_view`.
+        corroboration: 1,
         price_usd: all.and_then(|(_, _, r)| r.price_usd),
         boards,
         systems,

@@ -203,8 +203,13 @@ impl BoardQuery {
 
     /// Checked into a store filter: the class, a known figure to sort by (by default the pi
     /// profile's score for pi, else the first figure the class has of `figures`), a known
-    /// kind.
-    pub fn filter(&self, synthetic: bool, figures: &[&str]) -> Result<Filter, Failure> {
+    /// kind; devices ranked once `corroboration` neighbourhoods measured them (the site's).
+    pub fn filter(
+        &self,
+        synthetic: bool,
+        figures: &[&str],
+        corroboration: u32,
+    ) -> Result<Filter, Failure> {
         let class = self.class()?;
         let wanted = present(&self.sort)
             .unwrap_or_else(|| metric::default_sort(&class, figures).column.into());
@@ -243,6 +248,7 @@ impl BoardQuery {
             text: present(&self.q).filter(|q| !slug(q).is_empty()),
             limit: params::limit(self.limit, 100, MAX_ROWS)?,
             synthetic,
+            corroboration,
         })
     }
 }
@@ -253,15 +259,22 @@ pub async fn checked(
     choices: &Choices,
     query: &BoardQuery,
     synthetic: bool,
+    corroboration: u32,
 ) -> Result<(Filter, Offered), Failure> {
     let offered = choices.get(store, &query.class()?, synthetic).await?;
-    Ok((query.filter(synthetic, &offered.figures)?, offered))
+    Ok((
+        query.filter(synthetic, &offered.figures, corroboration)?,
+        offered,
+    ))
 }
 
-/// One ranked device, with the figure sorted by and what it costs.
+/// One device of the board, with the figure sorted by and what it costs.
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct Ranked {
-    pub rank: usize,
+    /// Its place among the ranked devices; none (`null`) for a device measured from fewer
+    /// independent neighbourhoods than the site ranks from (`corroboration`): listed after
+    /// every ranked one, in the same order.
+    pub rank: Option<usize>,
     /// The device's aggregate, its fields at this level of the JSON.
     #[serde(flatten)]
     pub device: DeviceRow,
@@ -280,6 +293,9 @@ pub struct Leaderboard {
     pub unit: &'static str,
     /// The figures each line shows side by side (`metric::side_by_side`).
     pub columns: Vec<Column>,
+    /// How many independent neighbourhoods (an IPv4 /16 or IPv6 /48 each) must have measured a
+    /// device before this site ranks it: never one household's word where it is 2 or more.
+    pub corroboration: u32,
     pub devices: Vec<Ranked>,
 }
 
@@ -297,14 +313,18 @@ pub struct Column {
 
 /// The devices ranked by `filter`'s figure, showing `present`'s (the figures the class has).
 pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>, present: &[&str]) -> Leaderboard {
+    let mut ranked = 0;
     let devices = rows
         .into_iter()
-        .enumerate()
-        .filter_map(|(i, row)| {
+        .filter_map(|row| {
             let figure = row.stats.get(filter.sort.column)?.clone();
             let price = row.price_usd;
+            let rank = (row.neighbourhoods >= i64::from(filter.corroboration)).then(|| {
+                ranked += 1;
+                ranked
+            });
             Some(Ranked {
-                rank: i + 1,
+                rank,
                 usd_per_gb: super::usd_per_gb(price, row.capacity_gb),
                 mb_per_s_per_usd: price
                     .zip(row.stats.get(metric::HEADLINE.column))
@@ -335,6 +355,7 @@ pub fn leaderboard(filter: &Filter, rows: Vec<DeviceRow>, present: &[&str]) -> L
         sort_label: filter.sort.label.to_string(),
         unit: filter.sort.unit,
         columns,
+        corroboration: filter.corroboration,
         devices,
     }
 }

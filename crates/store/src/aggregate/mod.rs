@@ -297,6 +297,8 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
                         .map(|s| s.first().and_then(|e| e.submitter.as_deref())),
                 ) as i64,
                 price_usd: spread_of_submitters(&figures, |e| e.price_usd).map(|s| s.median),
+                // Where it ranks from: one household's word never puts it above others.
+                neighbourhoods: independent(&votes(&submitters, |_| ()), |_| true) as i64,
                 stats,
             }
         })

@@ -40,7 +40,7 @@ pub const ENTRY_FACTS: [&str; 21] = [
 
 /// A device's aggregate in `devices`, before its figures' medians, in the order they are
 /// bound; the first three are its key.
-pub const DEVICE_FACTS: [&str; 15] = [
+pub const DEVICE_FACTS: [&str; 16] = [
     "class",
     "scope",
     "device_key",
@@ -56,6 +56,7 @@ pub const DEVICE_FACTS: [&str; 15] = [
     "names",
     "submitters",
     "classes",
+    "neighbourhoods",
 ];
 
 /// The statements, for one list of figures.
@@ -314,6 +315,7 @@ pub fn device_row(row: &AnyRow) -> Result<DeviceRow, sqlx::Error> {
         stats: serde_json::from_str(&stats).unwrap_or_default(),
         sold_as: row.try_get("sold_as")?,
         classes: row.try_get("classes")?,
+        neighbourhoods: row.try_get("neighbourhoods")?,
         // Written for searches, read by none: a leaderboard does not fetch it.
         names: String::new(),
     })

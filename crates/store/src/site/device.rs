@@ -43,8 +43,8 @@ impl Site<'_> {
                 Box::pin(
                     sqlx::query(
                         "SELECT class, scope, device_key, device_name, kind, transport, \
-                         capacity_gb, results, submitters, price_usd, stats, sold_as, classes \
-                         FROM devices \
+                         capacity_gb, results, submitters, price_usd, stats, sold_as, classes, \
+                         neighbourhoods FROM devices \
                          WHERE device_key = $1 ORDER BY class, scope",
                     )
                     .bind(key)
