@@ -563,6 +563,52 @@ fn page(
     (answer.status().as_u16(), location, body)
 }
 
+/// A site with a public address over HTTPS takes a moderator's form from that origin alone:
+/// not from its host over plain HTTP (where anyone on the way can write the page), nor
+/// from the address it listens at.
+#[test]
+fn a_form_is_taken_from_the_public_origin_alone() {
+    let (site, _dir) = site_with_secret(
+        None,
+        &[
+            "--submissions-per-minute",
+            "0",
+            "--public-url",
+            "https://results.example/",
+        ],
+    );
+    let url = &site.url;
+    let fine = device_doc(63, "Moderated", "Card", 0.02, "Raspberry Pi 4 Model B");
+    assert_eq!(post(&format!("{url}/api/v1/results"), &fine).status, 201);
+    let hide = format!("{url}/moderate/results/{}/hide", ulid(63));
+    for from in [
+        "http://results.example",
+        "https://results.example:8443",
+        "https://evil.example",
+        url.as_str(),
+    ] {
+        let (status, _, body) = page("POST", &hide, Some(SECRET), Some(from), "reason=spam");
+        assert_eq!(status, 403, "{from}: {body}");
+    }
+    assert_eq!(
+        get(&format!("{url}/api/v1/results/{}", ulid(63))).status,
+        200
+    );
+    // Its own origin, as a browser writes it (no default port), or with one.
+    let (status, _, _) = page(
+        "POST",
+        &hide,
+        Some(SECRET),
+        Some("https://Results.example:443"),
+        "reason=spam",
+    );
+    assert_eq!(status, 303);
+    assert_eq!(
+        get(&format!("{url}/api/v1/results/{}", ulid(63))).status,
+        404
+    );
+}
+
 /// The moderators' page: asks for the secret (Basic), lists what to review, hides and restores
 /// through its forms only when they come from the site itself, and is never served from the
 /// cache to anyone else.
@@ -594,9 +640,12 @@ fn the_moderators_page_hides_and_restores() {
     // What a moderator saw is not served to the next visitor.
     assert_eq!(page("GET", &moderate, None, None, "").0, 401);
     let hide = format!("{url}/moderate/results/{}/hide", ulid(62));
-    // A form from elsewhere (a browser sends Basic credentials with it) is refused.
+    // A form from elsewhere (a browser sends Basic credentials with it) is refused; so is one
+    // from this host under another scheme (the tenth attack pass: `https://` was taken).
+    let other_scheme = origin.replace("http://", "https://");
     for from in [
         None,
+        Some(other_scheme.as_str()),
         Some("http://evil.example"),
         Some("null"),
         Some("null;cross-site"),

@@ -94,24 +94,44 @@ fn refused(state: &Shared, headers: &HeaderMap) -> Option<Response> {
     Some(response)
 }
 
-/// Whether a form comes from this site's own pages: its Origin names this site; where it has
-/// none, or `null` (what a browser sends from a page whose referrer policy is `no-referrer`, as
-/// every page here is), the browser's own `Sec-Fetch-Site` says same-origin (a header no page
-/// can set).
-fn from_here(headers: &HeaderMap) -> bool {
+/// Whether a form comes from this site's own pages: its Origin is this site's, scheme and all
+/// (the origin of `--public-url` where it is given, else `http://` and the Host asked for:
+/// the tenth attack pass had a form from `http://` taken by an `https://` site, and one from
+/// `https://` by a plain one); where it has none, or `null` (what a browser sends from a page
+/// whose referrer policy is `no-referrer`, as every page here is), the browser's own
+/// `Sec-Fetch-Site` says same-origin (a header no page can set).
+fn from_here(headers: &HeaderMap, public_url: Option<&str>) -> bool {
     let text = |name| {
         headers
             .get(name)
             .and_then(|v: &HeaderValue| v.to_str().ok())
     };
-    match (text(header::ORIGIN), text(header::HOST)) {
-        (Some(origin), Some(host)) if origin != "null" => {
-            let authority = origin.split_once("://").map_or("", |(_, a)| a);
-            authority.eq_ignore_ascii_case(host)
+    let ours = match public_url {
+        Some(url) => Some(url.to_string()),
+        None => text(header::HOST).map(|host| format!("http://{host}")),
+    };
+    match (text(header::ORIGIN), ours) {
+        (Some(origin), Some(ours)) if origin != "null" => {
+            origin_of(origin).is_some_and(|o| Some(o) == origin_of(&ours))
         }
         (Some(origin), None) if origin != "null" => false,
         _ => text(header::HeaderName::from_static("sec-fetch-site")) == Some("same-origin"),
     }
+}
+
+/// A URL's origin as browsers write it: its scheme and authority in lower case, without a
+/// path or the scheme's default port.
+fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let authority = rest.split('/').next()?.to_ascii_lowercase();
+    let default = match scheme.as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        _ => return None,
+    };
+    let authority = authority.strip_suffix(default).unwrap_or(&authority);
+    (!authority.is_empty()).then(|| format!("{scheme}://{authority}"))
 }
 
 fn row(e: Entry, why: String) -> Row {
@@ -237,7 +257,7 @@ pub async fn act(
     if let Some(refusal) = refused(&state, &headers) {
         return refusal;
     }
-    if !from_here(&headers) {
+    if !from_here(&headers, state.config.public_url.as_deref()) {
         return Failed::<false>(Failure::new(
             StatusCode::FORBIDDEN,
             "a moderator's form is taken from this site's own pages only",
