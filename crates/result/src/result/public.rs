@@ -4,10 +4,12 @@ use std::path::Path;
 
 use super::ResultDoc;
 
+mod kernel;
 mod options;
 mod someone;
+pub use kernel::{public_device_name, public_filesystem};
 pub use options::{public_kernel, public_mount_options};
-use someone::{names_someone, tagged_serial};
+use someone::{names_someone, number_word, serial_tag, tagged_serial};
 
 impl ResultDoc {
     /// This document less what could point at a person: their home folder becomes `~` in
@@ -26,6 +28,27 @@ impl ResultDoc {
         let Ok(mut value) = serde_json::to_value(self) else {
             return self.clone();
         };
+        // A field of the kernel's vocabulary holding words of someone's is replaced, and so
+        // is what it held wherever a text repeats it (a warning names the filesystem).
+        let mut replaced = Vec::new();
+        for (at, public) in [
+            (
+                "/target/device/name",
+                public_device_name as fn(&str) -> String,
+            ),
+            ("/target/filesystem", public_filesystem),
+        ] {
+            if let Some(field) = value.pointer_mut(at) {
+                if let Some(text) = field.as_str().map(str::to_string) {
+                    let shown = public(&text);
+                    if shown != text {
+                        *field = shown.clone().into();
+                        replaced.push((text, shown));
+                    }
+                }
+            }
+        }
+        replace_everywhere(&mut value, &replaced);
         hide(&mut value, home);
         if let Some(options) = value.pointer_mut("/target/mount_options") {
             if let Some(text) = options.as_str() {
@@ -96,6 +119,27 @@ pub fn changed_texts(before: &ResultDoc, after: &ResultDoc) -> Vec<(String, Stri
     let mut out = Vec::new();
     walk(&a, &b, "", &mut out);
     out
+}
+
+/// Each `(was, is)` of `replaced` written `is` in every text of `value` (a text shorter than
+/// three letters is left: it names nobody, and is in many words).
+fn replace_everywhere(value: &mut serde_json::Value, replaced: &[(String, String)]) {
+    match value {
+        serde_json::Value::String(text) => {
+            for (was, is) in replaced.iter().filter(|(was, _)| was.len() >= 3) {
+                if text.contains(was.as_str()) {
+                    *text = text.replace(was.as_str(), is);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| replace_everywhere(v, replaced)),
+        serde_json::Value::Object(map) => map
+            .values_mut()
+            .for_each(|v| replace_everywhere(v, replaced)),
+        _ => {}
+    }
 }
 
 fn hide(value: &mut serde_json::Value, home: &str) {
@@ -273,7 +317,7 @@ fn hide_other_paths(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     // Whether the word before was hidden; whether it said a serial number follows.
     let mut hid = false;
-    let (mut serial_next, mut last_serial) = (false, false);
+    let mut serial_next = false;
     let pieces: Vec<&str> = text.split_inclusive(char::is_whitespace).collect();
     let lowered: Vec<String> = pieces
         .iter()
@@ -331,11 +375,9 @@ fn hide_other_paths(text: &str) -> String {
         let someone = names_someone(&folded, &lower) || (i > 0 && spelt(i - 1)) || spelt(i + 1);
         let serial =
             (serial_next && word.contains(|c: char| c.is_ascii_digit())) || tagged_serial(&lower);
-        serial_next = matches!(
-            lower.trim_end_matches([':', '#']),
-            "s/n" | "sn" | "serial" | "ser" | "s.n." | "no" | "no."
-        ) && (lower != "no" && lower != "no." || last_serial);
-        last_serial = lower.starts_with("serial");
+        // What says a serial follows (`serial number: …`, `SerialNo …`, `Seriennummer …`),
+        // and the words that go on saying it (`number`, `No.`).
+        serial_next = serial_tag(&lower) || (serial_next && number_word(&lower));
         // A path written without its first slash (`home/sybil/…`, `disk/by-id/…`: the
         // eighth): a folder of the system's that only a person's or a device's follows.
         let rootless = RELATIVE_ROOTS.iter().any(|root| {

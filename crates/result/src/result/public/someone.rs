@@ -32,22 +32,29 @@ pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
 }
 
 /// A serial number glued to what says it is one (`s/n:2049E4A1B2C3`, `SN#…`, `serial=…`,
-/// `SerialNumber:…`: the ninth attack pass); `SN770M`, a model, has no mark between.
+/// `SerialNumber:…`: the ninth attack pass; `SerialNo:…`, `Seriennummer=…`: the tenth);
+/// `SN770M`, a model, has no mark between.
 pub(super) fn tagged_serial(lower: &str) -> bool {
-    const TAGS: [&str; 8] = [
-        "serialnumber",
-        "serial_number",
-        "serial-number",
-        "serial",
-        "s/n",
-        "s.n.",
-        "sn",
-        "ser",
-    ];
-    TAGS.iter().any(|tag| {
-        lower
-            .strip_prefix(tag)
-            .and_then(|rest| rest.strip_prefix([':', '#', '=']))
-            .is_some_and(|value| value.len() >= 4 && value.contains(|c: char| c.is_ascii_digit()))
+    lower.find([':', '#', '=']).is_some_and(|at| {
+        let value = &lower[at + 1..];
+        serial_tag(&lower[..at]) && value.len() >= 4 && value.contains(|c: char| c.is_ascii_digit())
     })
+}
+
+/// Whether a word says a serial number follows: `serial` and any word it begins (`SerialNo`,
+/// `serial-number`), German's and Dutch's `Seriennummer`, `serienummer`, French's `série`,
+/// `s/n`, `sn`, `ser`.
+pub(super) fn serial_tag(lower: &str) -> bool {
+    let word = lower.trim_matches(|c: char| "\"'([{.:#=".contains(c));
+    word.starts_with("serial")
+        || word.starts_with("serien")
+        || word.starts_with("seriennr")
+        || ["série", "s/n", "s.n", "sn", "ser", "snr", "s/no"].contains(&word)
+}
+
+/// Whether a word after a serial's tag says a number follows (`serial number …`, `Serial No.
+/// …`, `Serien-Nr …`).
+pub(super) fn number_word(lower: &str) -> bool {
+    let word = lower.trim_matches(|c: char| "\"'([{.:#=".contains(c));
+    ["number", "no", "nr", "num", "nummer", "n°", "#", ""].contains(&word)
 }

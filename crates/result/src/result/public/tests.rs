@@ -1,6 +1,9 @@
 //! What leaves the machine, and what a site keeps: no folder, option or name of a person.
 
-use super::{hide_private_paths, public_kernel, public_mount_options, unescaped};
+use super::{
+    hide_private_paths, public_device_name, public_filesystem, public_kernel, public_mount_options,
+    unescaped,
+};
 use crate::result::sample;
 use std::path::Path;
 
@@ -295,4 +298,94 @@ fn marks_of_serials_home_networks_and_spelt_addresses_are_read() {
             text.replace("/mnt/x", "/mnt/[folder]")
         );
     }
+}
+
+/// The tenth attack pass: a serial after other words that say so.
+#[test]
+fn a_serial_after_any_word_for_it_is_not_sent() {
+    for (text, shown) in [
+        ("serial number ZQX88AB1234", "serial number [serial]"),
+        ("Serial Number ZQX88AB1234", "Serial Number [serial]"),
+        ("serial-number: ZQX88AB1234", "serial-number: [serial]"),
+        ("SerialNo ZQX88AB1234 ok", "SerialNo [serial] ok"),
+        ("SerialNo:ZQX88AB1234", "[serial]"),
+        ("Seriennummer ZQX88AB1234", "Seriennummer [serial]"),
+        ("Serien-Nr. ZQX88AB1234", "Serien-Nr. [serial]"),
+        (
+            "numéro de série : ZQX88AB1234",
+            "numéro de série : [serial]",
+        ),
+        ("Serial No. 2049E4A1", "Serial No. [serial]"),
+    ] {
+        assert_eq!(hide_private_paths(text), shown, "{text}");
+        assert_eq!(hide_private_paths(shown), shown, "{shown}");
+    }
+    for text in [
+        "Samsung 990 EVO series 2024",
+        "no 4 KiB reads",
+        "WD SN770M 1TB",
+    ] {
+        assert_eq!(hide_private_paths(text), text);
+    }
+}
+
+/// A disk's name and a filesystem's type are the kernel's words or nothing: someone's words
+/// in them are replaced, wherever the document repeats them.
+#[test]
+fn a_disk_and_a_filesystem_are_named_in_the_kernel_s_words_only() {
+    for name in [
+        "sda",
+        "sdab",
+        "vdb",
+        "xvda",
+        "hdc",
+        "nvme0n1",
+        "nvme1c2n1",
+        "mmcblk0",
+        "mmcblk0boot1",
+        "mmcblk0rpmb",
+        "loop3",
+        "dm-0",
+        "md127",
+        "zram0",
+        "nbd0",
+        "sr0",
+        "ubiblock0_1",
+        "pmem0s",
+    ] {
+        assert_eq!(public_device_name(name), name);
+    }
+    for name in [
+        "zorroqx-disk",
+        "sdalice1x",
+        "loop0alice",
+        "alice",
+        "md-home",
+        "nvme0n1-bob",
+        "",
+    ] {
+        assert_eq!(public_device_name(name), "[device]", "{name}");
+    }
+    for (fs, shown) in [
+        ("ext4", "ext4"),
+        ("fuse.sshfs", "fuse.sshfs"),
+        ("fuseblk", "fuseblk"),
+        ("fuse.zorroqx-sshfs", "fuse"),
+        ("zorroqxfs", "other"),
+    ] {
+        assert_eq!(public_filesystem(fs), shown);
+    }
+    let mut doc = sample::ssd_doc();
+    doc.target.filesystem = Some("fuse.zorroqx-sshfs".into());
+    if let Some(device) = doc.target.device.as_mut() {
+        device.name = Some("zorroqx-disk".into());
+    }
+    doc.warnings.push(crate::result::Warning::new(
+        crate::result::WarningKind::NetworkFilesystem,
+        "/srv is on fuse.zorroqx-sshfs, zorroqx-disk",
+    ));
+    let sent = serde_json::to_string(&doc.for_submission(None)).unwrap();
+    assert!(!sent.contains("zorroqx"), "{sent}");
+    assert!(sent.contains("\"filesystem\":\"fuse\""), "{sent}");
+    assert!(sent.contains("\"name\":\"[device]\""), "{sent}");
 }
