@@ -148,8 +148,8 @@ fn held_words(reason: &Reason) -> String {
     }
 }
 
-/// A link as a reason names it.
-fn link_words(link: &Link) -> String {
+/// A link as a reason names it (`its USB link (480 Mbit/s)` reads "USB link (480 Mbit/s)").
+pub fn link_words(link: &Link) -> String {
     match link {
         Link::Kind { interface } => format!("kind's fastest interface ({interface})"),
         Link::Usb { mbit_s } => format!("USB link ({mbit_s} Mbit/s)"),

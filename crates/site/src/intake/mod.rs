@@ -55,21 +55,15 @@ pub fn admit_check(text: &str) -> Result<ResultDoc, Refused> {
 }
 
 /// What every document becomes here, whichever door it came in by.
-fn canonical(mut doc: ResultDoc) -> Result<ResultDoc, Refused> {
+fn canonical(doc: ResultDoc) -> Result<ResultDoc, Refused> {
+    // What `iomark submit` sends, whoever sent this: no folder, name or serial of a person in
+    // any text, mount options that say how the filesystem behaves, the kernel's release less
+    // its builder's name, a disk and a filesystem in the kernel's words (one function for
+    // both sides, `ResultDoc::for_submission`).
+    let mut doc = doc.for_submission(None);
     doc.drop_unknown();
     // Where it ran is the submitter's own business, and whose share it was.
     doc.target.path.clear();
-    doc.target.mount_options = doc
-        .target
-        .mount_options
-        .as_deref()
-        .map(iomark_result::result::public_mount_options);
-    // A kernel's release less what its builder named it (`6.1.0-alicesmith`).
-    doc.host.kernel = doc
-        .host
-        .kernel
-        .as_deref()
-        .map(iomark_result::result::public_kernel);
     // The layers under the filesystem as a run writes them (`dm-0 (LVM)`, `sda2 (partition)`):
     // kernel names and kinds. Any other text (`/dev/mapper/zorro--laptop--vg-home`, the sixth
     // attack pass) may name a host or a person, and is no layer iomark found.
@@ -94,7 +88,7 @@ fn canonical(mut doc: ResultDoc) -> Result<ResultDoc, Refused> {
 }
 
 /// Whether `layer` is one `probe::block` writes: a kernel name (`dm-0`, `sda2`, `md127`,
-/// `nvme0n1p2`) and, in brackets, what it is.
+/// `nvme0n1p2`, as the kernel names disks: `public_device_name`) and, in brackets, what it is.
 fn is_layer(layer: &str) -> bool {
     #[rustfmt::skip]
     const KINDS: [&str; 13] = [
@@ -104,27 +98,7 @@ fn is_layer(layer: &str) -> bool {
     let Some((name, kind)) = layer.strip_suffix(')').and_then(|l| l.split_once(" (")) else {
         return false;
     };
-    // A prefix the kernel names block devices by, then letters (a disk) and digits, or digits
-    // alone (`dm-3`, `md127`, `nvme0n1p2` as `nvme` and `0n1p2`).
-    let numbered = |rest: &str| {
-        rest.starts_with(|c: char| c.is_ascii_digit())
-            && rest.len() <= 12
-            && rest
-                .bytes()
-                .all(|b| b.is_ascii_digit() || b"np".contains(&b))
-    };
-    let disk = |rest: &str| {
-        let digits = rest.trim_start_matches(|c: char| c.is_ascii_lowercase());
-        (1..=4).contains(&(rest.len() - digits.len())) && (digits.is_empty() || numbered(digits))
-    };
-    let kernel = ["dm-", "md", "nvme", "mmcblk", "loop"]
-        .iter()
-        .filter_map(|prefix| name.strip_prefix(prefix))
-        .any(numbered)
-        || ["sd", "vd", "xvd", "hd"]
-            .iter()
-            .filter_map(|prefix| name.strip_prefix(prefix))
-            .any(disk);
+    let kernel = iomark_result::result::public_device_name(name) == name;
     kernel && (KINDS.contains(&kind) || kind == "md")
 }
 
@@ -168,6 +142,24 @@ mod tests {
         let text = serde_json::to_string(&kept).unwrap();
         assert!(!text.contains("alice") && !text.contains("newer"), "{text}");
         assert_eq!(kept.label.as_deref(), Some("Caf\u{e9} ~/[folder]"));
+        assert_eq!(serde_json::to_string(&admit(&text).unwrap()).unwrap(), text);
+    }
+
+    /// The tenth attack pass: a disk's name and a filesystem's type in someone's words were
+    /// published; the intake keeps what `iomark submit` sends (`for_submission`).
+    #[test]
+    fn a_disk_and_a_filesystem_are_kept_in_the_kernel_s_words() {
+        let mut value = serde_json::to_value(sample::ssd_doc()).unwrap();
+        value["target"]["device"]["name"] = "zorroqx-disk".into();
+        value["target"]["filesystem"] = "fuse.zorroqx-sshfs".into();
+        value["label"] = "SerialNo ZQX88AB1234 on zorroqx-disk".into();
+        let kept = sent(&value).unwrap();
+        let text = serde_json::to_string(&kept).unwrap();
+        assert!(
+            !text.contains("zorroqx") && !text.contains("ZQX88"),
+            "{text}"
+        );
+        assert_eq!(kept.target.filesystem.as_deref(), Some("fuse"));
         assert_eq!(serde_json::to_string(&admit(&text).unwrap()).unwrap(), text);
     }
 }
