@@ -830,7 +830,7 @@ fn a_hidden_device_stays_hidden_however_it_is_spelled() {
         Some(SECRET),
     );
     assert_eq!(hide.status, 200, "{}", hide.body);
-    let spellings: [(&str, &str, Option<u64>, Option<&str>); 9] = [
+    let spellings: [(&str, &str, Option<u64>, Option<&str>); 12] = [
         ("Samsung", "SSD 990 PR0 2TB", None, None),
         // The sixth pass: a maker as a reader sees it, how it is sold, a size of its own.
         ("Sarnsung", "SSD 990 PRO 2TB (Renewed)", None, None),
@@ -841,6 +841,16 @@ fn a_hidden_device_stays_hidden_however_it_is_spelled() {
         ("Samsung", "SSD 990 PRO 2TB", Some(2000 << 30), None),
         ("Samsung Electronics", "SSD 990 PRO 2TB Gen4", None, None),
         ("", "NVMe SSD", None, Some("Samsung SSD 990 PRO 2TB")),
+        // The tenth: the name said twice; signs for letters, which keep a result out of
+        // rankings but kept it public.
+        (
+            "Samsung",
+            "SSD 990 PRO 2TB Samsung SSD 990 PRO 2TB",
+            None,
+            None,
+        ),
+        ("Sam$ung", "SSD 990 PRO 2TB", None, None),
+        ("S@msung", "SSD 990 PRO 2TB", None, None),
     ];
     for (i, (maker, model, size, sold_as)) in spellings.into_iter().enumerate() {
         let mut d = pro(9810 + i as u32, maker, model, 0.12 + i as f64 / 100.0);

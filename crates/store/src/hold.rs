@@ -42,7 +42,7 @@ pub(crate) async fn reason(
     let Some(key) = &id.device_key else {
         return Ok(None);
     };
-    if id.flag.is_some() || id.synthetic {
+    if id.synthetic {
         return Ok(None);
     }
     // Spelled with other spaces or dashes (`TombTest SSD`, `Tomb-Test SSD`), with its words
@@ -73,8 +73,13 @@ pub(crate) async fn reason(
             break;
         }
     }
+    // A result kept out of rankings already (a name disguised with signs: `Sam$ung`, the
+    // tenth attack pass) that reads as a hidden device is hidden all the same.
     if let Some(moderator) = hidden {
         return Ok(Some(Reason::HiddenDevice { moderator }));
+    }
+    if id.flag.is_some() {
+        return Ok(None);
     }
     let own: Vec<String> = METRICS.iter().map(|m| m.column.to_string()).collect();
     let device = sqlx::query(&format!(
@@ -188,7 +193,11 @@ fn same_device(hidden: &str, key: &str) -> bool {
     let holds = (0..n).any(|i| {
         (i + 1..=n).any(|j| {
             // Judged as written (a reader's view reads digits as letters).
-            let other = |w: &String| VARIANT.contains(&w.as_str()) || (model_code(w) && !numbered);
+            // A word the hidden name has already is none (`… EVO … EVO`).
+            let other = |w: &String| {
+                !h.written.contains(w)
+                    && (VARIANT.contains(&w.as_str()) || (model_code(w) && !numbered))
+            };
             // Or, as written, with one letter more (a reader's view reads digits as letters).
             let written = k.written[i..j].concat();
             let more = h.core.len() >= 5 && one_letter_more(&written, &h.written.concat());

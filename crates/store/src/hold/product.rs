@@ -113,7 +113,12 @@ impl Product {
             }
             if is_maker(&seen) {
                 product.makers.extend(maker(&seen));
-            } else if !seen.is_empty() && !NO_PRODUCT.contains(&seen.as_str()) {
+            } else if !seen.is_empty()
+                && !NO_PRODUCT.contains(&seen.as_str())
+                // A word said again adds nothing (`… 990 EVO 2TB Samsung SSD 990 EVO 2TB`,
+                // `P5 Plus Plus`: the tenth attack pass).
+                && !words.iter().any(|(_, s)| *s == seen)
+            {
                 words.push((word, seen));
             }
         }

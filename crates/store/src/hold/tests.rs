@@ -120,6 +120,25 @@ fn a_name_that_holds_the_hidden_one_whole_is_it() {
         };
         assert!(same_device(hidden, key), "{key}");
     }
+    // The tenth: the name said twice, a word said again, a sign for a letter.
+    let evo = "samsung-ssd-990-evo-2000gb";
+    for key in [
+        "samsung-ssd-990-evo-2tb-samsung-ssd-990-evo-2000gb",
+        "samsung-ssd-990-evo-evo-2tb",
+        "sam-ung-ssd-990-evo-2000gb",
+        "someone-ssd-990-evo-2000gb",
+    ] {
+        assert!(same_device(evo, key), "{key}");
+    }
+    assert!(one_product(
+        "crucial-p5-plus-plus-1000gb",
+        "crucial-p5-plus-1000gb"
+    ));
+    assert!(one_product(
+        "crucial-p5-plus-1tb-crucial-p5-plus-1000gb",
+        "crucial-p5-plus-1000gb"
+    ));
+    assert!(!same_device(evo, "samsung-ssd-990-evo-plus-2000gb"));
     // Another product of the line, another capacity, another maker.
     for key in [
         "crucial-mx500-plus-1tb",
