@@ -585,6 +585,7 @@ fn a_form_is_taken_from_the_public_origin_alone() {
         "http://results.example",
         "https://results.example:8443",
         "https://evil.example",
+        "https://results.example/",
         url.as_str(),
     ] {
         let (status, _, body) = page("POST", &hide, Some(SECRET), Some(from), "reason=spam");

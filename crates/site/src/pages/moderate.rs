@@ -111,8 +111,12 @@ fn from_here(headers: &HeaderMap, public_url: Option<&str>) -> bool {
         None => text(header::HOST).map(|host| format!("http://{host}")),
     };
     match (text(header::ORIGIN), ours) {
+        // A browser writes an origin without a path: one with any (`…/`) is none.
         (Some(origin), Some(ours)) if origin != "null" => {
-            origin_of(origin).is_some_and(|o| Some(o) == origin_of(&ours))
+            let whole = origin
+                .split_once("://")
+                .is_some_and(|(_, a)| !a.contains('/'));
+            whole && origin_of(origin).is_some_and(|o| Some(o) == origin_of(&ours))
         }
         (Some(origin), None) if origin != "null" => false,
         _ => text(header::HeaderName::from_static("sec-fetch-site")) == Some("same-origin"),
