@@ -38,10 +38,8 @@ pub use id::{new_id, now_rfc3339, short_ids, short_ids_among, unix_rfc3339, SHOR
 pub use identity::Identity;
 pub use info::Info;
 pub use names::{fit_text, printable};
-pub use public::{
-    changed_texts, hide_private_paths, public_device_name, public_filesystem, public_kernel,
-    public_mount_options,
-};
+pub use public::public_device_name;
+pub use public::{changed_texts, hide_private_paths, public_kernel, public_mount_options};
 pub use reason::Reason;
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
