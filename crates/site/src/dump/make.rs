@@ -94,7 +94,7 @@ pub async fn make(state: &Shared) -> Result<Made, String> {
             .zip(sizes)
             .map(|(name, (bytes, sha256))| DumpFile {
                 name: name.to_string(),
-                path: format!("/api/v1/dump/{name}"),
+                path: super::served_path(name, &sha256),
                 bytes,
                 sha256,
             })
@@ -104,12 +104,14 @@ pub async fn make(state: &Shared) -> Result<Made, String> {
     let dir = dumps.dir.clone();
     let new: Vec<String> = made.files.iter().map(DumpFile::stored).collect();
     tokio::task::spawn_blocking(move || {
-        // Once the index is put, the files it names are kept and the last dump's go; where it
-        // could not be put, the new files go and the last dump's stay.
+        // Once the index is put, the files it names are kept and so are the last dump's (a
+        // download begun from its index ends whole), and those before go; where it could not
+        // be put, the new files go and the last dump's stay.
+        let last = named_by_index(&dir);
         let put = put(&dir, INDEX, &index);
         let kept = match put {
-            Ok(()) => new,
-            Err(_) => named_by_index(&dir),
+            Ok(()) => new.into_iter().chain(last).collect(),
+            Err(_) => last,
         };
         remove_others(&dir, &kept);
         put
@@ -132,7 +134,7 @@ pub(super) fn named_by_index(dir: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Removes the files of every dump but the one whose files are `kept`: regular files named
+/// Removes the files of every dump but those whose files are `kept`: regular files named
 /// as a dump's files are (and, from before files were named by their content, at the names
 /// they are served as); links and the rest stay untouched.
 pub(super) fn remove_others(dir: &Path, kept: &[String]) {

@@ -37,7 +37,7 @@ use std::sync::RwLock;
 use std::time::{Duration, SystemTime};
 
 use axum::body::Body;
-use axum::extract::{Path as UrlPath, State};
+use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -123,6 +123,16 @@ impl DumpFile {
 /// [`DumpFile::stored`]).
 fn stored_name(name: &str, sha256: &str) -> String {
     format!("{}-{name}", sha256.get(..16).unwrap_or("0"))
+}
+
+/// Where a dump's file `name` whose SHA-256 is `sha256` is downloaded: that very file, not
+/// whichever a newer dump put at its name (the power-cut test read an index, then a file a
+/// patch had rewritten since: 185 bytes where the index said 186).
+pub(super) fn served_path(name: &str, sha256: &str) -> String {
+    format!(
+        "/api/v1/dump/{name}?sha256={}",
+        sha256.get(..16).unwrap_or("0")
+    )
 }
 
 impl Dumps {
@@ -363,21 +373,48 @@ pub async fn index(State(state): State<Shared>) -> Result<Json<Made>, Api> {
 /// `card-health.csv.gz` (a `#` line, then one shared health check a row: its card by the hash
 /// of the card's key, its device, time, verdict and bytes written since the card's first).
 #[utoipa::path(get, path = "/api/v1/dump/{file}", tag = "results",
-    params(("file" = inline(FileName), Path, description = "results.jsonl.gz, results.csv.gz or card-health.csv.gz")),
+    params(("file" = inline(FileName), Path, description = "results.jsonl.gz, results.csv.gz or card-health.csv.gz"),
+        Pinned),
     responses(
         (status = OK, description = "The file, gzip", content_type = "application/gzip",
             body = Vec<u8>),
         (status = NOT_FOUND, description = "No such file, or this site makes no dumps",
+            body = Refusal),
+        (status = GONE, description = "The file the index named was replaced by a newer dump's",
             body = Refusal),
         (status = SERVICE_UNAVAILABLE, description = "The first dump is being made",
             body = Refusal)))]
 pub async fn file(
     State(state): State<Shared>,
     UrlPath(name): UrlPath<String>,
+    Query(pinned): Query<Pinned>,
 ) -> Result<Response, Api> {
     let Some(name) = FILES.iter().find(|f| **f == name) else {
         return Err(Failure::not_found(format!("a dump has {}", FILES.join(", "))).into());
     };
+    // The very file an index named (its `path`), while it is kept: this dump's or the one
+    // before it.
+    if let Some(sha) = pinned.sha256.as_deref() {
+        if sha.len() != 16 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Failure::bad("sha256: the first 16 hex digits of a file's SHA-256").into());
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(
+                state
+                    .dumps
+                    .dir
+                    .join(stored_name(name, &sha.to_ascii_lowercase())),
+            )
+            .map_err(|_| {
+                Failure::new(
+                    StatusCode::GONE,
+                    format!("that {name} was replaced by a newer dump's: read /api/v1/dump again"),
+                )
+            })?;
+        return Ok(streamed(file, name));
+    }
     // The file the index names now; a newer dump may remove it between the two, so a file
     // found gone is looked for once more, in the index of that newer dump.
     let open = || -> Result<File, Failure> {
@@ -395,6 +432,19 @@ pub async fn file(
             .map_err(|e| Failure::new(StatusCode::SERVICE_UNAVAILABLE, format!("{name}: {e}")))
     };
     let file = open().or_else(|_| open())?;
+    Ok(streamed(file, name))
+}
+
+/// Which file of a dump: the one whose SHA-256 begins so, as an index's `path` names it.
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Pinned {
+    /// The first 16 hex digits of the file's SHA-256; without it, the last dump's file.
+    pub sha256: Option<String>,
+}
+
+/// `file` as a download of `name`.
+fn streamed(file: File, name: &str) -> Response {
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let reader = tokio::fs::File::from_std(file);
     let chunks = futures_util::stream::unfold(reader, |mut reader| async move {
@@ -423,7 +473,7 @@ pub async fn file(
     if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"iomark-{name}\"")) {
         headers.insert(header::CONTENT_DISPOSITION, value);
     }
-    Ok(response)
+    response
 }
 
 /// The name of one of a dump's [`FILES`], as the OpenAPI document describes it.

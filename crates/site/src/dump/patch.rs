@@ -43,6 +43,7 @@ fn without(
     gone: &HashSet<String>,
     patched_at: String,
 ) -> Result<Made, String> {
+    let last_files = last.files.clone();
     let mut files = Vec::new();
     let mut temps = Vec::new();
     let mut removed = 0;
@@ -84,10 +85,10 @@ fn without(
     };
     let index = serde_json::to_vec_pretty(&made).map_err(|e| e.to_string())?;
     put(dir, INDEX, &index)?;
-    remove_others(
-        dir,
-        &made.files.iter().map(DumpFile::stored).collect::<Vec<_>>(),
-    );
+    // The files it replaced stay until the next dump or patch: a download begun from the
+    // last index ends whole.
+    let kept = made.files.iter().chain(&last_files).map(DumpFile::stored);
+    remove_others(dir, &kept.collect::<Vec<_>>());
     Ok(made)
 }
 
@@ -133,7 +134,7 @@ fn rewrite(
         Ok((bytes, sha256)) => {
             let made = DumpFile {
                 name: name.to_string(),
-                path: file.path.clone(),
+                path: super::served_path(name, &sha256),
                 bytes,
                 sha256,
             };
