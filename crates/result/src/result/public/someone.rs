@@ -28,7 +28,28 @@ pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
     let local = LOCAL_NAMES
         .iter()
         .any(|end| name.len() > end.len() && name.ends_with(end));
-    at || spelt || local
+    at || spelt || local || host_name(name)
+}
+
+/// Whether a word is a machine's full name (`zq-laptop.tail1a2b3.ts.net`: the eleventh attack
+/// pass; a VPN's or a company's names are no list's): three labels or more of letters, digits
+/// and dashes, the last a word of letters (`M.2`, `E.V.O`, `v1.2.3` and a kernel's
+/// `6.1.0-21-arm64` are none).
+fn host_name(name: &str) -> bool {
+    let labels: Vec<&str> = name.split('.').collect();
+    let label = |l: &&str| {
+        (1..=63).contains(&l.len())
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    };
+    let last = labels.last().copied().unwrap_or_default();
+    labels.len() >= 3
+        && labels.iter().all(label)
+        && last.len() >= 2
+        && last.bytes().all(|b| b.is_ascii_lowercase())
+        && labels.iter().any(|l| l.len() >= 3)
 }
 
 /// A serial number glued to what says it is one (`s/n:2049E4A1B2C3`, `SN#…`, `serial=…`,
@@ -42,14 +63,15 @@ pub(super) fn tagged_serial(lower: &str) -> bool {
 }
 
 /// Whether a word says a serial number follows: `serial` and any word it begins (`SerialNo`,
-/// `serial-number`), German's and Dutch's `Seriennummer`, `serienummer`, French's `série`,
-/// `s/n`, `sn`, `ser`.
+/// `serial-number`), German's and Dutch's `Seriennummer`, `Ser.-Nr.`, `serienummer`, French's
+/// `série`, `s/n`, `sn`, `ser`, a product's `PSN`.
 pub(super) fn serial_tag(lower: &str) -> bool {
-    let word = lower.trim_matches(|c: char| "\"'([{.:#=".contains(c));
+    // Its letters alone: `s/n`, `S.N.`, `Ser.-Nr.` (the eleventh attack pass) are `sn`,
+    // `sernr`.
+    let word: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
     word.starts_with("serial")
         || word.starts_with("serien")
-        || word.starts_with("seriennr")
-        || ["série", "s/n", "s.n", "sn", "ser", "snr", "s/no"].contains(&word)
+        || ["série", "sn", "ser", "snr", "sno", "sernr", "serno", "psn"].contains(&word.as_str())
 }
 
 /// Whether a word after a serial's tag says a number follows (`serial number …`, `Serial No.

@@ -389,3 +389,31 @@ fn a_disk_and_a_filesystem_are_named_in_the_kernel_s_words_only() {
     assert!(sent.contains("\"filesystem\":\"fuse\""), "{sent}");
     assert!(sent.contains("\"name\":\"[device]\""), "{sent}");
 }
+
+/// The eleventh attack pass: a VPN's machine name, `Ser.-Nr.`, a product's serial number.
+#[test]
+fn a_machine_s_full_name_and_other_serials_are_not_sent() {
+    for (text, shown) in [
+        (
+            "run on zqx-laptop.tail1a2b3.ts.net today",
+            "run on [someone] today",
+        ),
+        ("Ser.-Nr. ZQ1445CAABD1", "Ser.-Nr. [serial]"),
+        ("PSN ZQ95F0721408", "PSN [serial]"),
+        (
+            "SanDisk Ultra zqX-pc.tail1a2b3.ts.net 64GB",
+            "SanDisk Ultra [someone] 64GB",
+        ),
+    ] {
+        assert_eq!(hide_private_paths(text), shown, "{text}");
+        assert_eq!(hide_private_paths(shown), shown, "{shown}");
+    }
+    for text in [
+        "Samsung 990 EVO M.2 2280",
+        "E.V.O. 1TB",
+        "v1.2.3 and 6.1.0-21-arm64",
+        "a PCIe 4.0 x4 link",
+    ] {
+        assert_eq!(hide_private_paths(text), text);
+    }
+}
