@@ -141,7 +141,7 @@ pub(crate) async fn hidden_on_arrival(
     let reason = moderator.to_string();
     sqlx::query(
         "INSERT INTO hidden (id, reason, token_hash, device_key, hidden_at, submitter, \
-         neighbourhood) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+         neighbourhood, by_device) VALUES ($1, $2, $3, $4, $5, $6, $7, $4)",
     )
     .bind(id)
     .bind(&reason)

@@ -168,6 +168,12 @@ impl<'a> Moderation<'a> {
                 let ids = ids(tx, "SELECT id FROM entries WHERE device_key = $1", key).await?;
                 for id in &ids {
                     self.hide_in(tx, id, reason).await?;
+                    // Hidden with the device: its restore shows it again, and no other.
+                    sqlx::query("UPDATE hidden SET by_device = $1 WHERE id = $2")
+                        .bind(key)
+                        .bind(id)
+                        .execute(&mut **tx)
+                        .await?;
                 }
                 if !ids.is_empty() {
                     let what = format!("device {key} ({} results)", ids.len());
@@ -189,11 +195,13 @@ impl<'a> Moderation<'a> {
             .map_err(|e| self.db.fail(e))
     }
 
-    /// Shows every hidden result of device `key` again; how many.
+    /// Shows again every result of device `key` that its hide hid (or hid as it arrived); how
+    /// many. A result a moderator hid on its own stays hidden (the eleventh attack pass).
     pub async fn restore_device(&self, key: &str, reason: &str) -> Result<usize, StoreError> {
         self.db
             .write(async |tx| {
-                let ids = ids(tx, "SELECT id FROM hidden WHERE device_key = $1", key).await?;
+                let sql = "SELECT id FROM hidden WHERE device_key = $1 AND by_device = $1";
+                let ids = ids(tx, sql, key).await?;
                 for id in &ids {
                     self.restore_in(tx, id).await?;
                 }

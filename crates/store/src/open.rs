@@ -263,6 +263,11 @@ fn migrator() -> Migrator {
             "corroborated",
             include_str!("migrations/0023_corroborated.sql"),
         ),
+        (
+            24,
+            "hidden by device",
+            include_str!("migrations/0024_hidden_by_device.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -139,6 +139,15 @@ fn a_name_that_holds_the_hidden_one_whole_is_it() {
         "crucial-p5-plus-1000gb"
     ));
     assert!(!same_device(evo, "samsung-ssd-990-evo-plus-2000gb"));
+    // The eleventh: letters spaced apart.
+    assert!(same_device(
+        "samsung-ssd-860-qvo-1000gb",
+        "samsung-ssd-860-q-v-o-1000gb"
+    ));
+    assert!(!same_device(
+        "samsung-ssd-860-qvo-1000gb",
+        "samsung-ssd-860-q-v-o-x-plus-1000gb"
+    ));
     // Another product of the line, another capacity, another maker.
     for key in [
         "crucial-mx500-plus-1tb",
