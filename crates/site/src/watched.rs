@@ -196,6 +196,7 @@ fn check_of(value: &Value, now: f64) -> Result<(CardCheck, ResultDoc), String> {
         checked_s: at as i64,
         verdict: health.verdict,
         written_per_day: health.written_per_day_bytes,
+        capacity_bytes: doc.target.device.as_ref().and_then(|d| d.size_bytes),
     };
     Ok((check, doc))
 }

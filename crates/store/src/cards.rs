@@ -10,7 +10,7 @@ use sqlx::{Any, AnyPool, Row, Transaction};
 use super::replicas::Reader;
 use super::sender::{self, Secret, Sender};
 use super::{constant_time_eq, moves, now, Db, StoreError};
-use iomark_result::result::health::Verdict;
+use iomark_result::result::health::{Verdict, LIFE_CYCLES};
 
 /// The verdicts that end a card's good life, as SQL's list: the first check with one is when
 /// it failed.
@@ -43,6 +43,9 @@ pub struct CardCheck {
     pub verdict: Verdict,
     /// What the device wrote per day since the check before it, where the check could tell.
     pub written_per_day: Option<u64>,
+    /// The device's size in bytes, where the check gives it: what it wrote in all is held to
+    /// [`LIFE_CYCLES`] times it.
+    pub capacity_bytes: Option<u64>,
 }
 
 /// What a share added: checks new to the site, and those it had already (sent again).
@@ -121,6 +124,14 @@ impl<'a> Cards<'a> {
                         Added::New => shared.added += 1,
                         Added::Again => shared.again += 1,
                         Added::Other => return Ok(Err(StoreError::Duplicate(check.id.clone()))),
+                        Added::Beyond(total) => {
+                            return Ok(Err(StoreError::Invalid(format!(
+                                "check {} would have the card written {:.0} TB in all, over \
+                                 {LIFE_CYCLES:.0} times its size: more than any flash bears",
+                                check.id,
+                                total as f64 / 1e12
+                            ))))
+                        }
                         Added::Older => {
                             return Ok(Err(StoreError::Invalid(format!(
                                 "check {} is older than the card's newest shared check: a \
@@ -260,6 +271,8 @@ enum Added {
     Other,
     /// Older than the card's newest check.
     Older,
+    /// Its daily load would have the card written more than its flash bears, in bytes.
+    Beyond(i64),
 }
 
 /// One check added to `card` in `tx`, after the card's newest, with the bytes written since
@@ -312,6 +325,13 @@ async fn add(
             (since, row.try_get(2)?, row.try_get(3)?)
         }
     };
+    // Summed as its page sums them, within what its flash bears (the eleventh attack pass: a
+    // 4 GB stick "wrote" 3,307 TB over two checks, 827,000 times its size).
+    if let (Some(total), Some(capacity)) = (written, check.capacity_bytes) {
+        if total as f64 > capacity as f64 * LIFE_CYCLES {
+            return Ok(Added::Beyond(total));
+        }
+    }
     sqlx::query(
         "INSERT INTO card_checks (id, card, device_key, device_name, checked_s, verdict, \
          written_total, submitter, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -343,6 +363,7 @@ mod tests {
             checked_s: 1_780_000_000 + day * 86_400,
             verdict,
             written_per_day: per_day,
+            capacity_bytes: Some(32_000_000_000),
         }
     }
 
@@ -405,6 +426,23 @@ mod tests {
                 cards.of_device("sandisk-ultra-32gb").await.unwrap().len(),
                 1
             );
+            // The eleventh attack pass: a load that sums past what the card's flash bears
+            // (32 GB x 100,000 = 3,200 TB), the first check months before. Refused, whichever
+            // share it comes in; the checks before it stand (1,000 TB by day 100).
+            let first = check("E1", 0, "healthy", None);
+            cards.share("card-e", &one, &[first]).await.unwrap();
+            let worn = [
+                check("E2", 100, "healthy", Some(10_000_000_000_000)),
+                check("E3", 330, "lying", Some(10_000_000_000_000)),
+            ];
+            let refused = cards.share("card-e", &one, &worn).await;
+            assert!(
+                matches!(&refused, Err(StoreError::Invalid(why)) if why.contains("E3")),
+                "{refused:?}"
+            );
+            let rows = cards.of_device("sandisk-ultra-32gb").await.unwrap();
+            let e = rows.iter().find(|r| r.first_s == 1_780_000_000).unwrap();
+            assert_eq!((e.checks, e.written), (2, Some(1_000_000_000_000_000)));
         })
     }
 }

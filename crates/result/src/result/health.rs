@@ -7,6 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{Extra, Settings};
 
+/// How many times over its capacity flash may be written in its life: the best SLC is rated
+/// for 100,000 cycles; a card's TLC or QLC for a few thousand. What a device is said to have
+/// written beyond it is no device's (a site refuses it, `intake::physics`, `store::cards`).
+pub const LIFE_CYCLES: f64 = 100_000.0;
+
 /// How a check ends, best first (so a worse verdict compares greater): the verdict of a check
 /// is its worst signal's. The JSON word is `as_str`'s; a word iomark does not give is refused
 /// where a document is read, never taken for healthy.

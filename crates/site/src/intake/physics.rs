@@ -6,14 +6,12 @@
 use iomark_result::result::{ResultDoc, TestResult};
 
 use super::rules::MAX_MB_PER_S;
+use iomark_result::result::health::LIFE_CYCLES;
 
 /// How many I/Os in flight, at most, beyond its queue depth times threads, a test's figures
 /// may imply (Little's law: I/Os in flight = IOPS × mean latency); timing around each I/O
 /// and the loops' own ends keep the product a little off, never a factor of 1.5 off.
 const IN_FLIGHT_SLACK: f64 = 1.5;
-/// How many times over its capacity flash may be written in its life: the best SLC is rated
-/// for 100,000 cycles; a card's TLC or QLC for a few thousand.
-const LIFE_CYCLES: f64 = 100_000.0;
 
 /// How few I/Os in flight a test's figures may imply: a test keeps at least one I/O going
 /// most of the time (at queue depth 1 the engine's own work between I/Os takes a few percent
