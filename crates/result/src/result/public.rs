@@ -373,8 +373,13 @@ fn hide_other_paths(text: &str) -> String {
         });
         let lower = folded.to_lowercase();
         let someone = names_someone(&folded, &lower) || (i > 0 && spelt(i - 1)) || spelt(i + 1);
-        let serial =
-            (serial_next && word.contains(|c: char| c.is_ascii_digit())) || tagged_serial(&lower);
+        // After its tag, a serial of letters alone too (`PSN ZQzqfkbg`: the eleventh attack
+        // pass), not a word that goes on saying one follows.
+        let alphanumerics = word.chars().filter(|c| c.is_alphanumeric()).count();
+        let serial = (serial_next
+            && !number_word(&lower)
+            && (word.contains(|c: char| c.is_ascii_digit()) || alphanumerics >= 6))
+            || tagged_serial(&lower);
         // What says a serial follows (`serial number: …`, `SerialNo …`, `Seriennummer …`),
         // and the words that go on saying it (`number`, `No.`).
         serial_next = serial_tag(&lower) || (serial_next && number_word(&lower));

@@ -58,7 +58,8 @@ fn host_name(name: &str) -> bool {
 pub(super) fn tagged_serial(lower: &str) -> bool {
     lower.find([':', '#', '=']).is_some_and(|at| {
         let value = &lower[at + 1..];
-        serial_tag(&lower[..at]) && value.len() >= 4 && value.contains(|c: char| c.is_ascii_digit())
+        let digits = value.contains(|c: char| c.is_ascii_digit());
+        serial_tag(&lower[..at]) && (value.len() >= 6 || (value.len() >= 4 && digits))
     })
 }
 

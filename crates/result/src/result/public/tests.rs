@@ -401,6 +401,11 @@ fn a_machine_s_full_name_and_other_serials_are_not_sent() {
         ("Ser.-Nr. ZQ1445CAABD1", "Ser.-Nr. [serial]"),
         ("PSN ZQ95F0721408", "PSN [serial]"),
         (
+            "SanDisk Ultra 64GB PSN ZQzqfkbgbg",
+            "SanDisk Ultra 64GB PSN [serial]",
+        ),
+        ("serial number: unknown", "serial number: [serial]"),
+        (
             "SanDisk Ultra zqX-pc.tail1a2b3.ts.net 64GB",
             "SanDisk Ultra [someone] 64GB",
         ),
