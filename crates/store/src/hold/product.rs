@@ -62,17 +62,7 @@ impl Product {
         };
         // Each word as written, and as a reader sees it.
         let mut words: Vec<(&str, String)> = Vec::new();
-        // Letters spaced apart are one word to a reader (`Q V O`: the eleventh attack pass).
-        let mut joined: Vec<String> = Vec::new();
-        let mut apart = false;
-        for word in key.split('-').filter(|w| !w.is_empty()) {
-            let letter = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
-            match joined.last_mut() {
-                Some(last) if letter && apart => last.push_str(word),
-                _ => joined.push(word.to_string()),
-            }
-            apart = letter;
-        }
+        let joined = joined(key);
         for word in joined.iter().map(String::as_str) {
             // A capacity glued to the end of a word (`990pro2tb`): the model and the capacity.
             let glued = word
@@ -142,4 +132,20 @@ impl Product {
         product.sorted = seen.concat();
         product
     }
+}
+
+/// A key's words, letters spaced apart joined into one (`q-v-o` is `qvo` to a reader: the
+/// eleventh attack pass).
+fn joined(key: &str) -> Vec<String> {
+    let mut joined: Vec<String> = Vec::new();
+    let mut apart = false;
+    for word in key.split('-').filter(|w| !w.is_empty()) {
+        let letter = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
+        match joined.last_mut() {
+            Some(last) if letter && apart => last.push_str(word),
+            _ => joined.push(word.to_string()),
+        }
+        apart = letter;
+    }
+    joined
 }
