@@ -664,7 +664,7 @@ fn a_file_is_the_one_its_index_named() {
         "{url}{}",
         first["files"][0]["path"].as_str().unwrap()
     ));
-    assert_eq!(gone.status, 410, "{}", gone.body);
+    assert_eq!(gone.status, 404, "{}", gone.body);
     assert!(
         gone.body.contains("read /api/v1/dump again"),
         "{}",
