@@ -78,6 +78,7 @@ pub(super) fn serial_tag(lower: &str) -> bool {
 /// Whether a word after a serial's tag says a number follows (`serial number …`, `Serial No.
 /// …`, `Serien-Nr …`).
 pub(super) fn number_word(lower: &str) -> bool {
-    let word = lower.trim_matches(|c: char| "\"'([{.:#=".contains(c));
-    ["number", "no", "nr", "num", "nummer", "n°", "#", ""].contains(&word)
+    // Its letters alone: a sign between (`S/N - …`, `SN — …`, `Serial # …`) goes on too.
+    let word: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
+    ["number", "no", "nr", "num", "nummer", "n", ""].contains(&word.as_str())
 }

@@ -316,6 +316,10 @@ fn a_serial_after_any_word_for_it_is_not_sent() {
             "numéro de série : [serial]",
         ),
         ("Serial No. 2049E4A1", "Serial No. [serial]"),
+        // Reading the change again: a sign between the tag and its serial.
+        ("S/N - ABC12345", "S/N - [serial]"),
+        ("SN — ABC12345", "SN — [serial]"),
+        ("Serial # : ABC12345", "Serial # : [serial]"),
     ] {
         assert_eq!(hide_private_paths(text), shown, "{text}");
         assert_eq!(hide_private_paths(shown), shown, "{shown}");
