@@ -106,7 +106,8 @@ impl<'a> Cards<'a> {
     /// Adds `checks` (oldest first) to the card whose key hashes to `card`, in one
     /// transaction: a check the card has already is counted again, not added; one another
     /// card has is refused (`Duplicate`), as is one older than the card's newest (`Invalid`:
-    /// a card's life is told in order).
+    /// a card's life is told in order) or one that has it written beyond its flash's life. A
+    /// share refused at any check adds none of them.
     pub async fn share(
         &self,
         card: &str,
@@ -116,7 +117,7 @@ impl<'a> Cards<'a> {
         let sent = self.secret.seal(self.db, card, sender).await?;
         let outcome = self
             .db
-            .write(async |tx| {
+            .write_or_refuse(async |tx| {
                 let submitter = sender::submitter(tx, &sent).await?;
                 let mut shared = Shared::default();
                 for check in checks {
@@ -428,7 +429,7 @@ mod tests {
             );
             // The eleventh attack pass: a load that sums past what the card's flash bears
             // (32 GB x 100,000 = 3,200 TB), the first check months before. Refused, whichever
-            // share it comes in; the checks before it stand (1,000 TB by day 100).
+            // share it comes in, and the share with it: E2 (1,000 TB by day 100) is not kept.
             let first = check("E1", 0, "healthy", None);
             cards.share("card-e", &one, &[first]).await.unwrap();
             let worn = [
@@ -442,7 +443,24 @@ mod tests {
             );
             let rows = cards.of_device("sandisk-ultra-32gb").await.unwrap();
             let e = rows.iter().find(|r| r.first_s == 1_780_000_000).unwrap();
-            assert_eq!((e.checks, e.written), (2, Some(1_000_000_000_000_000)));
+            assert_eq!((e.checks, e.written), (1, Some(0)));
+            // A share refused for another card's check adds none of its own either.
+            let refused = cards
+                .share(
+                    "card-f",
+                    &one,
+                    &[
+                        check("F1", 50, "healthy", None),
+                        check("D1", 51, "healthy", None),
+                    ],
+                )
+                .await;
+            assert!(
+                matches!(refused, Err(StoreError::Duplicate(_))),
+                "{refused:?}"
+            );
+            let rows = cards.of_device("sandisk-ultra-32gb").await.unwrap();
+            assert_eq!(rows.len(), 2, "{rows:?}");
         })
     }
 }

@@ -63,6 +63,7 @@ mod tombstones;
 
 use sqlx::AnyPool;
 use sqlx::{Any, Connection, Row, Transaction};
+use std::convert::Infallible;
 
 pub use aggregate::{aggregate, spread};
 pub use cards::{CardCheck, CardRow, Cards, PublicCheck, Shared};
@@ -247,6 +248,22 @@ impl Db {
         &self,
         work: impl AsyncFnOnce(&mut Transaction<'_, Any>) -> Result<T, sqlx::Error>,
     ) -> Result<T, sqlx::Error> {
+        let done = self
+            .write_or_refuse(async move |tx| work(tx).await.map(Ok::<T, Infallible>))
+            .await?;
+        match done {
+            Ok(value) => Ok(value),
+            Err(never) => match never {},
+        }
+    }
+
+    /// Runs `work` as [`Db::write`] does, and rolls back whatever it wrote when it refuses
+    /// (answers `Ok(Err(..))`): a refusal leaves the store as it was. A card's share refused at
+    /// its third check kept the two before it (the eleventh attack pass).
+    pub(crate) async fn write_or_refuse<T, E>(
+        &self,
+        work: impl AsyncFnOnce(&mut Transaction<'_, Any>) -> Result<Result<T, E>, sqlx::Error>,
+    ) -> Result<Result<T, E>, sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
         let outcome = async {
             let statement = match self.is_sqlite() {
@@ -255,7 +272,10 @@ impl Db {
             };
             let mut tx = conn.begin_with(statement).await?;
             let value = work(&mut tx).await?;
-            tx.commit().await?;
+            match value.is_ok() {
+                true => tx.commit().await?,
+                false => tx.rollback().await?,
+            }
             Ok(value)
         }
         .await;
