@@ -345,14 +345,34 @@ fn hdd_like(device: &Device) -> bool {
         .flatten()
         .chain(device.usb.as_ref().and_then(|u| u.product.as_ref()))
         .map(|s| s.to_lowercase())
-        .any(|m| {
-            HDD_WORDS.iter().any(|w| m.contains(w))
-                || (m.starts_with("wdc wd") && !m.starts_with("wdc wds"))
-                || (m.starts_with("hgst h") && !m.starts_with("hgst husm"))
-                || m.starts_with("hitachi h")
-                || (m.starts_with("st") && m[2..].starts_with(|c: char| c.is_ascii_digit()))
-        });
+        .any(|m| HDD_WORDS.iter().any(|w| m.contains(w)) || disk_number(&m));
     usb_maker || model
+}
+
+/// A model number only hard disks carry (`WDC WD40EFRX-68N32N0`, `ST4000DM004`, `TOSHIBA
+/// DT01ACA300`, `HGST HUS726040ALE610`), as the drive names itself over ATA or SCSI:
+/// whatever the document says of its rotation, such a drive spins. Not a product line's word
+/// (`My Passport` and `Elements` are SSDs too) nor a maker's SSD prefix (`WDC WDS…`, `HGST
+/// HUSM…`, `TOSHIBA THNS…`). `model` is lower case.
+pub(super) fn disk_number(model: &str) -> bool {
+    let model = model.trim_start();
+    let coded = |prefix: &str, then: fn(char) -> bool| {
+        model
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with(then))
+    };
+    let digit = |c: char| c.is_ascii_digit();
+    // `wdc wd` then a size's digits (`wd40efrx`, `wd5000aakx`); `wds…` and `wdc pc sn…` are
+    // SSDs.
+    coded("wdc wd", digit)
+        || coded("st", digit)
+        || (model.starts_with("hgst h") && !model.starts_with("hgst husm"))
+        || model.starts_with("hitachi h")
+        || ["dt0", "mq0", "mg0", "md0", "mn0", "hdw", "mk"]
+            .iter()
+            .any(|stem| coded(&format!("toshiba {stem}"), |c| c.is_ascii_alphanumeric()))
+        || coded("samsung hd", digit)
+        || model.starts_with("samsung hn-")
 }
 
 /// A device's size as its label says it: the usable bytes of a "64 GB" card are 59-64·10^9,

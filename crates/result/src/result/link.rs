@@ -45,14 +45,23 @@ impl ResultDoc {
     /// [`READS_PER_TURN`] a turn (with a queue, [`QUEUED_TURNS`] times that) come from its
     /// cache, which a small test file fits in, and rank no disk (issue 59's second attack pass
     /// ranked a 7,200 rpm disk first of every device, at 2,300 such reads a second). A speed
-    /// not given is taken as 15,000 rpm, the fastest disks'; hybrid drives ("SSHD", with flash
-    /// beside the platters) are not judged.
+    /// not given (or given as 0 by a drive whose model number is a disk's) is taken as 15,000
+    /// rpm, the fastest disks'; hybrid drives ("SSHD", with flash beside the platters) are not
+    /// judged.
     fn beyond_platter(&self) -> Option<Reason> {
         let device = self.target.device.as_ref()?;
         // A disk by its kind, not by the kernel's flag alone: a USB stick's `rotational` is 1
         // by default, and its queued reads are thousands (the fourth attack pass's stick was
         // flagged as a platter once queued reads were judged).
-        let spinning = device.kind().ends_with("HDD") || device.rotation_rpm.is_some_and(|r| r > 0);
+        // And by its model number, whatever it says of its rotation (the eleventh attack pass
+        // ranked a `WDC WD40EFRX` sent as not rotating at an SSD's random reads).
+        let numbered = [&device.model, &device.drive_model]
+            .into_iter()
+            .flatten()
+            .any(|m| super::drive::disk_number(&m.to_lowercase()));
+        let spinning = device.kind().ends_with("HDD")
+            || device.rotation_rpm.is_some_and(|r| r > 0)
+            || numbered;
         let hybrid = [&device.model, &device.drive_model]
             .into_iter()
             .flatten()

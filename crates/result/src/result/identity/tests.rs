@@ -113,6 +113,57 @@ fn a_disk_faster_than_its_platters_turn_is_flagged() {
     );
 }
 
+/// The eleventh attack pass: a `WDC WD40EFRX` (a WD Red) sent as not rotating ranked at an
+/// SSD's random reads. A disk's model number spins whatever the document says; a maker's SSD
+/// prefix, a product line's word and a hybrid drive are not judged so.
+#[test]
+fn a_disks_model_number_sent_as_solid_state_is_judged_as_a_disk() {
+    let at = |model: &str| {
+        let mut doc = sample::doc();
+        let mut d = device();
+        (d.rotational, d.rotation_rpm) = (Some(false), Some(0));
+        d.transport = Some(crate::result::Transport::Sata);
+        d.model = Some(model.into());
+        doc.target.device = Some(d);
+        // An SSD's figures within SATA's 600 MB/s.
+        for t in doc.tests.iter_mut() {
+            match t.kind.as_str() {
+                "rand" => (t.iops, t.mb_per_s) = (9_000.0, 36.9),
+                _ => (t.iops, t.mb_per_s) = (500.0, 500.0),
+            }
+        }
+        doc.identity().flag
+    };
+    for disk in [
+        "WDC WD40EFRX-68N32N0",
+        "ST4000DM004-2CV104",
+        "TOSHIBA DT01ACA300",
+        "TOSHIBA HDWD110",
+        "HGST HUS726040ALE610",
+        "SAMSUNG HD103SJ",
+    ] {
+        let flag = at(disk);
+        assert!(
+            matches!(&flag, Some(Reason::BeyondPlatters { rpm: 15_000, .. })),
+            "{disk}: {flag:?}"
+        );
+    }
+    for solid in [
+        "WDC WDS500G2B0A-00SM50",
+        "HGST HUSMM1680ASS204",
+        "TOSHIBA THNSNJ256GCSU",
+        "Samsung SSD 860 EVO 1TB",
+        "WD My Passport 25E1",
+        "ST2000DX002 SSHD",
+    ] {
+        let flag = at(solid);
+        assert!(
+            !matches!(flag, Some(Reason::BeyondPlatters { .. })),
+            "{solid}: {flag:?}"
+        );
+    }
+}
+
 #[test]
 fn a_usb2_stick_faster_than_its_link_is_flagged() {
     let mut doc = sample::doc();
