@@ -24,10 +24,11 @@ impl Product {
     pub(super) fn of(key: &str) -> Product {
         // Words that name no product: what a drive is, its bus and form, how it is sold.
         #[rustfmt::skip]
-        const NO_PRODUCT: [&str; 29] = [
+        const NO_PRODUCT: [&str; 31] = [
             "ssd", "nvme", "new", "with", "the", "drive", "disk", "internal", "external", "m2",
             "pcie", "gen3", "gen4", "gen5", "sata", "solid", "state", "renewed", "refurbished",
             "oem", "bulk", "retail", "series", "nand", "vnand", "iii", "inch", "digital", "by",
+            "edition", "version",
         ];
         let gb_of = |w: &str| -> Option<u64> {
             let (n, per) = match (w.strip_suffix("gb"), w.strip_suffix("tb")) {
@@ -62,7 +63,7 @@ impl Product {
         };
         // Each word as written, and as a reader sees it.
         let mut words: Vec<(&str, String)> = Vec::new();
-        let joined = joined(key);
+        let joined = figures(joined(key));
         for word in joined.iter().map(String::as_str) {
             // A capacity glued to the end of a word (`990pro2tb`): the model and the capacity.
             let glued = word
@@ -148,4 +149,62 @@ fn joined(key: &str) -> Vec<String> {
         apart = letter;
     }
     joined
+}
+
+/// A key's numbers written in English words as figures, as a reader reads them: a run of them
+/// is one figure (`eight-sixty` is `860`, `nine-seven-zero` `970`, `eight-hundred-sixty`
+/// `860`, `sixty-five` `65`: the eleventh attack pass ranked `eight-sixty QVO` as a device
+/// of its own).
+pub(super) fn figures(words: Vec<String>) -> Vec<String> {
+    #[rustfmt::skip]
+    const UNITS: [&str; 20] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+        "eighteen", "nineteen",
+    ];
+    const TENS: [&str; 8] = [
+        "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    let unit = |w: Option<&String>| w.and_then(|w| UNITS.iter().position(|u| u == w));
+    let tens = |w: Option<&String>| w.and_then(|w| TENS.iter().position(|t| t == w));
+    let said = |at: usize, word: &str| words.get(at).is_some_and(|w| w == word);
+    // Twenty to ninety from `at`, with a unit after it (`sixty-five`); and where it ends.
+    let tens_from = |at: usize| {
+        let n = 20 + 10 * tens(words.get(at))?;
+        Some(match unit(words.get(at + 1)) {
+            Some(u @ 1..=9) => (n + u, at + 2),
+            _ => (n, at + 1),
+        })
+    };
+    // One number from `at` (`eight`, `sixty-five`, `eight-hundred-and-sixty-five`), and where
+    // the next begins.
+    let number = |at: usize| -> Option<(usize, usize)> {
+        let Some(u) = unit(words.get(at)) else {
+            return tens_from(at);
+        };
+        if !said(at + 1, "hundred") {
+            return Some((u, at + 1));
+        }
+        let at = at + 2 + usize::from(said(at + 2, "and"));
+        Some(match (tens_from(at), unit(words.get(at))) {
+            (Some((rest, next)), _) => (u * 100 + rest, next),
+            (None, Some(ones @ 1..)) => (u * 100 + ones, at + 1),
+            _ => (u * 100, at),
+        })
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < words.len() {
+        let mut figure = String::new();
+        while let Some((n, next)) = number(at) {
+            figure.push_str(&n.to_string());
+            at = next;
+        }
+        if figure.is_empty() {
+            figure = words[at].clone();
+            at += 1;
+        }
+        out.push(figure);
+    }
+    out
 }

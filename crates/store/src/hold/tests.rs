@@ -148,6 +148,20 @@ fn a_name_that_holds_the_hidden_one_whole_is_it() {
         "samsung-ssd-860-qvo-1000gb",
         "samsung-ssd-860-q-v-o-x-plus-1000gb"
     ));
+    // The eleventh too: numbers in words, and a word on how it is sold; both are one
+    // product, looked for in either direction.
+    for key in [
+        "samsung-ssd-eight-sixty-qvo-1000gb",
+        "samsung-eight-six-zero-qvo-1tb",
+        "samsung-eight-hundred-and-sixty-qvo-1tb",
+        "samsung-ssd-860-qvo-1tb-edition",
+    ] {
+        assert!(one_product("samsung-ssd-860-qvo-1000gb", key), "{key}");
+    }
+    assert!(!one_product(
+        "samsung-ssd-860-qvo-1000gb",
+        "samsung-ssd-eight-seventy-qvo-1000gb"
+    ));
     // Another product of the line, another capacity, another maker.
     for key in [
         "crucial-mx500-plus-1tb",
@@ -339,4 +353,23 @@ fn a_typo_of_a_word_or_another_name_of_the_maker_is_a_look_alike() {
     assert!(same_device(pro, "samsung-990-professional-2tb"));
     assert!(same_device(pro, "samsung-990-proo-2tb"));
     assert!(!same_device(pro, "samsung-9990-pro-2tb"));
+}
+
+#[test]
+fn numbers_in_words_read_as_figures() {
+    let read = |key: &str| super::product::figures(key.split('-').map(String::from).collect());
+    for (key, figure) in [
+        ("eight-sixty", vec!["860"]),
+        ("nine-seven-zero-evo", vec!["970", "evo"]),
+        ("sixty-five", vec!["65"]),
+        ("eight-hundred-sixty-five-pro", vec!["865", "pro"]),
+        ("one-hundred-and-twelve", vec!["112"]),
+        ("two-hundred", vec!["200"]),
+        ("t-seven-shield", vec!["t", "7", "shield"]),
+        ("hundred-and-one", vec!["hundred", "and", "1"]),
+        ("ninety-ninety", vec!["9090"]),
+        ("", vec![""]),
+    ] {
+        assert_eq!(read(key), figure, "{key}");
+    }
 }
