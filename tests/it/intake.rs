@@ -482,7 +482,7 @@ fn one_household_names_nothing() {
     assert_eq!(sold_as(), Value::Null, "one household named the card");
     // A second household is not enough either, nor one more over IPv4 (one IPv6 household
     // and two IPv4: one client may be both); a third household of one family is.
-    send(9830, "2001:db8:2::1", junk);
+    send(9830, "2001:db9:2::1", junk);
     assert_eq!(sold_as(), Value::Null, "two households named the card");
     send(9831, "192.0.2.44", junk);
     assert_eq!(
@@ -490,8 +490,53 @@ fn one_household_names_nothing() {
         Value::Null,
         "two households of each family named the card"
     );
-    send(9832, "2001:db8:3::1", junk);
+    send(9832, "2001:dba:3::1", junk);
     assert_eq!(sold_as(), json!("Counterfeit Junk 64GB"));
+}
+
+/// The eleventh attack pass: one household with three IPv6 /48s (a tunnel broker routes five
+/// to one account) and no installation key outweighed two IPv4 networks in a device's median:
+/// the family with more neighbourhoods is counted. A /48 is a home's, a /32 a provider's: the
+/// three are one neighbourhood, and the median stays the IPv4 networks'; three /32s count.
+#[test]
+fn one_households_prefixes_do_not_outweigh_two_networks() {
+    let (site, _dir) = behind_a_proxy();
+    let results = format!("{}/api/v1/results", site.url);
+    let send = |n: u32, from: &str, scale: f64| {
+        let doc = device_doc(n, "Crucial", "BX500", scale, "Raspberry Pi 5 Model B");
+        let (status, body) = crate::common::site::from_address_with(
+            "POST",
+            &results,
+            "127.0.0.1",
+            Some(&doc.to_string()),
+            &[&format!("X-Forwarded-For: {from}")],
+        );
+        assert_eq!(status, 201, "{n} from {from}: {body}");
+    };
+    let median = || {
+        let key = "crucial-bx500-128gb";
+        let page = get(&format!("{}/api/v1/devices/{key}", site.url)).json();
+        page["summary"]["seq1m_q8_read"]["median"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{page}"))
+    };
+    send(9901, "198.51.100.7", 0.2);
+    send(9902, "203.0.113.7", 0.2);
+    assert_eq!(median(), 400.0);
+    for (k, from) in ["2001:470:1::7", "2001:470:2::7", "2001:470:3::7"]
+        .iter()
+        .enumerate()
+    {
+        send(9910 + k as u32, from, 0.1);
+    }
+    assert_eq!(
+        median(),
+        400.0,
+        "one household's three /48s outweighed two networks"
+    );
+    send(9920, "2001:db8:1::7", 0.1);
+    send(9921, "2001:db9:1::7", 0.1);
+    assert_eq!(median(), 200.0, "three providers' households are three");
 }
 
 /// Issue 59's second attack pass: one machine with three /24s of one /22 set what a card is

@@ -13,7 +13,7 @@ use iomark_result::result::Reason;
 pub const MAX_ROWS: u32 = 500;
 
 /// How one figure spreads over a device's results: over its neighbourhoods' medians of their
-/// submitters' own medians, each neighbourhood once (`n` of them: an IPv4 /16 or IPv6 /48,
+/// submitters' own medians, each neighbourhood once (`n` of them: an IPv4 /16 or IPv6 /32,
 /// `sender::neighbourhood`), as `aggregate` makes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -46,7 +46,7 @@ pub struct DeviceRow {
     /// The SD classes it meets, as most of its submitters find (the sdcard profile's only):
     /// the highest met in each family, as `C10 U3 V30 A1`.
     pub classes: Option<String>,
-    /// How many independent neighbourhoods its results come from (an IPv4 /16 or IPv6 /48
+    /// How many independent neighbourhoods its results come from (an IPv4 /16 or IPv6 /32
     /// each, the most of one address family: `aggregate::independent`). A leaderboard ranks
     /// it once they are as many as the site's [`Filter::corroboration`].
     pub neighbourhoods: i64,

@@ -86,13 +86,17 @@ pub fn network(address: IpAddr) -> String {
     block(address, 24, 56)
 }
 
-/// The neighbourhood of an address's household: an IPv4 address's /16, an IPv6 address's /48
-/// (256 households each; an IPv4-mapped or 6to4 one is its IPv4 address's). Households of one
-/// neighbourhood are not independent: one organisation, one provider's block, one machine with
-/// several /24s (issue 59's second attack pass named a device from three /24s of one /22), so a
-/// device's identity moves only on households of several (`aggregate::AGREEING`).
+/// The neighbourhood of an address's household: an IPv4 address's /16, an IPv6 address's /32
+/// (an IPv4-mapped or 6to4 one is its IPv4 address's). Households of one neighbourhood are not
+/// independent: one organisation, one provider's block, one machine with several /24s (issue
+/// 59's second attack pass named a device from three /24s of one /22), so a device's identity
+/// moves only on households of several (`aggregate::AGREEING`). An IPv6 /32 is what a
+/// provider is given, as a /16 is a provider's region: a /48 is what one home may hold
+/// several of (a tunnel broker routes five to one account; the eleventh attack pass's three
+/// /48s outweighed two IPv4 networks in a device's median). Neighbourhoods kept at /48
+/// before keep that count.
 pub fn neighbourhood(address: IpAddr) -> String {
-    block(address, 16, 48)
+    block(address, 16, 32)
 }
 
 /// The block of `v4` bits (IPv4) or `v6` bits (IPv6; an IPv4-mapped or 6to4 address is its
@@ -260,13 +264,16 @@ mod tests {
     }
 
     #[test]
-    fn a_neighbourhood_is_a_16_or_a_48() {
+    fn a_neighbourhood_is_a_16_or_a_32() {
         let n = |a: &str| neighbourhood(a.parse().unwrap());
         // Issue 59's second attack pass: three /24s of one /22, one neighbourhood.
         assert_eq!(n("127.43.0.1"), n("127.43.2.1"));
         assert_eq!(n("192.0.2.77"), "192.0.0.0/16");
         assert_ne!(n("192.0.2.77"), n("192.1.2.77"));
-        assert_eq!(n("2001:db8:1:2:3:4:5:6"), "2001:db8:1::/48");
+        assert_eq!(n("2001:db8:1:2:3:4:5:6"), "2001:db8::/32");
+        // The eleventh: three /48s of one provider (a tunnel broker's), one neighbourhood.
+        assert_eq!(n("2001:470:1::1"), n("2001:470:ffff::1"));
+        assert_ne!(n("2001:470:1::1"), n("2001:471:1::1"));
         assert_eq!(n("2002:0a66:0202:1::1"), "10.102.0.0/16");
         assert_eq!(n("::ffff:192.0.2.9"), "192.0.0.0/16");
     }

@@ -179,7 +179,7 @@ pub async fn leaderboard(
                 "A device marked – is not ranked yet: its results come from fewer than {} \
                  independent networks so far, and one household's word never ranks a device \
                  above others'. It is listed after the ranked ones until results from another \
-                 network (another IPv4 /16 or IPv6 /48) join them.",
+                 network (another IPv4 /16 or IPv6 /32) join them.",
                 board.corroboration
             )
         }),

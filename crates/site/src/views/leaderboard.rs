@@ -293,7 +293,7 @@ pub struct Leaderboard {
     pub unit: &'static str,
     /// The figures each line shows side by side (`metric::side_by_side`).
     pub columns: Vec<Column>,
-    /// How many independent neighbourhoods (an IPv4 /16 or IPv6 /48 each) must have measured a
+    /// How many independent neighbourhoods (an IPv4 /16 or IPv6 /32 each) must have measured a
     /// device before this site ranks it: never one household's word where it is 2 or more.
     pub corroboration: u32,
     pub devices: Vec<Ranked>,

@@ -73,7 +73,7 @@ fn most_common_counted<T: PartialEq>(items: impl Iterator<Item = T>) -> Option<(
 }
 
 /// Submitters (households, `sender::network`) of as many neighbourhoods
-/// (`sender::neighbourhood`: an IPv4 /16, an IPv6 /48) who must agree before a device is
+/// (`sender::neighbourhood`: an IPv4 /16, an IPv6 /32) who must agree before a device is
 /// called otherwise than its first submitter called it (its name, kind, transport, capacity),
 /// or is shown as sold under a name at all: never one household's word, whether it sends over
 /// IPv4 and IPv6 or from many of its /64s, nor one organisation's from several /24s of its

@@ -278,7 +278,7 @@ fn one_client_over_two_families_weighs_once() {
     assert_eq!(
         median(&results),
         695.0,
-        "two /48s of IPv6 tie IPv4's two places"
+        "two /32s of IPv6 tie IPv4's two places"
     );
     assert_eq!(aggregate(&results)[0].submitters, 2);
     // A device only IPv6 households measured has their figures.
