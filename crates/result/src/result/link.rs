@@ -54,11 +54,21 @@ impl ResultDoc {
         // by default, and its queued reads are thousands (the fourth attack pass's stick was
         // flagged as a platter once queued reads were judged).
         // And by its model number, whatever it says of its rotation (the eleventh attack pass
-        // ranked a `WDC WD40EFRX` sent as not rotating at an SSD's random reads).
-        let numbered = [&device.model, &device.drive_model]
-            .into_iter()
-            .flatten()
-            .any(|m| super::drive::disk_number(&m.to_lowercase()));
+        // ranked a `WDC WD40EFRX` sent as not rotating at an SSD's random reads): the drive's
+        // own over ATA or SCSI, or the one behind a USB bridge (a stick's product string is
+        // its maker's fancy).
+        let on_its_bus = matches!(
+            device.transport,
+            Some(super::Transport::Sata | super::Transport::Scsi)
+        );
+        let numbered = [
+            on_its_bus.then_some(&device.model),
+            Some(&device.drive_model),
+        ]
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|m| super::drive::disk_number(&m.to_lowercase()));
         let spinning = device.kind().ends_with("HDD")
             || device.rotation_rpm.is_some_and(|r| r > 0)
             || numbered;

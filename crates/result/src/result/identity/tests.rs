@@ -148,6 +148,28 @@ fn a_disks_model_number_sent_as_solid_state_is_judged_as_a_disk() {
             "{disk}: {flag:?}"
         );
     }
+    // A card's five-letter name (its CID's) is no drive's model number.
+    let mut card = sample::doc();
+    let mut d = device();
+    d.transport = Some(crate::result::Transport::Mmc);
+    d.model = Some("ST16G".into());
+    d.size_bytes = Some(15_931_539_456);
+    let mut sd: Sd = serde_json::from_value(serde_json::json!({})).unwrap();
+    sd.product = Some("ST16G".into());
+    d.sd = Some(sd);
+    card.target.device = Some(d);
+    for t in card.tests.iter_mut() {
+        match t.kind.as_str() {
+            "rand" => (t.iops, t.mb_per_s) = (2_000.0, 8.2),
+            _ => (t.iops, t.mb_per_s) = (40.0, 40.0),
+        }
+    }
+    assert_eq!(card.identity().kind, "microSD");
+    let flag = card.identity().flag;
+    assert!(
+        !matches!(flag, Some(Reason::BeyondPlatters { .. })),
+        "{flag:?}"
+    );
     for solid in [
         "WDC WDS500G2B0A-00SM50",
         "HGST HUSMM1680ASS204",
