@@ -57,10 +57,11 @@ pub fn request(
     Ok((status, text))
 }
 
-/// Why a site said no: its refusal's words, else the first of what it answered.
+/// Why a site said no: its refusal's words, else the first of what it answered; shown as
+/// text, never obeyed ([`one_line`]).
 pub fn reason(text: &str) -> String {
     match serde_json::from_str::<Refusal>(text) {
-        Ok(refusal) => refusal.error,
+        Ok(refusal) => said(&refusal.error, 1000),
         Err(_) => one_line(text),
     }
 }
@@ -71,7 +72,25 @@ pub fn answer<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
     serde_json::from_str(text).ok()
 }
 
+/// What a site said, as one line of at most 200 characters a terminal shows and never obeys:
+/// its escape sequences and the marks that reorder text written out (`printable`; the twelfth
+/// attack pass: a site's refusal set the terminal's title and cleared its screen).
 pub fn one_line(text: &str) -> String {
+    said(text, 200)
+}
+
+/// `text` as one line of at most `most` characters, shown as [`one_line`] shows it.
+fn said(text: &str, most: usize) -> String {
     let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    line.chars().take(200).collect()
+    let line: String = line.chars().take(most).collect();
+    crate::output::printable(&line).into_owned()
+}
+
+/// Whether a receipt is one a site makes: its address an http(s) URL of printable characters,
+/// its token the one sent (a hostile or broken site's receipt is neither kept nor shown).
+pub fn a_receipt(url: &str, token: &str, sent: &str) -> bool {
+    let address = (url.starts_with("https://") || url.starts_with("http://"))
+        && url.len() <= 2048
+        && url.chars().all(|c| c.is_ascii_graphic());
+    address && token == sent
 }

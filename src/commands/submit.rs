@@ -84,6 +84,13 @@ pub fn run(args: &SubmitArgs) -> anyhow::Result<()> {
             one_line(&text)
         );
     };
+    if !super::client::a_receipt(&answer.url, &answer.token, &token) {
+        bail!(
+            "{server} answered 201 with a receipt that is none (its address is no web \
+             address, or its token is not the one sent): the result stays in your store, and \
+             the site may or may not have it"
+        );
+    }
     let (url, token) = (answer.url.clone(), answer.token.clone());
     let receipt = Receipt {
         id: public.id.clone(),

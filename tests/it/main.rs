@@ -18,6 +18,7 @@ mod health_share;
 mod health_tells;
 mod health_timer;
 mod hostile_clients;
+mod hostile_sites;
 mod house;
 mod info;
 mod install;

@@ -110,8 +110,9 @@ impl Share {
         }
         match url {
             Some(url) => say!(
-                "Shared with {}: {added} new check(s); the card's model: {url}",
-                self.server
+                "Shared with {}: {added} new check(s); the card's model: {}",
+                self.server,
+                crate::output::printable(&url)
             )?,
             None => say!("Shared with {}: nothing new to send", self.server)?,
         }
