@@ -151,7 +151,13 @@ fn moderation(db: &str) {
     assert_eq!(seen(&url, &hidden_id), (2, 220.0, false));
 
     // Restored: back everywhere, and still its submitter's to delete.
-    let (status, _) = act(&url, "restore", &hidden_id, "label reviewed", Some(SECRET));
+    let (status, _) = act(
+        &url,
+        "restore",
+        &hidden_id,
+        "label <reviewed> & kept",
+        Some(SECRET),
+    );
     assert_eq!(status, 200);
     assert_eq!(seen(&url, &hidden_id), before);
     assert_eq!(
@@ -172,6 +178,20 @@ fn moderation(db: &str) {
         .map(|a| a["action"].as_str().unwrap())
         .collect();
     assert_eq!(actions, ["restore", "hide"]);
+    assert_eq!(audit["audit"][0]["reason"], "label <reviewed> & kept");
+    // Written as every answer of the site is, no markup to a browser (the twelfth attack
+    // pass: the moderators' answers wrote a stranger's `<` raw).
+    let raw = http(
+        "GET",
+        &format!("{url}/api/v1/admin/audit"),
+        None,
+        Some(SECRET),
+    )
+    .body;
+    assert!(
+        raw.contains("label \\u003creviewed\\u003e \\u0026 kept"),
+        "{raw}"
+    );
     // A hidden result's submitter can still delete it with the token.
     assert_eq!(
         act(&url, "hide", &ulid(71), "checking", Some(SECRET)).0,

@@ -8,14 +8,14 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+
 use serde_json::json;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
 use super::api::bearer;
-use super::error::{Api, Failure, Refusal};
+use super::error::{Api, Failure, Json, Refusal};
 use super::guard::WholeBody;
 use super::views::params;
 use crate::Shared;
