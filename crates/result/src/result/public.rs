@@ -9,7 +9,9 @@ mod options;
 mod someone;
 pub use kernel::{public_device_name, public_filesystem};
 pub use options::{public_kernel, public_mount_options};
-use someone::{names_someone, number_word, serial_tag, tagged_serial};
+use someone::{
+    names_someone, number_word, serial_tag_after, spelt_at, tagged_label, tagged_serial,
+};
 
 impl ResultDoc {
     /// This document less what could point at a person: their home folder becomes `~` in
@@ -323,14 +325,7 @@ fn hide_other_paths(text: &str) -> String {
         .iter()
         .map(|p| p.trim_end_matches(char::is_whitespace).to_lowercase())
         .collect();
-    // An address spelt out (`alice (at) example (dot) com`: the ninth attack pass).
-    // Bare `at` and `dot` only in that order, a word between (`alice at example dot com`).
-    let word = |i: usize| lowered.get(i).map(String::as_str);
-    let spelt = |i: usize| {
-        word(i).is_some_and(|w| ["(at)", "[at]", "(dot)", "[dot]"].contains(&w))
-            || (word(i) == Some("at") && word(i + 2) == Some("dot") && i > 0)
-            || (word(i) == Some("dot") && i >= 2 && word(i - 2) == Some("at") && i > 2)
-    };
+    let spelt = |i: usize| spelt_at(&lowered, i);
     let mut swallowed = 0;
     for (i, piece) in pieces.iter().enumerate() {
         if i < swallowed || spelt(i) {
@@ -382,7 +377,8 @@ fn hide_other_paths(text: &str) -> String {
             || tagged_serial(&lower);
         // What says a serial follows (`serial number: …`, `SerialNo …`, `Seriennummer …`),
         // and the words that go on saying it (`number`, `No.`).
-        serial_next = serial_tag(&lower) || (serial_next && number_word(&lower));
+        let prior = i.checked_sub(1).map(|j| lowered[j].as_str());
+        serial_next = serial_tag_after(&lower, prior) || (serial_next && number_word(&lower));
         // A path written without its first slash (`home/sybil/…`, `disk/by-id/…`: the
         // eighth): a folder of the system's that only a person's or a device's follows.
         let rootless = RELATIVE_ROOTS.iter().any(|root| {
@@ -408,6 +404,7 @@ fn hide_other_paths(text: &str) -> String {
         hid = true;
         match (private || rest_of_path || rootless, shared, someone) {
             _ if serial => out.push_str("[serial]"),
+            _ if tagged_label(&lower) => out.push_str("[label]"),
             (_, _, true) => out.push_str("[someone]"),
             (true, _, _) => out.push_str("[folder]"),
             (false, Some(root), _) => out.push_str(&format!("{before}{root}[folder]{after}")),

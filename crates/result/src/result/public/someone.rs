@@ -53,19 +53,59 @@ fn host_name(name: &str) -> bool {
 }
 
 /// A serial number glued to what says it is one (`s/n:2049E4A1B2C3`, `SN#…`, `serial=…`,
-/// `SerialNumber:…`: the ninth attack pass; `SerialNo:…`, `Seriennummer=…`: the tenth);
-/// `SN770M`, a model, has no mark between.
+/// `SerialNumber:…`: the ninth attack pass; `SerialNo:…`, `Seriennummer=…`: the tenth; `SN-…`:
+/// the twelfth); `SN770M`, a model, has no mark between, and `SN-850X` is too short a serial
+/// after a dash.
 pub(super) fn tagged_serial(lower: &str) -> bool {
-    lower.find([':', '#', '=']).is_some_and(|at| {
+    let marked = lower.find([':', '#', '=']).is_some_and(|at| {
         let value = &lower[at + 1..];
         let digits = value.contains(|c: char| c.is_ascii_digit());
         serial_tag(&lower[..at]) && (value.len() >= 6 || (value.len() >= 4 && digits))
+    });
+    // After a dash or an underscore, six or more with a digit, or eight letters.
+    let dashed = lower.find(['-', '_']).is_some_and(|at| {
+        let value = &lower[at + 1..];
+        let digits = value.contains(|c: char| c.is_ascii_digit());
+        serial_tag(&lower[..at]) && ((value.len() >= 6 && digits) || value.len() >= 8)
+    });
+    marked || dashed
+}
+
+/// A disk's own label or id as the system writes it (`LABEL=ALICE_USB`, `PARTLABEL=…`,
+/// `UUID=…`: the twelfth attack pass), a label its owner chose.
+pub(super) fn tagged_label(lower: &str) -> bool {
+    lower.split_once('=').is_some_and(|(tag, value)| {
+        let tag = tag.trim_start_matches(|c: char| !c.is_alphanumeric());
+        ["label", "partlabel", "uuid", "partuuid"].contains(&tag) && !value.is_empty()
     })
 }
 
 /// Whether a word says a serial number follows: `serial` and any word it begins (`SerialNo`,
 /// `serial-number`), German's and Dutch's `Seriennummer`, `Ser.-Nr.`, `serienummer`, French's
-/// `série`, `s/n`, `sn`, `ser`, a product's `PSN`.
+/// `série`, `s/n`, `sn`, `ser`, a product's `PSN`; Japanese's `シリアル番号`, Chinese's `序列号`,
+/// Korean's `일련번호`, Russian's `серийный` (the twelfth attack pass); and Spanish's and
+/// Italian's `serie` after `de` or `di` (`número de serie`), `before` the word before it.
+pub(super) fn serial_tag_after(lower: &str, before: Option<&str>) -> bool {
+    let word: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
+    serial_tag(lower)
+        || (word == "serie" && before.is_some_and(|b| ["de", "di"].contains(&b)))
+        || [
+            "シリアル",
+            "序列号",
+            "序列號",
+            "序号",
+            "序號",
+            "製造番号",
+            "製造番號",
+            "일련번호",
+            "시리얼",
+        ]
+        .iter()
+        .any(|tag| word.starts_with(tag))
+        || word.starts_with("серийн")
+}
+
+/// Whether a word says a serial number follows, alone (see [`serial_tag_after`]).
 pub(super) fn serial_tag(lower: &str) -> bool {
     // Its letters alone: `s/n`, `S.N.`, `Ser.-Nr.` (the eleventh attack pass) are `sn`,
     // `sernr`.
@@ -76,9 +116,42 @@ pub(super) fn serial_tag(lower: &str) -> bool {
 }
 
 /// Whether a word after a serial's tag says a number follows (`serial number …`, `Serial No.
-/// …`, `Serien-Nr …`).
+/// …`, `Serien-Nr …`, `番号`, `номер`).
 pub(super) fn number_word(lower: &str) -> bool {
     // Its letters alone: a sign between (`S/N - …`, `SN — …`, `Serial # …`) goes on too.
     let word: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
-    ["number", "no", "nr", "num", "nummer", "n", ""].contains(&word.as_str())
+    [
+        "number",
+        "no",
+        "nr",
+        "num",
+        "nummer",
+        "n",
+        "",
+        "番号",
+        "номер",
+        "번호",
+    ]
+    .contains(&word.as_str())
+}
+
+/// Whether word `i` of `words` (lower case) spells an address's `@` or `.` out between a name
+/// and its host: `alice (at) example (dot) com` (the ninth attack pass), `alice @ example.com`
+/// (the twelfth); bare `at` and `dot` only in that order, a word between (`alice at example
+/// dot com`).
+pub(super) fn spelt_at(words: &[String], i: usize) -> bool {
+    let word = |i: usize| words.get(i).map(String::as_str);
+    // A sign alone before a host's name (`1 @ 2 GB/s` is none).
+    let host = |w: &str| {
+        let w = w.trim_end_matches(|c: char| ".,;:)]}'\"".contains(c));
+        w.rsplit_once('.').is_some_and(|(name, end)| {
+            !name.is_empty() && end.len() >= 2 && end.chars().all(char::is_alphabetic)
+        })
+    };
+    let sign = word(i).is_some_and(|w| ["@", "＠", "(@)", "[@]"].contains(&w))
+        && i > 0
+        && word(i + 1).is_some_and(host);
+    sign || word(i).is_some_and(|w| ["(at)", "[at]", "(dot)", "[dot]"].contains(&w))
+        || (word(i) == Some("at") && word(i + 2) == Some("dot") && i > 0)
+        || (word(i) == Some("dot") && i >= 2 && word(i - 2) == Some("at") && i > 2)
 }

@@ -426,3 +426,36 @@ fn a_machine_s_full_name_and_other_serials_are_not_sent() {
         assert_eq!(hide_private_paths(text), text);
     }
 }
+
+/// The twelfth attack pass: an address with its `@` spaced apart, a serial after a dash or
+/// after a word for it in other languages, a disk's label as the system writes it.
+#[test]
+fn spaced_addresses_foreign_serials_and_disk_labels_are_not_sent() {
+    for (text, shown) in [
+        ("Zqfbcjc72 @ example.com", "[someone] [someone]"),
+        ("mail zq ＠ example.com now", "mail [someone] [someone] now"),
+        ("SN-Zqfbcjc72", "[serial]"),
+        ("card SN_ZQFBCJCX ok", "card [serial] ok"),
+        ("シリアル番号 Zqfbcjc72", "シリアル番号 [serial]"),
+        ("序列号 Zqfbcjc72", "序列号 [serial]"),
+        ("número de serie Zqfbcjc72", "número de serie [serial]"),
+        ("numero di serie Zqfbcjc72", "numero di serie [serial]"),
+        ("серийный номер Zqfbcjc72", "серийный номер [serial]"),
+        ("일련번호 Zqfbcjc72", "일련번호 [serial]"),
+        ("LABEL=Zqfbcjc72", "[label]"),
+        ("on PARTLABEL=alice-usb", "on [label]"),
+        ("(UUID=2f1e-77ab)", "[label]"),
+    ] {
+        assert_eq!(hide_private_paths(text), shown, "{text}");
+        assert_eq!(hide_private_paths(shown), shown, "{shown}");
+    }
+    for text in [
+        "WD Black SN-850X 2TB",
+        "Samsung Serie 9 SSD",
+        "a label = fast",
+        "1 @ 2 GB/s",
+        "SN-7100",
+    ] {
+        assert_eq!(hide_private_paths(text), text);
+    }
+}
