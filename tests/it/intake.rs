@@ -875,7 +875,7 @@ fn a_hidden_device_stays_hidden_however_it_is_spelled() {
         Some(SECRET),
     );
     assert_eq!(hide.status, 200, "{}", hide.body);
-    let spellings: [(&str, &str, Option<u64>, Option<&str>); 12] = [
+    let spellings: [(&str, &str, Option<u64>, Option<&str>); 17] = [
         ("Samsung", "SSD 990 PR0 2TB", None, None),
         // The sixth pass: a maker as a reader sees it, how it is sold, a size of its own.
         ("Sarnsung", "SSD 990 PRO 2TB (Renewed)", None, None),
@@ -896,9 +896,15 @@ fn a_hidden_device_stays_hidden_however_it_is_spelled() {
         ),
         ("Sam$ung", "SSD 990 PRO 2TB", None, None),
         ("S@msung", "SSD 990 PRO 2TB", None, None),
+        // The twelfth: neighbours swapped, its part number alone, a number in words.
+        ("Samsung", "SSD 990 POR 2TB", None, None),
+        ("Samsung", "SSD 909 PRO 2TB", None, None),
+        ("Samsung", "MZ-V9P2T0BW", None, None),
+        ("", "MZ-V9P2T0", None, None),
+        ("Samsung", "SSD nine-ninety PRO 2TB", None, None),
     ];
     for (i, (maker, model, size, sold_as)) in spellings.into_iter().enumerate() {
-        let mut d = pro(9810 + i as u32, maker, model, 0.12 + i as f64 / 100.0);
+        let mut d = pro(9850 + i as u32, maker, model, 0.12 + i as f64 / 100.0);
         if let Some(size) = size {
             d["target"]["device"]["size_bytes"] = json!(size);
         }

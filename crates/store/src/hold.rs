@@ -14,7 +14,7 @@ use iomark_result::result::{Reason, ResultDoc};
 mod product;
 mod typos;
 use product::Product;
-use typos::{a_letter_off, a_typo_off};
+use typos::{a_letter_off, a_swap_off, a_typo_off};
 
 /// Submitters who must agree on a device's kind before a result that says otherwise waits.
 pub const ESTABLISHED: i64 = 3;
@@ -68,7 +68,8 @@ pub(crate) async fn reason(
     {
         let (other, why): (String, String) = (row.try_get(0)?, row.try_get(1)?);
         let mut also = [&sold_as, &named].into_iter().flatten();
-        if same_device(&other, key) || also.any(|s| same_device(&other, s)) {
+        let reads_as = |s: &str| same_device(&other, s) || by_part_number(&other, s);
+        if reads_as(key) || also.any(|s| reads_as(s)) {
             hidden = Some(why);
             break;
         }
@@ -201,12 +202,48 @@ fn same_device(hidden: &str, key: &str) -> bool {
             // Or, as written, with one letter more (a reader's view reads digits as letters).
             let written = k.written[i..j].concat();
             let more = h.core.len() >= 5 && one_letter_more(&written, &h.written.concat());
-            (k.words[i..j].concat() == h.core || more)
+            // Or with two neighbours swapped in one word (`860 QOV`, `806 QVO`: the twelfth
+            // attack pass).
+            let typo =
+                h.core.len() >= 5 && a_swap_off(&k.written[i..j].join("-"), &h.written.join("-"));
+            (k.words[i..j].concat() == h.core || more || typo)
                 && !k.written[..i].iter().chain(&k.written[j..]).any(other)
         })
     });
     let words = holds || h.sorted == k.sorted;
     h.core.len() >= 3 && words && makers && capacities
+}
+
+/// Whether `key` names `hidden`'s maker and capacity by a part number alone (`Samsung
+/// MZ-76Q1T0BW`, `MZ-76Q1T0` for a hidden `Samsung SSD 860 QVO 1TB`: the twelfth attack pass):
+/// one model code and no other word, its maker said or read from the code's prefix. A part
+/// number is no list's, so any of the maker's of that capacity waits while one is hidden.
+fn by_part_number(hidden: &str, key: &str) -> bool {
+    // Makers' part-number prefixes, as a key writes them.
+    const CODED: [(&str, &str); 7] = [
+        ("mz", "samsung"),
+        ("mu", "samsung"),
+        ("ct", "crucial"),
+        ("wds", "wd"),
+        ("sdss", "sandisk"),
+        ("sa400", "kingston"),
+        ("skc", "kingston"),
+    ];
+    let (h, k) = (Product::of(hidden), Product::of(key));
+    let code = k.written.concat();
+    let coded = CODED
+        .iter()
+        .filter(|(prefix, _)| code.starts_with(prefix))
+        .map(|(_, maker)| maker.to_string());
+    let makers: std::collections::BTreeSet<String> =
+        k.makers.iter().cloned().chain(coded).collect();
+    k.written.len() <= 2
+        && code.len() >= 6
+        && model_code(&code)
+        && h.written.concat() != code
+        && !h.makers.is_disjoint(&makers)
+        && !h.gb.is_empty()
+        && !h.gb.is_disjoint(&k.gb)
 }
 
 /// Whether `a` is `b` with one letter more (`990proo` for `990pro`: the ninth attack pass),

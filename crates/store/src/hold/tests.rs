@@ -373,3 +373,41 @@ fn numbers_in_words_read_as_figures() {
         assert_eq!(read(key), figure, "{key}");
     }
 }
+
+/// The twelfth attack pass: a hidden `Samsung SSD 860 QVO 1TB` came back with two neighbours
+/// swapped, and under its part number alone.
+#[test]
+fn a_hidden_device_is_known_by_a_typo_or_its_part_number() {
+    let qvo = "samsung-ssd-860-qvo-1000gb";
+    for key in [
+        "samsung-ssd-860-qov-1000gb",
+        "samsung-ssd-806-qvo-1000gb",
+        "samsung-806-qvo-1tb-new",
+    ] {
+        assert!(same_device(qvo, key), "{key}");
+    }
+    for key in [
+        "samsung-mz-76q1t0bw-1000gb",
+        "mz-76q1t0-1000gb",
+        "samsung-mz76q1t0-1tb",
+    ] {
+        assert!(by_part_number(qvo, key), "{key}");
+    }
+    // Another product of the line, another capacity, another maker's part number, a name
+    // with words of its own.
+    for key in [
+        "samsung-ssd-870-qvo-1000gb",
+        "samsung-ssd-860-evo-1000gb",
+        "samsung-ssd-860-qvo-2000gb",
+    ] {
+        assert!(!same_device(qvo, key), "{key}");
+    }
+    for key in [
+        "samsung-mz-76q2t0bw-2000gb",
+        "ct1000mx500ssd1-1000gb",
+        "samsung-t7-mu-pc1t0t-1000gb",
+        "kingston-sa400s37-240gb",
+    ] {
+        assert!(!by_part_number(qvo, key), "{key}");
+    }
+}

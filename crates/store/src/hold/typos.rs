@@ -45,14 +45,7 @@ pub(super) fn a_typo_off(key: &str, other: &str) -> bool {
     let (x, y): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
     // Two neighbours swapped, in any word of three or more (`Plsu`, `907`: the eighth attack
     // pass; no two products differ so).
-    let swapped = x.len() == y.len()
-        && x.len() >= 3
-        && (0..x.len() - 1).any(|i| {
-            x[i] != x[i + 1]
-                && x[i] == y[i + 1]
-                && x[i + 1] == y[i]
-                && (0..x.len()).all(|j| j == i || j == i + 1 || x[j] == y[j])
-        });
+    let swapped = neighbours_swapped(&x, &y);
     // A letter left out of or added to a word of four or more (`Pls` for `Plus`: the ninth);
     // a letter changed in a short word is another product (`EVO`, `QVO`).
     let one_more = x.len().abs_diff(y.len()) == 1 && x.len().max(y.len()) >= 4;
@@ -87,4 +80,29 @@ fn edits(a: &[char], b: &[char]) -> usize {
         }
     }
     d[a.len()][b.len()]
+}
+
+/// Whether `key` is `other` but for two neighbours swapped in one word of three or more
+/// (`860-qov`, `806-qvo` for `860-qvo`: no two products differ so).
+pub(super) fn a_swap_off(key: &str, other: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) = (key.split('-').collect(), other.split('-').collect());
+    let mut differ = a.iter().zip(&b).filter(|(x, y)| x != y);
+    match (a.len() == b.len(), differ.next(), differ.next()) {
+        (true, Some((x, y)), None) => {
+            let (x, y): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
+            neighbours_swapped(&x, &y)
+        }
+        _ => false,
+    }
+}
+
+fn neighbours_swapped(x: &[char], y: &[char]) -> bool {
+    x.len() == y.len()
+        && x.len() >= 3
+        && (0..x.len() - 1).any(|i| {
+            x[i] != x[i + 1]
+                && x[i] == y[i + 1]
+                && x[i + 1] == y[i]
+                && (0..x.len()).all(|j| j == i || j == i + 1 || x[j] == y[j])
+        })
 }
