@@ -44,11 +44,16 @@ pub const HEADER: [&str; 32] = [
 ];
 
 /// A text cell a spreadsheet would take for a formula or a command (starting with `=`, `+`,
-/// `-`, `@` or `|`, or their full-width forms, after any spaces; or with a tab or a carriage
-/// return) gets a leading `'`, as OWASP advises against CSV injection; figures are numbers and
-/// are written as they are. Issue 59's attack pass found ` =1+2`, `＝1+2` and `|cmd` passed.
+/// `-`, `@` or `|`, or their full-width forms, after any spaces, no-break ones too; or with a
+/// tab or a carriage return) gets a leading `'`, as OWASP advises against CSV injection;
+/// figures are numbers and are written as they are. Issue 59's attack pass found ` =1+2`,
+/// `＝1+2` and `|cmd` passed; the twelfth, a no-break space before `=`.
 pub fn text(cell: &str) -> String {
-    let first = cell.trim_start_matches(' ').chars().next();
+    // After any space, a no-break or an ideographic one too (the twelfth attack pass).
+    let first = cell
+        .trim_start_matches(|c: char| c == ' ' || (c.is_whitespace() && !"\t\r\n".contains(c)))
+        .chars()
+        .next();
     let formula = matches!(
         first,
         Some('=' | '+' | '-' | '@' | '|' | '＝' | '＋' | '－' | '＠' | '｜' | '\t' | '\r')
@@ -192,6 +197,8 @@ mod tests {
             "  @SUM(A1)",
             "-2+3",
             "\t=1",
+            "\u{a0}=1+2",
+            "\u{3000}＋1",
         ] {
             assert!(text(cell).starts_with('\''), "{cell:?}");
         }
