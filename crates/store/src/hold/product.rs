@@ -40,8 +40,10 @@ impl Product {
         };
         // Makers as a reader sees them (`Sarnsung`, `S4MSUNG`: the sixth attack pass), each
         // with the maker it names (`western` and `wd` are one; `삼성` is Samsung).
-        let makers: Vec<(String, Option<&str>)> =
-            maker_words().map(|(w, m)| (skeleton(w), m)).collect();
+        // Made once: a new device's key is read against every device's (`look_alike_of`).
+        static MAKERS: std::sync::OnceLock<Vec<(String, Option<&'static str>)>> =
+            std::sync::OnceLock::new();
+        let makers = MAKERS.get_or_init(|| maker_words().map(|(w, m)| (skeleton(w), m)).collect());
         let is_maker = |seen: &str| makers.iter().any(|m| m.0 == seen);
         // One maker's brands are one maker to a reader: Crucial is Micron's, Kioxia was
         // Toshiba's memory (the eighth attack pass: `Micron P5 Plus`, `Toshiba Exceria`).
