@@ -96,7 +96,7 @@ pub struct ServeArgs {
     pub refresh_inline_up_to: i64,
 
     /// Rank a device once results of it came from N independent networks (each an IPv4 /16 or
-    /// an IPv6 /48), listing the others after every ranked one, unranked: never one
+    /// an IPv6 /32), listing the others after every ranked one, unranked: never one
     /// household's word above others' [default: 2; 1 where the store is your own history,
     /// without --db]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]

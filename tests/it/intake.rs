@@ -946,6 +946,20 @@ fn a_hidden_device_stays_hidden_however_it_is_spelled() {
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
     assert!(names[0].contains("Heatsink"), "{names:?}");
+    // So do the maker's other products of the size, sent as a SATA drive names itself (the
+    // thirteenth attack pass: a part-number rule hid every Samsung of 2 TB).
+    for (n, model) in [(9831u32, "SSD 990 EVO 2TB"), (9832, "SSD 870 QVO 2TB")] {
+        let mut d = pro(n, "ATA", &format!("Samsung {model}"), 0.2);
+        d["target"]["device"]["transport"] = json!("sata");
+        d["target"]["device"]["usb"] = Value::Null;
+        let sent = post_as(44 + (n - 9831) as u8, &results, &d);
+        assert_eq!(sent.status, 201, "{}", sent.body);
+        assert!(
+            !sent.body.contains("hid this device"),
+            "{model}: {}",
+            sent.body
+        );
+    }
 }
 
 /// Issue 59's fifth attack pass ranked an SD card of 1 PB, a USB stick of 256 TB and a stick

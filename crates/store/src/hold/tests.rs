@@ -407,7 +407,26 @@ fn a_hidden_device_is_known_by_a_typo_or_its_part_number() {
         "ct1000mx500ssd1-1000gb",
         "samsung-t7-mu-pc1t0t-1000gb",
         "kingston-sa400s37-240gb",
+        // The thirteenth: other products of the maker and size, with or without the bus.
+        "samsung-ssd-990-evo-1000gb",
+        "ata-samsung-ssd-870-evo-1000gb",
+        "samsung-portable-ssd-t9-1000gb",
+        "samsung-ssd-980-pro-1000gb",
+        "ata-samsung-sn850x-1000gb",
     ] {
         assert!(!by_part_number(qvo, key), "{key}");
+    }
+    let mx500 = "crucial-ct2000mx500ssd1-2000gb";
+    assert!(
+        by_part_number(mx500, "ata-ct2000mx500ssd1-2000gb")
+            || same_device(mx500, "ata-ct2000mx500ssd1-2000gb")
+    );
+    for key in [
+        "ata-crucial-bx500-2000gb",
+        "crucial-p3-plus-2000gb",
+        "ata-crucial-t500-2000gb",
+        "crucial-mx500-2000gb",
+    ] {
+        assert!(!by_part_number(mx500, key), "{key}");
     }
 }
