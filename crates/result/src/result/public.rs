@@ -394,7 +394,7 @@ fn hide_other_paths(text: &str) -> String {
         if private || shared.is_some() || rootless || rest_of_path {
             // A word that goes on with a slash (`Smith/y`), not one that begins a path.
             let ahead = (i + 1..(i + 4).min(pieces.len())).find(|&j| {
-                lowered[j].starts_with(char::is_alphanumeric) && lowered[j].contains('/')
+                lowered[j].starts_with(char::is_alphanumeric) && lowered[j].contains(['/', '\\'])
             });
             let told = |j: &usize| lowered[*j].ends_with(['.', ',', ';', ':', '!', '?']);
             if let Some(j) = ahead.filter(|&j| !(i + 1..j).any(|k| told(&k))) {

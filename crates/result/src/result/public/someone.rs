@@ -14,10 +14,12 @@ const LOCAL_NAMES: [&str; 22] = [
 /// name either side of its `@` or its `(at)`; a machine by its name on a home network
 /// (`chris-desktop.local`, `alice-pc.fritz.box`) or a dynamic DNS name.
 pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
+    // A host after it may be an address in brackets (`alice@[192.0.2.5]`: the thirteenth
+    // attack pass).
     let at = folded.char_indices().any(|(at, c)| {
         c == '@'
             && folded[..at].ends_with(char::is_alphanumeric)
-            && folded[at + 1..].starts_with(char::is_alphanumeric)
+            && folded[at + 1..].starts_with(|c: char| c.is_alphanumeric() || c == '[')
     });
     let spelt = ["(at)", "[at]"].iter().any(|at| {
         lower
@@ -72,19 +74,23 @@ pub(super) fn tagged_serial(lower: &str) -> bool {
 }
 
 /// A disk's own label or id as the system writes it (`LABEL=ALICE_USB`, `PARTLABEL=…`,
-/// `UUID=…`: the twelfth attack pass), a label its owner chose.
+/// `UUID=…`: the twelfth attack pass; a mount option's `x-gvfs-name=…`: the thirteenth), a
+/// label its owner chose.
 pub(super) fn tagged_label(lower: &str) -> bool {
     lower.split_once('=').is_some_and(|(tag, value)| {
         let tag = tag.trim_start_matches(|c: char| !c.is_alphanumeric());
-        ["label", "partlabel", "uuid", "partuuid"].contains(&tag) && !value.is_empty()
+        ["label", "partlabel", "uuid", "partuuid", "x-gvfs-name"].contains(&tag)
+            && !value.is_empty()
     })
 }
 
 /// Whether a word says a serial number follows: `serial` and any word it begins (`SerialNo`,
 /// `serial-number`), German's and Dutch's `Seriennummer`, `Ser.-Nr.`, `serienummer`, French's
 /// `série`, `s/n`, `sn`, `ser`, a product's `PSN`; Japanese's `シリアル番号`, Chinese's `序列号`,
-/// Korean's `일련번호`, Russian's `серийный` (the twelfth attack pass); and Spanish's and
-/// Italian's `serie` after `de` or `di` (`número de serie`), `before` the word before it.
+/// Korean's `일련번호`, Russian's `серийный` (the twelfth attack pass); Ukrainian's, Polish's,
+/// Czech's, Greek's, Turkish's and Vietnamese's, `с/н`, a phone's `IMEI`, a `UUID:` (the
+/// thirteenth); and Spanish's and Italian's `serie` after `de` or `di` (`número de serie`),
+/// `before` the word before it.
 pub(super) fn serial_tag_after(lower: &str, before: Option<&str>) -> bool {
     let word: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
     serial_tag(lower)
@@ -99,10 +105,19 @@ pub(super) fn serial_tag_after(lower: &str, before: Option<&str>) -> bool {
             "製造番號",
             "일련번호",
             "시리얼",
+            "серийн",
+            "серійн",
+            "seryjn",
+            "sériov",
+            "seriov",
+            "σειριακ",
         ]
         .iter()
         .any(|tag| word.starts_with(tag))
-        || word.starts_with("серийн")
+        || [
+            "сн", "seri", "sêri", "imei", "meid", "iccid", "imsi", "uuid", "partuuid",
+        ]
+        .contains(&word.as_str())
 }
 
 /// Whether a word says a serial number follows, alone (see [`serial_tag_after`]).
@@ -131,6 +146,12 @@ pub(super) fn number_word(lower: &str) -> bool {
         "番号",
         "номер",
         "번호",
+        "numarası",
+        "numarasi",
+        "číslo",
+        "cislo",
+        "αριθμός",
+        "αριθμος",
     ]
     .contains(&word.as_str())
 }

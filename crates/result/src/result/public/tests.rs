@@ -459,3 +459,33 @@ fn spaced_addresses_foreign_serials_and_disk_labels_are_not_sent() {
         assert_eq!(hide_private_paths(text), text);
     }
 }
+
+/// The thirteenth attack pass: a Windows path a space broke, an address with its host in
+/// brackets, a serial after a word for it in seven more languages, a phone's IMEI, a UUID, a
+/// mount's name for it.
+#[test]
+fn more_serials_addresses_and_broken_paths_are_not_sent() {
+    for (text, shown) in [
+        (
+            "C:\\Documents and Settings\\Zqxname\\bench",
+            "[folder] [folder]",
+        ),
+        ("mail Zqxname@[192.168.1.5] now", "mail [someone] now"),
+        ("UUID: X-2fa1-11d2", "UUID: [serial]"),
+        ("x-gvfs-name=Zqxname", "[label]"),
+        ("numer seryjny Zqx12345", "numer seryjny [serial]"),
+        ("seri numarası Zqx12345", "seri numarası [serial]"),
+        ("sériové číslo Zqx12345", "sériové číslo [serial]"),
+        ("серійний номер Zqx12345", "серійний номер [serial]"),
+        ("с/н Zqx12345", "с/н [serial]"),
+        ("σειριακός αριθμός Zqx12345", "σειριακός αριθμός [serial]"),
+        ("số sê-ri Zqx12345", "số sê-ri [serial]"),
+        ("IMEI 356938035643809", "IMEI [serial]"),
+    ] {
+        assert_eq!(hide_private_paths(text), shown, "{text}");
+        assert_eq!(hide_private_paths(shown), shown, "{shown}");
+    }
+    for text in ["Samsung 990 EVO", "a 4 KiB read @ 2 GB/s", "WD Blue SN580"] {
+        assert_eq!(hide_private_paths(text), text);
+    }
+}
