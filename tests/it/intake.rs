@@ -875,7 +875,7 @@ fn a_hidden_device_stays_hidden_however_it_is_spelled() {
         Some(SECRET),
     );
     assert_eq!(hide.status, 200, "{}", hide.body);
-    let spellings: [(&str, &str, Option<u64>, Option<&str>); 17] = [
+    let spellings: [(&str, &str, Option<u64>, Option<&str>); 18] = [
         ("Samsung", "SSD 990 PR0 2TB", None, None),
         // The sixth pass: a maker as a reader sees it, how it is sold, a size of its own.
         ("Sarnsung", "SSD 990 PRO 2TB (Renewed)", None, None),
@@ -902,6 +902,8 @@ fn a_hidden_device_stays_hidden_however_it_is_spelled() {
         ("Samsung", "MZ-V9P2T0BW", None, None),
         ("", "MZ-V9P2T0", None, None),
         ("Samsung", "SSD nine-ninety PRO 2TB", None, None),
+        // The thirteenth: an O drawn as brackets.
+        ("SaMsUnG", "SsD 990 PR() 2TB", None, None),
     ];
     for (i, (maker, model, size, sold_as)) in spellings.into_iter().enumerate() {
         let mut d = pro(9850 + i as u32, maker, model, 0.12 + i as f64 / 100.0);

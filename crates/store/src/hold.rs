@@ -312,12 +312,22 @@ async fn look_alike_of(
                 || a_letter_off(key, &other)
                 || a_typo_off(key, &other)
                 || one_product(key, &other)
+                || adds_to(key, &other)
             {
                 return Ok(Some(other));
             }
         }
     }
     Ok(None)
+}
+
+/// Whether `key` is `other`'s name, both of a maker, with words added that make no other
+/// product of the line (`… 1TB Rev.B`, `… (2021)`, `Samsung Galaxy SSD …`, `samsung.com/…`,
+/// `… 1,0 TB`: the thirteenth attack pass ranked each from two networks beside the real one).
+/// A new product whose name only adds a word to a device's waits for a moderator too.
+fn adds_to(key: &str, other: &str) -> bool {
+    let (a, b) = (Product::of(key), Product::of(other));
+    !a.makers.is_empty() && !b.makers.is_empty() && same_device(other, key)
 }
 
 /// Whether two keys read as one product: each holds the other (`same_device`), by makers

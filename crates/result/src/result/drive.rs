@@ -55,8 +55,9 @@ pub fn maker_words() -> impl Iterator<Item = (&'static str, Option<&'static str>
         "co",
     ];
     #[rustfmt::skip]
-    const ABROAD: [(&str, &str); 13] = [
-        ("삼성", "Samsung"), ("三星", "Samsung"), ("самсунг", "Samsung"), ("金士顿", "Kingston"),
+    const ABROAD: [(&str, &str); 16] = [
+        ("삼성", "Samsung"), ("三星", "Samsung"), ("самсунг", "Samsung"), ("ซัมซุง", "Samsung"),
+        ("سامسونج", "Samsung"), ("सैमसंग", "Samsung"), ("金士顿", "Kingston"),
         ("кингстон", "Kingston"), ("闪迪", "SanDisk"), ("西部数据", "WD"), ("东芝", "Toshiba"),
         ("тошиба", "Toshiba"), ("希捷", "Seagate"), ("铠侠", "Kioxia"), ("英睿达", "Crucial"),
         ("美光", "Micron"),

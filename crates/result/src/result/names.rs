@@ -346,8 +346,23 @@ pub fn slug(text: &str) -> String {
     // Composed again: a Hangul syllable is its letters decomposed.
     let text: String = bare.nfc().map(plain_letter).collect();
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_alphanumeric() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        // An empty pair of brackets after a letter is drawn as an O (`EV()`, `PR[]`: the
+        // thirteenth attack pass brought a hidden device back as `870 EV()`).
+        let closing = match c {
+            '(' => Some(')'),
+            '[' => Some(']'),
+            '{' => Some('}'),
+            _ => None,
+        };
+        if closing.is_some()
+            && chars.peek() == closing.as_ref()
+            && out.ends_with(char::is_alphabetic)
+        {
+            chars.next();
+            out.push('o');
+        } else if c.is_alphanumeric() {
             out.extend(c.to_lowercase());
         } else if c == '+' && out.ends_with(char::is_alphanumeric) {
             // `970 EVO+` is the 970 EVO Plus, not the 970 EVO (the eighth attack pass).

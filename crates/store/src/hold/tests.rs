@@ -430,3 +430,41 @@ fn a_hidden_device_is_known_by_a_typo_or_its_part_number() {
         assert!(!by_part_number(mx500, key), "{key}");
     }
 }
+
+/// The thirteenth attack pass: twins of a visible `Samsung SSD 980 PRO 1TB` ranked with the
+/// maker in Thai, Arabic or Hindi, an O drawn as `()`, and with words added.
+#[test]
+fn twins_in_other_scripts_or_with_words_added_are_look_alikes() {
+    let slug = iomark_result::result::identity::slug;
+    let real = slug("Samsung SSD 980 PRO 1TB");
+    for name in [
+        "ซัมซุง SSD 980 PRO 1TB",
+        "سامسونج SSD 980 PRO 1TB",
+        "सैमसंग SSD 980 PRO 1TB",
+        "SaMsUnG SsD 980 PR() 1TB",
+    ] {
+        let key = slug(name);
+        assert!(one_product(&key, &real), "{name}: {key}");
+    }
+    for name in [
+        "Samsung SSD 980 PRO 1,0 TB",
+        "Samsung SSD 980 PRO 1 To",
+        "Samsung SSD 980 PRO 1TB Rev.B",
+        "Samsung SSD 980 PRO 1TB (2021)",
+        "samsung.com/980-pro-1tb",
+        "Samsung Galaxy SSD 980 PRO 1TB",
+    ] {
+        let key = slug(name);
+        assert!(adds_to(&key, &real), "{name}: {key}");
+    }
+    // Another product of the line, a name with a word less, a nameless one.
+    for name in [
+        "Samsung SSD 980 PRO with Heatsink 1TB",
+        "Samsung SSD 980 1TB",
+        "Samsung SSD 990 PRO 1TB",
+        "SSD 980 PRO 1TB",
+    ] {
+        let key = slug(name);
+        assert!(!adds_to(&key, &real), "{name}: {key}");
+    }
+}
