@@ -180,7 +180,11 @@ pub(crate) async fn hidden_on_arrival(
 /// product of the line ([`VARIANT`]: `… 990 PRO Plus`, `… with Heatsink`) or a model of its
 /// own (`WD Blue SA510` is no fake `WD Blue`).
 fn same_device(hidden: &str, key: &str) -> bool {
-    let (h, k) = (Product::of(hidden), Product::of(key));
+    holds(&Product::of(hidden), &Product::of(key))
+}
+
+/// [`same_device`] of two products read already.
+fn holds(h: &Product, k: &Product) -> bool {
     let makers = h.makers.is_empty() || k.makers.is_empty() || !h.makers.is_disjoint(&k.makers);
     let capacities = h.gb.is_empty() || k.gb.is_empty() || !h.gb.is_disjoint(&k.gb);
     let n = k.words.len();
@@ -301,19 +305,20 @@ async fn look_alike_of(
     tx: &mut Transaction<'_, Any>,
     key: &str,
 ) -> Result<Option<String>, sqlx::Error> {
-    let seen = skeleton(key);
+    let (seen, mine) = (skeleton(key), Product::of(key));
     let keys = sqlx::query("SELECT DISTINCT device_key FROM devices WHERE scope = ''")
         .fetch_all(&mut **tx)
         .await?;
     for row in keys {
         let other: Option<String> = row.try_get(0)?;
         if let Some(other) = other.filter(|o| o != key) {
-            if skeleton(&other) == seen
-                || a_letter_off(key, &other)
-                || a_typo_off(key, &other)
-                || one_product(key, &other)
-                || adds_to(key, &other)
-            {
+            // Each device's product read once: it was read ten times a device, and 2,000
+            // devices' products were compared in 44 ms instead of 12 (release, one run).
+            let theirs = || Product::of(&other);
+            if skeleton(&other) == seen || a_letter_off(key, &other) || a_typo_off(key, &other) || {
+                let theirs = theirs();
+                one_product(&mine, &theirs) || adds_to(&mine, &theirs)
+            } {
                 return Ok(Some(other));
             }
         }
@@ -325,17 +330,15 @@ async fn look_alike_of(
 /// product of the line (`… 1TB Rev.B`, `… (2021)`, `Samsung Galaxy SSD …`, `samsung.com/…`,
 /// `… 1,0 TB`: the thirteenth attack pass ranked each from two networks beside the real one).
 /// A new product whose name only adds a word to a device's waits for a moderator too.
-fn adds_to(key: &str, other: &str) -> bool {
-    let (a, b) = (Product::of(key), Product::of(other));
-    !a.makers.is_empty() && !b.makers.is_empty() && same_device(other, key)
+fn adds_to(mine: &Product, theirs: &Product) -> bool {
+    !mine.makers.is_empty() && !theirs.makers.is_empty() && holds(theirs, mine)
 }
 
 /// Whether two keys read as one product: each holds the other (`same_device`), by makers
 /// both name or neither does (`Western Digital Black SN770M` is `WD Black SN770M`: the
 /// seventh attack pass ranked it as a device of its own).
-fn one_product(key: &str, other: &str) -> bool {
-    let (a, b) = (Product::of(key), Product::of(other));
-    a.makers.is_empty() == b.makers.is_empty() && same_device(key, other) && same_device(other, key)
+fn one_product(a: &Product, b: &Product) -> bool {
+    a.makers.is_empty() == b.makers.is_empty() && holds(a, b) && holds(b, a)
 }
 
 /// Where half or more of a result's figures (`pairs`: each with its device's median) are

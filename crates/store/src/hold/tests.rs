@@ -3,6 +3,16 @@
 
 use super::*;
 
+/// [`super::one_product`] of two keys.
+fn one_product(key: &str, other: &str) -> bool {
+    super::one_product(&Product::of(key), &Product::of(other))
+}
+
+/// [`super::adds_to`] of two keys.
+fn adds_to(key: &str, other: &str) -> bool {
+    super::adds_to(&Product::of(key), &Product::of(other))
+}
+
 fn identity(kind: &'static str, capacity: Option<u64>) -> Identity {
     let mut id = iomark_result::result::sample::doc().identity();
     id.kind = kind;
