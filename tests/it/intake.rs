@@ -494,8 +494,8 @@ fn one_household_names_nothing() {
     assert_eq!(sold_as(), json!("Counterfeit Junk 64GB"));
 }
 
-/// The eleventh attack pass: one household with three IPv6 /48s (a tunnel broker routes five
-/// to one account) and no installation key outweighed two IPv4 networks in a device's median:
+/// The eleventh attack pass: one household with three IPv6 /48s (a tunnel broker may route
+/// several to one account) and no installation key outweighed two IPv4 networks in a device's median:
 /// the family with more neighbourhoods is counted. A /48 is a home's, a /32 a provider's: the
 /// three are one neighbourhood, and the median stays the IPv4 networks'; three /32s count.
 #[test]

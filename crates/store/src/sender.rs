@@ -92,7 +92,7 @@ pub fn network(address: IpAddr) -> String {
 /// 59's second attack pass named a device from three /24s of one /22), so a device's identity
 /// moves only on households of several (`aggregate::AGREEING`). An IPv6 /32 is what a
 /// provider is given, as a /16 is a provider's region: a /48 is what one home may hold
-/// several of (a tunnel broker routes five to one account; the eleventh attack pass's three
+/// several of (a tunnel broker may route several to one account; the eleventh attack pass's three
 /// /48s outweighed two IPv4 networks in a device's median). Neighbourhoods kept at /48
 /// before keep that count.
 pub fn neighbourhood(address: IpAddr) -> String {

@@ -114,10 +114,11 @@ pub(super) fn serial_tag_after(lower: &str, before: Option<&str>) -> bool {
         ]
         .iter()
         .any(|tag| word.starts_with(tag))
-        || [
-            "сн", "seri", "sêri", "imei", "meid", "iccid", "imsi", "uuid", "partuuid",
-        ]
-        .contains(&word.as_str())
+        || ["сн", "imei", "meid", "iccid", "imsi", "uuid", "partuuid"].contains(&word.as_str())
+        // Words that alone say "series" (`Seri 9`), a serial's tag only after or before
+        // their word for number: `seri numarası`, `số sê-ri`.
+        || (["numarası", "numarasi"].contains(&word.as_str()) && before == Some("seri"))
+        || (word == "sêri" && before == Some("số"))
 }
 
 /// Whether a word says a serial number follows, alone (see [`serial_tag_after`]).

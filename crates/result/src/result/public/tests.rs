@@ -485,7 +485,13 @@ fn more_serials_addresses_and_broken_paths_are_not_sent() {
         assert_eq!(hide_private_paths(text), shown, "{text}");
         assert_eq!(hide_private_paths(shown), shown, "{shown}");
     }
-    for text in ["Samsung 990 EVO", "a 4 KiB read @ 2 GB/s", "WD Blue SN580"] {
+    for text in [
+        "Samsung 990 EVO",
+        "a 4 KiB read @ 2 GB/s",
+        "WD Blue SN580",
+        "Samsung Seri 9 SSD",
+        "sê-ri 5 mới",
+    ] {
         assert_eq!(hide_private_paths(text), text);
     }
 }
