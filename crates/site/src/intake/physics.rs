@@ -8,10 +8,12 @@ use iomark_result::result::{ResultDoc, TestResult};
 use super::rules::MAX_MB_PER_S;
 use iomark_result::result::health::LIFE_CYCLES;
 
-/// How many I/Os in flight, at most, beyond its queue depth times threads, a test's figures
-/// may imply (Little's law: I/Os in flight = IOPS × mean latency); timing around each I/O
-/// and the loops' own ends keep the product a little off, never a factor of 1.5 off.
-const IN_FLIGHT_SLACK: f64 = 1.5;
+/// How many times its queue depth times threads the I/Os in flight a test's figures imply may
+/// be (Little's law: I/Os in flight = IOPS × mean latency). Each I/O is timed from its issue
+/// to its reaping, both inside its loop's seconds, so the product is at most the slots: real
+/// runs of every profile give 1.000 at most (and 0.41 for the latency profile's spaced
+/// reads). The fourteenth attack pass ranked 1.45 times that (then allowed 1.5 and one more).
+const IN_FLIGHT_SLACK: f64 = 1.05;
 
 /// How few I/Os in flight a test's figures may imply: a test keeps at least one I/O going
 /// most of the time (at queue depth 1 the engine's own work between I/Os takes a few percent
@@ -161,9 +163,9 @@ fn in_flight(t: &TestResult) -> Result<(), String> {
             t.name, iops, t.latency_us.mean
         ));
     }
-    if mean_s > 0.0 && flying > slots * IN_FLIGHT_SLACK + 1.0 {
+    if mean_s > 0.0 && flying > slots * IN_FLIGHT_SLACK {
         return Err(format!(
-            "test {}: {:.0} IOPS with a mean latency of {:.0} µs keep {:.0} I/Os in flight, \
+            "test {}: {:.0} IOPS with a mean latency of {:.0} µs keep {:.2} I/Os in flight, \
              but its queue depth and threads hold at most {slots:.0}: the figures contradict \
              each other",
             t.name, iops, t.latency_us.mean, flying
