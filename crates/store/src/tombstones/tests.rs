@@ -33,6 +33,10 @@ fn runs(n: usize) -> Vec<ResultDoc> {
                 // Loops and seconds spread afresh too, a little.
                 for l in &mut t.loops {
                     l.mb_per_s *= f * jitter(0.003);
+                    // A loop ends within its last I/O of its time, and counts afresh.
+                    l.seconds *= jitter(0.001);
+                    l.ios = (l.ios as f64 * f * jitter(0.003)).round() as u64;
+                    l.bytes = l.ios * t.block_size;
                 }
                 for p in &mut t.timeline {
                     p.mb_per_s *= f * jitter(0.01);
@@ -120,6 +124,22 @@ fn honest_runs_of_a_buried_device_are_no_copies_and_a_scaled_copy_is() {
         latencies(&mut t.latency_us)
             .into_iter()
             .for_each(|v| *v += 0.5 * v.sqrt());
+    }));
+    // The fourteenth: every rate and latency moved by up to 0.3% on its own, the loops'
+    // counts and seconds and the timeline as they were.
+    let moved = std::cell::Cell::new(0u32);
+    assert!(copy(&|t| {
+        let nudge = |v: &mut f64| {
+            moved.set(moved.get() + 1);
+            *v *= 1.0 + 0.003 * [1.0, -0.6, 0.3, -1.0, 0.8][moved.get() as usize % 5];
+        };
+        nudge(&mut t.mb_per_s);
+        nudge(&mut t.iops);
+        latencies(&mut t.latency_us).into_iter().for_each(nudge);
+        for l in &mut t.loops {
+            nudge(&mut l.mb_per_s);
+            nudge(&mut l.iops);
+        }
     }));
     // The eighth: every latency x^1.015/1.03, the rate x1.03.
     assert!(copy(&|t| {
