@@ -195,13 +195,19 @@ fn holds(h: &Product, k: &Product) -> bool {
         .written
         .iter()
         .any(|w| w.contains(|c: char| c.is_ascii_digit()));
+    // A variant's word said not to be there (`w/o heatsink`, `without Heatsink`, `no
+    // heatsink`: the fourteenth attack pass) names no other product.
+    let negated: Vec<bool> = (0..k.written.len())
+        .map(|p| p > 0 && NOT.contains(&k.written[p - 1].as_str()))
+        .collect();
     let holds = (0..n).any(|i| {
         (i + 1..=n).any(|j| {
             // Judged as written (a reader's view reads digits as letters).
             // A word the hidden name has already is none (`… EVO … EVO`).
-            let other = |w: &String| {
+            let other = |(p, w): (usize, &String)| {
                 !h.written.contains(w)
-                    && (VARIANT.contains(&w.as_str()) || (model_code(w) && !numbered))
+                    && ((VARIANT.contains(&w.as_str()) && !negated[p])
+                        || (model_code(w) && !numbered))
             };
             // Or, as written, with one letter more (a reader's view reads digits as letters).
             let written = k.written[i..j].concat();
@@ -211,7 +217,12 @@ fn holds(h: &Product, k: &Product) -> bool {
             let typo =
                 h.core.len() >= 5 && a_swap_off(&k.written[i..j].join("-"), &h.written.join("-"));
             (k.words[i..j].concat() == h.core || more || typo)
-                && !k.written[..i].iter().chain(&k.written[j..]).any(other)
+                && !k
+                    .written
+                    .iter()
+                    .enumerate()
+                    .filter(|(p, _)| *p < i || *p >= j)
+                    .any(other)
         })
     });
     let words = holds || h.sorted == k.sorted;
@@ -284,6 +295,13 @@ const VARIANT: [&str; 29] = [
     "plus", "pro", "max", "ultra", "mini", "micro", "fit", "shield", "heatsink", "go", "extreme",
     "evo", "qvo", "elite", "edge", "prime", "turbo", "lite", "slim", "touch", "duo", "dual",
     "portable", "armor", "blade", "rgb", "nano", "xs", "xl",
+];
+
+/// Words that say the next is not there: `without`, `no`, and theirs in other languages
+/// (`w/o` is read as `wo`, its letters spaced apart joined).
+const NOT: [&str; 13] = [
+    "without", "wo", "no", "non", "not", "ohne", "sans", "sin", "senza", "zonder", "bez", "utan",
+    "uten",
 ];
 
 /// A model's own code: letters and digits in one word of four or more (`sa510`, `mz77e1t0`),

@@ -37,6 +37,11 @@ fn a_hidden_device_is_known_however_it_is_spelled() {
         "samsung-ssd-990-pr0-4tb",
         "samsung-electronics-ssd-990-pro-4tb-gen4",
         "samsung-ssd-990-pro-4tb-4398gb",
+        // The fourteenth: the hidden one is the one without a heatsink.
+        "samsung-990-pro-w-o-heatsink-4tb",
+        "samsung-990-pro-without-heatsink-4tb",
+        "samsung-990-pro-4tb-no-heatsink",
+        "samsung-990-pro-ohne-heatsink-4tb",
     ] {
         assert!(same_device(hidden, key), "{key}");
     }
