@@ -31,8 +31,9 @@ pub(super) fn a_letter_off(key: &str, other: &str) -> bool {
 /// Whether `key` is `other` but for one word of letters a reader skims past as the other's:
 /// a letter left out, added, changed or two swapped (`kingsto`, `kingstton`, `kignston`: the
 /// seventh attack pass), two of these in a word of seven letters or more (`sannsung`,
-/// `samsiing`). Words of four letters or fewer differ by a letter as products do (`EVO`,
-/// `QVO`; `Fvry` for `Fury` is the skeleton's), and model numbers by digits.
+/// `samsiing`), one in a word of four (`Plys` for `Plus`, written with a small capital `ʏ`:
+/// the fourteenth). Words of three letters differ by a letter as products do (`EVO`, `QVO`),
+/// and model numbers by digits.
 pub(super) fn a_typo_off(key: &str, other: &str) -> bool {
     let (a, b): (Vec<&str>, Vec<&str>) = (key.split('-').collect(), other.split('-').collect());
     if a.len() != b.len() {
@@ -55,7 +56,7 @@ pub(super) fn a_typo_off(key: &str, other: &str) -> bool {
     let longer = x.len().max(y.len());
     let allowed = if longer >= 7 { 2 } else { 1 };
     let letters = |w: &[char]| w.iter().all(|c| c.is_alphabetic());
-    longer >= 5 && letters(&x) && letters(&y) && edits(&x, &y) <= allowed
+    longer >= 4 && letters(&x) && letters(&y) && edits(&x, &y) <= allowed
 }
 
 /// The letters left out, added, changed or swapped with the next that make `a` into `b`
