@@ -10,7 +10,7 @@ mod someone;
 pub use kernel::{public_device_name, public_filesystem};
 pub use options::{public_kernel, public_mount_options};
 use someone::{
-    names_someone, number_word, serial_tag_after, spelt_at, tagged_label, tagged_serial,
+    names_someone, number_word, serial_tag_after, spelt_at, tagged_label, tagged_serial, volume_id,
 };
 
 impl ResultDoc {
@@ -404,7 +404,7 @@ fn hide_other_paths(text: &str) -> String {
         hid = true;
         match (private || rest_of_path || rootless, shared, someone) {
             _ if serial => out.push_str("[serial]"),
-            _ if tagged_label(&lower) => out.push_str("[label]"),
+            _ if tagged_label(&lower) || volume_id(&lower) => out.push_str("[label]"),
             (_, _, true) => out.push_str("[someone]"),
             (true, _, _) => out.push_str("[folder]"),
             (false, Some(root), _) => out.push_str(&format!("{before}{root}[folder]{after}")),

@@ -30,7 +30,7 @@ pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
     let local = LOCAL_NAMES
         .iter()
         .any(|end| name.len() > end.len() && name.ends_with(end));
-    at || spelt || local || host_name(name)
+    at || spelt || local || host_name(name) || machine_address(lower)
 }
 
 /// Whether a word is a machine's full name (`zq-laptop.tail1a2b3.ts.net`: the eleventh attack
@@ -176,4 +176,89 @@ pub(super) fn spelt_at(words: &[String], i: usize) -> bool {
     sign || word(i).is_some_and(|w| ["(at)", "[at]", "(dot)", "[dot]"].contains(&w))
         || (word(i) == Some("at") && word(i + 2) == Some("dot") && i > 0)
         || (word(i) == Some("dot") && i >= 2 && word(i - 2) == Some("at") && i > 2)
+}
+
+/// Whether a word holds a machine's own address: a network card's (`a8:bb:cc:dd:ee:f1`,
+/// `a8-bb-…`, `a8bb.ccdd.eef1`) or an IPv6 address (`fe80::a8bb:ccff:fedd:eeff`, whose last
+/// half is often the card's, and any other names one machine): the fourteenth attack pass
+/// published both from a label.
+fn machine_address(lower: &str) -> bool {
+    runs(lower, |c| c.is_ascii_hexdigit() || ":-.".contains(c)).any(|run| {
+        let hex = |g: &str, n: usize| g.len() == n && g.chars().all(|c| c.is_ascii_hexdigit());
+        let card = [':', '-'].iter().any(|sep| {
+            let groups: Vec<&str> = run.split(*sep).collect();
+            groups.len() == 6 && groups.iter().all(|g| hex(g, 2))
+        }) || {
+            let groups: Vec<&str> = run.split('.').collect();
+            groups.len() == 3 && groups.iter().all(|g| hex(g, 4))
+        };
+        // Three colons or more, or a `::`, between groups of one to four hex digits, with a
+        // letter or a `::` among them (`12:30:45` is a time).
+        let groups: Vec<&str> = run.split(':').collect();
+        let v6 = (groups.len() >= 4 || (groups.len() >= 3 && run.contains("::")))
+            && groups
+                .iter()
+                .all(|g| g.len() <= 4 && g.chars().all(|c| c.is_ascii_hexdigit()))
+            && (run.contains("::") || run.contains(|c: char| c.is_ascii_alphabetic()))
+            && groups.iter().filter(|g| !g.is_empty()).count() >= 2;
+        card || v6
+    })
+}
+
+/// Whether a word holds a filesystem's own id: a UUID (`6a2c1b9e-0f3d-4e5a-9b7c-1d2e3f4a5b6c`,
+/// also after `by-uuid/`) or a FAT or exFAT volume's (`1A2B-3C4D`, a hex letter in it: a year's
+/// `2019-2020` is none). The fourteenth attack pass published both from a label.
+pub(super) fn volume_id(lower: &str) -> bool {
+    runs(lower, |c| c.is_ascii_hexdigit() || c == '-').any(|run| {
+        let lengths: Vec<usize> = run.split('-').map(str::len).collect();
+        let letter = run.contains(|c: char| c.is_ascii_alphabetic());
+        lengths == [8, 4, 4, 4, 12] || (lengths == [4, 4] && letter)
+    })
+}
+
+/// The longest runs of `lower`'s characters that `keep` keeps.
+fn runs(lower: &str, keep: impl Fn(char) -> bool + Copy) -> impl Iterator<Item = &str> {
+    lower
+        .split(move |c: char| !keep(c))
+        .map(|run| run.trim_matches(|c: char| ":-.".contains(c)))
+        .filter(|run| !run.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::result::hide_private_paths as sent;
+
+    /// The fourteenth attack pass: a filesystem's UUID bare and after `by-uuid/`, a FAT
+    /// volume's id, a network card's address and an IPv6 address holding it, in a label.
+    #[test]
+    fn a_volume_s_id_and_a_machine_s_address_are_not_sent() {
+        for (text, shown) in [
+            ("by-uuid/6a2c1b9e-0f3d-4e5a-9b7c-1d2e3f4a5b6c", "[label]"),
+            (
+                "card 6A2C1B9E-0F3D-4E5A-9B7C-1D2E3F4A5B6C here",
+                "card [label] here",
+            ),
+            ("vfat 1A2B-3C4D", "vfat [label]"),
+            ("eth0 a8:bb:cc:dd:ee:f1", "eth0 [someone]"),
+            ("mac A8-BB-CC-DD-EE-F1,", "mac [someone]"),
+            ("cisco a8bb.ccdd.eef1", "cisco [someone]"),
+            ("(fe80::a8bb:ccff:fedd:eeff)", "[someone]"),
+            ("2001:db8:1:2:3:4:5:6", "[someone]"),
+        ] {
+            assert_eq!(sent(text), shown, "{text}");
+        }
+        // Times, dates, years, versions and model numbers stay.
+        for text in [
+            "at 12:30:45 on 2026-11-28",
+            "bought 2019-2020",
+            "kernel 6.1.0-21-arm64",
+            "WDC WD40EZAZ-00SF3B0",
+            "SanDisk SDSQXA1-064G",
+            "Samsung MZ-V8P1T0BW",
+            "ratio 1:2:3",
+            "SEQ1M Q8T1 1655.32 MB/s",
+        ] {
+            assert_eq!(sent(text), text);
+        }
+    }
 }
