@@ -91,7 +91,7 @@ pub struct Receipt {
 /// (`Authorization: Bearer TOKEN`, 32 to 128 letters, digits, `-` or `_`; `iomark submit` does):
 /// the same submission sent again with it, a retry whose answer was lost on the way, is then
 /// answered 201 with the same receipt instead of 409. A device's name and medians weigh each
-/// submitter once: the site tells submitters apart by their address's /24 or /56, and joins
+/// submitter once: the site tells submitters apart by their address's /24 or /48, and joins
 /// the addresses one installation sends from by its key (`X-Iomark-Installation`, as a token
 /// is spelt; `iomark submit` sends one), kept only as keyed hashes.
 #[utoipa::path(post, path = "/api/v1/results", tag = "results",

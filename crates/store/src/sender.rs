@@ -1,6 +1,7 @@
 //! Who sent a site's result, as far as a site can tell without accounts: the sending address's
-//! household, its /24 (IPv4) or /56 (IPv6: a home is given a /56, 256 /64s, so one household
-//! counted as 256 submitters at /64, issue 59), and the key an installation of `iomark submit` keeps, where sent.
+//! household, its /24 (IPv4) or /48 (IPv6: a home is given a /56 or a /48, 256 or 65,536
+//! /64s, so one household counted as 256 submitters at /64, issue 59, and as six at /56 in the
+//! fourteenth attack pass), and the key an installation of `iomark submit` keeps, where sent.
 //! Neither is stored as given: each is kept as a hash keyed with a secret of the store's own
 //! (made at the first submission, kept in `meta`, shared by every server of one store), so the
 //! store links a submitter's results without holding their address. A key never splits one
@@ -79,11 +80,11 @@ impl Secret {
 }
 
 /// The network an address stands for, a household: an IPv4 address's /24, an IPv6 address's
-/// /56 (an IPv4-mapped one is its IPv4 address's). A dual-stack client is still two, which is
-/// why nothing about a device moves on fewer than three (`aggregate::AGREEING`). Submitters
-/// counted before at /64 keep that count.
+/// /48, the most a home is given (an IPv4-mapped one is its IPv4 address's). A dual-stack
+/// client is still two, which is why nothing about a device moves on fewer than three
+/// (`aggregate::AGREEING`). Submitters counted before at /64 or /56 keep that count.
 pub fn network(address: IpAddr) -> String {
-    block(address, 24, 56)
+    block(address, 24, 48)
 }
 
 /// The neighbourhood of an address's household: an IPv4 address's /16, an IPv6 address's /32
@@ -248,18 +249,20 @@ mod tests {
     }
 
     #[test]
-    fn a_network_is_its_24_or_its_64() {
+    fn a_network_is_its_24_or_its_48() {
         let n = |a: &str| network(a.parse().unwrap());
         assert_eq!(n("192.0.2.77"), "192.0.2.0/24");
         assert_eq!(n("192.0.2.1"), n("192.0.2.254"));
         assert_ne!(n("192.0.2.1"), n("192.0.3.1"));
-        assert_eq!(n("2001:db8:1:2:3:4:5:6"), "2001:db8:1:0::/56");
+        assert_eq!(n("2001:db8:1:2:3:4:5:6"), "2001:db8:1::/48");
         assert_eq!(n("2001:db8:1:2::9"), n("2001:db8:1:2:ffff::1"));
         // A 6to4 address is its IPv4 address's household.
         assert_eq!(n("2002:0a66:0202:1::1"), "10.102.2.0/24");
-        // The 256 /64s of one home's /56 are one household; the next /56 another.
+        // The /64s and /56s of one home's /48 are one household (the fourteenth attack pass
+        // was six submitters from six /56s); the next /48 another.
         assert_eq!(n("2001:db8:1:2::9"), n("2001:db8:1:ff::9"));
-        assert_ne!(n("2001:db8:1:2::9"), n("2001:db8:1:102::9"));
+        assert_eq!(n("2001:db8:1:2::9"), n("2001:db8:1:502::9"));
+        assert_ne!(n("2001:db8:1:2::9"), n("2001:db8:2:2::9"));
         assert_eq!(n("::ffff:192.0.2.9"), "192.0.2.0/24");
     }
 
