@@ -45,8 +45,10 @@ impl ResultDoc {
     /// [`READS_PER_TURN`] a turn (with a queue, [`QUEUED_TURNS`] times that) come from its
     /// cache, which a small test file fits in, and rank no disk (issue 59's second attack pass
     /// ranked a 7,200 rpm disk first of every device, at 2,300 such reads a second). A speed
-    /// not given (or given as 0 by a drive whose model number is a disk's) is taken as 15,000
-    /// rpm, the fastest disks'; hybrid drives ("SSHD", with flash beside the platters) are not
+    /// not given (or given as 0 by a drive whose model number is a disk's) is taken as the
+    /// fastest disks' of its bus: 15,000 rpm over SCSI (SAS), 10,000 rpm over any other (the
+    /// fastest SATA disks'; the fourteenth attack pass ranked a 5,400 rpm SATA disk first at
+    /// 900 reads a second at queue depth 1, under 15,000 rpm's 1,000); hybrid drives ("SSHD", with flash beside the platters) are not
     /// judged.
     fn beyond_platter(&self) -> Option<Reason> {
         let device = self.target.device.as_ref()?;
@@ -79,7 +81,11 @@ impl ResultDoc {
         if !spinning || hybrid {
             return None;
         }
-        let rpm = device.rotation_rpm.filter(|r| *r > 0).unwrap_or(15_000);
+        let fastest = match device.transport {
+            Some(super::Transport::Scsi) => 15_000,
+            _ => 10_000,
+        };
+        let rpm = device.rotation_rpm.filter(|r| *r > 0).unwrap_or(fastest);
         // A queue of reads at any depth too (the fourth attack pass ranked a disk at 11,000
         // RND4K Q32T1 reads a second, its Q1 kept modest).
         let most = |t: &TestResult| {
