@@ -95,8 +95,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = iomark_store::INLINE)]
     pub refresh_inline_up_to: i64,
 
-    /// Rank a device once results of it came from N independent networks (each an IPv4 /16 or
-    /// an IPv6 /32), listing the others after every ranked one, unranked: never one
+    /// Rank a device once results of it came from N independent networks that agree (each an
+    /// IPv4 /16 or an IPv6 /32, its figures within 1.5 times the device's median), listing the others after every ranked one, unranked: never one
     /// household's word above others' [default: 2; 1 where the store is your own history,
     /// without --db]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]

@@ -285,3 +285,32 @@ fn one_client_over_two_families_weighs_once() {
     let six = [at("6.a", "6.x", 100.0), at("6.b", "6.y", 120.0)];
     assert_eq!(median(&six), 110.0);
 }
+
+/// The fourteenth attack pass: a device measured once at 480 MB/s, then at 4.9 times that
+/// from another neighbourhood, ranked with a median of 1,460. Two neighbourhoods that
+/// disagree so are one corroborating one, and rank it on neither's word; a third that agrees
+/// with the first ranks it at theirs; two within twice each other's figures rank it.
+#[test]
+fn two_neighbourhoods_that_disagree_rank_on_neither_s_word() {
+    let at = |who: &str, mb: f64| {
+        let mut e = sent(&format!("4.{who}"), "Samsung 990 PRO 1 TB", "NVMe", mb);
+        e.neighbourhood = Some(format!("place {who}"));
+        e.figures.insert("rnd4k_q1_read".into(), mb / 20.0);
+        e
+    };
+    let mut results = vec![at("first", 480.0), at("ramp", 480.0 * 4.9)];
+    let row = aggregate(&results).remove(0);
+    assert_eq!(row.neighbourhoods, 1, "{:?}", row.stats);
+    results.push(at("third", 500.0));
+    let row = aggregate(&results).remove(0);
+    assert_eq!(row.neighbourhoods, 2);
+    assert_eq!(row.stats["seq1m_q8_read"].median, 500.0);
+    let honest = [at("a", 480.0), at("b", 950.0)];
+    assert_eq!(aggregate(&honest)[0].neighbourhoods, 2);
+    let apart = [at("a", 480.0), at("b", 1000.0)];
+    assert_eq!(aggregate(&apart)[0].neighbourhoods, 1);
+    // A figure or two of a place's far off (a card's random writes) is no disagreement.
+    let mut noisy = [at("a", 480.0), at("b", 500.0)];
+    noisy[1].figures.insert("rnd4k_q1_read".into(), 1.0);
+    assert_eq!(aggregate(&noisy)[0].neighbourhoods, 2);
+}
