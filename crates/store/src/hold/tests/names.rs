@@ -1,0 +1,60 @@
+//! Names that read as a visible device's: twins in other scripts, with words added, or
+//! with the maker left out.
+
+use super::*;
+
+/// The thirteenth attack pass: twins of a visible `Samsung SSD 980 PRO 1TB` ranked with the
+/// maker in Thai, Arabic or Hindi, an O drawn as `()`, and with words added.
+#[test]
+fn twins_in_other_scripts_or_with_words_added_are_look_alikes() {
+    let slug = iomark_result::result::identity::slug;
+    let real = slug("Samsung SSD 980 PRO 1TB");
+    for name in [
+        "ซัมซุง SSD 980 PRO 1TB",
+        "سامسونج SSD 980 PRO 1TB",
+        "सैमसंग SSD 980 PRO 1TB",
+        "SaMsUnG SsD 980 PR() 1TB",
+    ] {
+        let key = slug(name);
+        assert!(one_product(&key, &real), "{name}: {key}");
+    }
+    for name in [
+        "Samsung SSD 980 PRO 1,0 TB",
+        "Samsung SSD 980 PRO 1 To",
+        "Samsung SSD 980 PRO 1TB Rev.B",
+        "Samsung SSD 980 PRO 1TB (2021)",
+        "samsung.com/980-pro-1tb",
+        "Samsung Galaxy SSD 980 PRO 1TB",
+    ] {
+        let key = slug(name);
+        assert!(adds_to(&key, &real), "{name}: {key}");
+    }
+    // The fourteenth: the maker left out.
+    for (mine, theirs) in [
+        ("P3 Plus 2TB", "Crucial P3 Plus 2TB"),
+        ("T7 1TB", "Samsung T7 1TB"),
+        ("SSD 980 PRO 1TB", "Samsung SSD 980 PRO 1TB"),
+    ] {
+        let (mine, theirs) = (Product::of(&slug(mine)), Product::of(&slug(theirs)));
+        assert!(leaves_out_maker(&mine, &theirs));
+        assert!(!leaves_out_maker(&theirs, &mine));
+    }
+    for (mine, theirs) in [
+        ("P3 Plus 1TB", "Crucial P3 Plus 2TB"),
+        ("P3 2TB", "Crucial P3 Plus 2TB"),
+        ("Kingston P3 Plus 2TB", "Crucial P3 Plus 2TB"),
+    ] {
+        let (mine, theirs) = (Product::of(&slug(mine)), Product::of(&slug(theirs)));
+        assert!(!leaves_out_maker(&mine, &theirs));
+    }
+    // Another product of the line, a name with a word less, a nameless one.
+    for name in [
+        "Samsung SSD 980 PRO with Heatsink 1TB",
+        "Samsung SSD 980 1TB",
+        "Samsung SSD 990 PRO 1TB",
+        "SSD 980 PRO 1TB",
+    ] {
+        let key = slug(name);
+        assert!(!adds_to(&key, &real), "{name}: {key}");
+    }
+}
