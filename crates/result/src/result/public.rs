@@ -6,6 +6,7 @@ use super::ResultDoc;
 
 mod kernel;
 mod options;
+mod repeats;
 mod someone;
 pub use kernel::{public_device_name, public_filesystem};
 pub use options::{public_kernel, public_mount_options};
@@ -176,7 +177,7 @@ pub fn hide_private_paths(text: &str) -> String {
         true => replace_home(&text, "/root"),
         false => text,
     };
-    hide_other_paths(&text)
+    repeats::hide_repeats(&text, &hide_other_paths(&text))
 }
 
 /// The folders a path may begin with and be shown: the system's own, and what is hidden
