@@ -47,8 +47,9 @@ pub struct DeviceRow {
     /// the highest met in each family, as `C10 U3 V30 A1`.
     pub classes: Option<String>,
     /// How many independent neighbourhoods its results come from (an IPv4 /16 or IPv6 /32
-    /// each, the most of one address family: `aggregate::independent`). A leaderboard ranks
-    /// it once they are as many as the site's [`Filter::corroboration`].
+    /// each, the most of one address family: `aggregate::independent`) that measured it alike
+    /// (`aggregate::corroborating`). A leaderboard ranks it once they are as many as the
+    /// site's [`Filter::corroboration`].
     pub neighbourhoods: i64,
     /// Every name its results gave it, as slugs (a search reads them; not shown).
     #[serde(skip)]

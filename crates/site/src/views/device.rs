@@ -218,7 +218,8 @@ pub struct DeviceView {
     /// are (the same figures sent again by one submitter count once).
     pub submitters: i64,
     pub ranked: i64,
-    /// How many independent neighbourhoods (an IPv4 /16 or IPv6 /32 each) they come from, and
+    /// How many independent neighbourhoods (an IPv4 /16 or IPv6 /32 each) measured it alike
+    /// (`aggregate::corroborating`: two that disagree are one), and
     /// how many the site ranks a device from on its leaderboard (`corroboration`): until then
     /// it is listed there unranked.
     pub neighbourhoods: i64,
