@@ -144,17 +144,21 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
             let text = format!("timeline: {text}");
             prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
         }
-        // What was counted and timed, as it was: each loop's I/Os, bytes and seconds to the
-        // microsecond, and the timeline's samples to six digits (the fourteenth attack pass
-        // moved every rate and latency by 0.3% and kept these). Two runs never end a loop in
-        // the same microsecond; seconds rounded to the millisecond (no run of iomark's) and a
-        // flat timeline (a bus-bound stick's) make no print.
-        for l in t
-            .loops
-            .iter()
-            .filter(|l| l.ios > 0 && (l.seconds * 1e3).fract() != 0.0)
-        {
-            let text = format!("loop: {} {} {:.6}", l.ios, l.bytes, l.seconds);
+        // What was counted and timed, as it was: its loops' I/Os, bytes and seconds as sent
+        // (to the nanosecond iomark times them), all its loops together, two or more; and the
+        // timeline's samples to six digits (the fourteenth attack pass moved every rate and
+        // latency by 0.3% and kept these). A loop alone is no print: one loop of a popular
+        // model's buried runs ends in the same microsecond with the same I/Os as an honest new
+        // one now and then (the fifteenth refused 5 of 300 so). Seconds rounded to the
+        // millisecond (no run of iomark's) and a flat timeline (a bus-bound stick's) make none.
+        let timed = |l: &iomark_result::result::Loop| l.ios > 0 && (l.seconds * 1e3).fract() != 0.0;
+        if t.loops.len() >= 2 && t.loops.iter().all(timed) {
+            let loops: Vec<String> = t
+                .loops
+                .iter()
+                .map(|l| format!("{} {} {:?}", l.ios, l.bytes, l.seconds))
+                .collect();
+            let text = format!("loops as sent: {}", loops.join(" "));
             prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
         }
         if let Some(text) = (seconds.len() >= 4)
