@@ -196,9 +196,15 @@ fn holds(h: &Product, k: &Product) -> bool {
         .iter()
         .any(|w| w.contains(|c: char| c.is_ascii_digit()));
     // A variant's word said not to be there (`w/o heatsink`, `without Heatsink`, `no
-    // heatsink`: the fourteenth attack pass) names no other product.
+    // heatsink`: the fourteenth attack pass; `Heatsink-less`, `heatsink free`: the
+    // fifteenth) names no other product.
     let negated: Vec<bool> = (0..k.written.len())
-        .map(|p| p > 0 && NOT.contains(&k.written[p - 1].as_str()))
+        .map(|p| {
+            (p > 0 && NOT.contains(&k.written[p - 1].as_str()))
+                || k.written
+                    .get(p + 1)
+                    .is_some_and(|w| ["less", "free"].contains(&w.as_str()))
+        })
         .collect();
     let holds = (0..n).any(|i| {
         (i + 1..=n).any(|j| {
@@ -281,11 +287,14 @@ fn by_part_number(hidden: &str, key: &str) -> bool {
 }
 
 /// Whether `a` is `b` with one letter more (`990proo` for `990pro`: the ninth attack pass),
-/// as a reader skims past; a digit more is another model number.
+/// as a reader skims past; a digit more is another model number, and so is a letter after a
+/// digit (`SN850X` is no `SN850`: the fifteenth found it waiting).
 fn one_letter_more(a: &str, b: &str) -> bool {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let suffix = |i: usize| i > 0 && a[i - 1].is_ascii_digit();
     a.len() == b.len() + 1
-        && (0..a.len()).any(|i| a[i].is_alphabetic() && a[..i] == b[..i] && a[i + 1..] == b[i..])
+        && (0..a.len())
+            .any(|i| a[i].is_alphabetic() && !suffix(i) && a[..i] == b[..i] && a[i + 1..] == b[i..])
 }
 
 /// Words that make another product of a line: `T7` and `T7 Shield`, `970 EVO` and `970 EVO

@@ -42,6 +42,9 @@ fn a_hidden_device_is_known_however_it_is_spelled() {
         "samsung-990-pro-without-heatsink-4tb",
         "samsung-990-pro-4tb-no-heatsink",
         "samsung-990-pro-ohne-heatsink-4tb",
+        // The fifteenth.
+        "samsung-ssd-990-pro-4tb-heatsink-less",
+        "samsung-990-pro-heatsink-free-4tb",
     ] {
         assert!(same_device(hidden, key), "{key}");
     }
@@ -293,6 +296,14 @@ fn a_typo_of_a_word_or_another_name_of_the_maker_is_a_look_alike() {
     ] {
         assert!(a_typo_off(key, real), "{key}");
     }
+    // The fifteenth: a letter drawn like another in a word of three.
+    for (key, other) in [
+        ("samsung-ssd-870-evd-1000gb", "samsung-ssd-870-evo-1000gb"),
+        ("samsung-ssd-990-prd-1000gb", "samsung-ssd-990-pro-1000gb"),
+        ("samsung-ssd-990-fro-1000gb", "samsung-ssd-990-pro-1000gb"),
+    ] {
+        assert!(a_typo_off(key, other), "{key}");
+    }
     assert!(a_typo_off(
         "sannsung-t7-shield-1000gb",
         "samsung-t7-shield-1000gb"
@@ -307,6 +318,9 @@ fn a_typo_of_a_word_or_another_name_of_the_maker_is_a_look_alike() {
         ("kingston-fury-beast-2000gb", real),
         ("sandisk-ultra-64gb", "sandisk-extra-64gb"),
         ("kingston-fury-renegade-1000gb", real),
+        // The fifteenth: a letter added to a model number is another product.
+        ("wd-black-sn850x-1000gb", "wd-black-sn850-1000gb"),
+        ("wd-black-sn770m-1000gb", "wd-black-sn770-1000gb"),
     ] {
         assert!(!a_typo_off(key, other), "{key}");
     }

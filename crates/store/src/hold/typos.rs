@@ -47,17 +47,50 @@ pub(super) fn a_typo_off(key: &str, other: &str) -> bool {
     // Two neighbours swapped, in any word of three or more (`Plsu`, `907`: the eighth attack
     // pass; no two products differ so).
     let swapped = neighbours_swapped(&x, &y);
-    // A letter left out of or added to a word of four or more (`Pls` for `Plus`: the ninth);
-    // a letter changed in a short word is another product (`EVO`, `QVO`).
-    let one_more = x.len().abs_diff(y.len()) == 1 && x.len().max(y.len()) >= 4;
+    // A letter left out of or added to a word of letters of four or more (`Pls` for `Plus`:
+    // the ninth); a letter changed in a short word is another product (`EVO`, `QVO`), and so
+    // is a letter added to a model number (`SN850X` beside `SN850`: the fifteenth found it
+    // waiting).
+    let letters = |w: &[char]| w.iter().all(|c| c.is_alphabetic());
+    let one_more =
+        x.len().abs_diff(y.len()) == 1 && x.len().max(y.len()) >= 4 && letters(&x) && letters(&y);
     if swapped || (one_more && edits(&x, &y) == 1) {
+        return true;
+    }
+    // In a word of three, a letter drawn like the other's (`EVD` for `EVO`, `FRO` or `PRD`
+    // for `PRO`: the fifteenth attack pass ranked them above the real ones); `EVO` and `QVO`
+    // are two products.
+    let drawn_alike = x.len() == 3
+        && y.len() == 3
+        && letters(&x)
+        && letters(&y)
+        && x.iter().zip(&y).filter(|(a, b)| a != b).count() == 1
+        && x.iter().zip(&y).any(|(a, b)| {
+            DRAWN_ALIKE
+                .iter()
+                .any(|&(p, q)| (*a, *b) == (p, q) || (*a, *b) == (q, p))
+        });
+    if drawn_alike {
         return true;
     }
     let longer = x.len().max(y.len());
     let allowed = if longer >= 7 { 2 } else { 1 };
-    let letters = |w: &[char]| w.iter().all(|c| c.is_alphabetic());
     longer >= 4 && letters(&x) && letters(&y) && edits(&x, &y) <= allowed
 }
+
+/// Letters drawn alike, as a key writes them (small): a reader skims one for the other.
+const DRAWN_ALIKE: [(char, char); 10] = [
+    ('o', 'd'),
+    ('o', 'c'),
+    ('p', 'f'),
+    ('p', 'r'),
+    ('b', 'h'),
+    ('h', 'n'),
+    ('m', 'n'),
+    ('e', 'c'),
+    ('e', 'f'),
+    ('g', 'q'),
+];
 
 /// The letters left out, added, changed or swapped with the next that make `a` into `b`
 /// (Damerau's, on the optimal string alignment).

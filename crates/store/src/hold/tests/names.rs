@@ -29,6 +29,12 @@ fn twins_in_other_scripts_or_with_words_added_are_look_alikes() {
         let key = slug(name);
         assert!(adds_to(&key, &real), "{name}: {key}");
     }
+    // The fifteenth: a letter added to a model number is another product, not a twin.
+    let key = slug("WD Black SN850X 1000GB");
+    let sn850 = slug("WD Black SN850 1000GB");
+    assert!(!adds_to(&key, &sn850));
+    assert!(!one_product(&key, &sn850));
+    assert!(!same_device(&sn850, &key));
     // The fourteenth: the maker left out.
     for (mine, theirs) in [
         ("P3 Plus 2TB", "Crucial P3 Plus 2TB"),
