@@ -15,6 +15,10 @@ pub const READS_PER_TURN: f64 = 4.0;
 /// beyond that, not a measured figure.
 pub const QUEUED_TURNS: f64 = 4.0;
 
+/// The most any rotating disk streams, MB/s: the fastest, with two actuators (Seagate's
+/// Mach.2), reads 554 MB/s; one actuator about 300.
+pub const PLATTERS_MB_S: f64 = 600.0;
+
 impl ResultDoc {
     /// Figures or a size no device of this one's link, platters or kind gives, as a flag.
     pub(super) fn beyond_physics(&self) -> Option<Reason> {
@@ -80,6 +84,23 @@ impl ResultDoc {
             .any(|m| m.to_ascii_uppercase().contains("SSHD"));
         if !spinning || hybrid {
             return None;
+        }
+        // Nor faster than any platters stream, whatever the bus (the fifteenth attack pass
+        // ranked a WD40EFRX behind USB at 1,713 MB/s).
+        if let Some(t) = self
+            .tests
+            .iter()
+            .filter(|t| t.mb_per_s > PLATTERS_MB_S)
+            .max_by(|a, b| a.mb_per_s.total_cmp(&b.mb_per_s))
+        {
+            return Some(Reason::BeyondLink {
+                test: t.name.clone(),
+                mb_per_s: t.mb_per_s,
+                link: Link::Kind {
+                    interface: "platters: two actuators at 554 MB/s, the fastest disk's".into(),
+                },
+                ceiling: PLATTERS_MB_S,
+            });
         }
         let fastest = match device.transport {
             Some(super::Transport::Scsi) => 15_000,

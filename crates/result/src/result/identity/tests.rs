@@ -66,6 +66,10 @@ fn a_disk_faster_than_its_platters_turn_is_flagged() {
     (d.rotational, d.rotation_rpm) = (Some(true), Some(7200));
     d.model = Some("ST1000DM010-2EP102".into());
     doc.target.device = Some(d);
+    // Its platters' sequential rate.
+    for t in doc.tests.iter_mut().filter(|t| t.kind == "seq") {
+        (t.mb_per_s, t.iops) = (200.0, 200e6 / t.block_size as f64);
+    }
     let q1 = doc
         .tests
         .iter()
@@ -169,6 +173,26 @@ fn a_disks_model_number_sent_as_solid_state_is_judged_as_a_disk() {
         "{flag:?}"
     );
     assert_eq!(sata(600.0), None);
+    // The fifteenth: a WD40EFRX behind USB streaming 1,713 MB/s.
+    let mut doc = sample::doc();
+    let mut d = device();
+    (d.rotational, d.rotation_rpm) = (Some(true), None);
+    d.transport = Some(crate::result::Transport::Usb);
+    d.model = Some("WDC WD40EFRX-68N32N0".into());
+    doc.target.device = Some(d);
+    for t in doc.tests.iter_mut() {
+        let iops = if t.kind == "rand" {
+            107.0
+        } else {
+            1713.0 / 1.048576
+        };
+        (t.iops, t.mb_per_s) = (iops, iops * t.block_size as f64 / 1e6);
+    }
+    let flag = doc.identity().flag;
+    assert!(
+        matches!(&flag, Some(Reason::BeyondLink { ceiling, .. }) if *ceiling == 600.0),
+        "{flag:?}"
+    );
     // A card's five-letter name (its CID's) is no drive's model number.
     let mut card = sample::doc();
     let mut d = device();
