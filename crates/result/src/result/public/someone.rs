@@ -201,7 +201,17 @@ fn machine_address(lower: &str) -> bool {
                 .all(|g| g.len() <= 4 && g.chars().all(|c| c.is_ascii_hexdigit()))
             && (run.contains("::") || run.contains(|c: char| c.is_ascii_alphabetic()))
             && groups.iter().filter(|g| !g.is_empty()).count() >= 2;
-        card || v6
+        // An IPv4 address on the internet, alone or in an IPv6 one (`::ffff:81.2.69.161`):
+        // a home's (the fifteenth attack pass published both); a private one, or one of
+        // figures under ten (`1.2.3.4`, a version's), is no one's.
+        let (head, last) = run.rsplit_once(':').unwrap_or(("", run));
+        let v4 = last.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| {
+            !(ip.is_private() || ip.is_loopback() || ip.is_link_local() || ip.is_unspecified())
+                && ip.octets().iter().any(|o| *o >= 10)
+        }) && head
+            .split(':')
+            .all(|g| g.len() <= 4 && g.chars().all(|c| c.is_ascii_hexdigit()));
+        card || v6 || v4
     })
 }
 
@@ -212,7 +222,13 @@ pub(super) fn volume_id(lower: &str) -> bool {
     runs(lower, |c| c.is_ascii_hexdigit() || c == '-').any(|run| {
         let lengths: Vec<usize> = run.split('-').map(str::len).collect();
         let letter = run.contains(|c: char| c.is_ascii_alphabetic());
-        lengths == [8, 4, 4, 4, 12] || (lengths == [4, 4] && letter)
+        let digit = run.contains(|c: char| c.is_ascii_digit());
+        // Also written without its dashes (32 hex digits), and an MBR disk's id with its
+        // partition's number (`PARTUUID=4f2e91ab-02`): the fifteenth attack pass.
+        lengths == [8, 4, 4, 4, 12]
+            || (lengths == [4, 4] && letter)
+            || (lengths == [32] && letter && digit)
+            || (lengths == [8, 2] && letter)
     })
 }
 
@@ -244,6 +260,11 @@ mod tests {
             ("cisco a8bb.ccdd.eef1", "cisco [someone]"),
             ("(fe80::a8bb:ccff:fedd:eeff)", "[someone]"),
             ("2001:db8:1:2:3:4:5:6", "[someone]"),
+            // The fifteenth.
+            ("disk 5f0c9e1a2b3d4e5f8a9b0c1d2e3f4a5b", "disk [label]"),
+            ("root=PARTUUID=4f2e91ab-02", "[label]"),
+            ("from 81.2.69.160", "from [someone]"),
+            ("::ffff:81.2.69.161", "[someone]"),
         ] {
             assert_eq!(sent(text), shown, "{text}");
         }
@@ -257,6 +278,9 @@ mod tests {
             "Samsung MZ-V8P1T0BW",
             "ratio 1:2:3",
             "SEQ1M Q8T1 1655.32 MB/s",
+            "nas 192.168.1.20 over 10.0.0.1",
+            "firmware 1.2.3.4",
+            "SHA 0123456789abcdef",
         ] {
             assert_eq!(sent(text), text);
         }
