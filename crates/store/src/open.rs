@@ -268,6 +268,11 @@ fn migrator() -> Migrator {
             "hidden by device",
             include_str!("migrations/0024_hidden_by_device.sql"),
         ),
+        (
+            25,
+            "buried near",
+            include_str!("migrations/0025_buried_near.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

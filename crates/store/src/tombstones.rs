@@ -251,6 +251,60 @@ pub(crate) fn figure_prints(doc: &ResultDoc) -> Vec<String> {
     prints
 }
 
+/// How near a figure of a submission must be to a buried result's of its device, a share of
+/// the larger, to count as the same: two runs' latencies move by percents, a copy nudged so
+/// that no print holds moved them by 0.2% (the fifteenth attack pass).
+const NEAR: f64 = 0.005;
+/// The share of the figures two results of a device both have that must be that near for a
+/// copy: two runs of a steady device share a rate now and then, their latencies' tails never.
+const NEAR_SHARE: f64 = 0.9;
+/// The fewest figures compared that can make a copy.
+const NEAR_AT_LEAST: usize = 16;
+/// The most buried results of a device a submission is held against (the newest): bounded
+/// work whatever a device's owners deleted.
+const NEAR_MOST: i64 = 1000;
+
+/// A result's figures as [`near_copy`] compares them: each test's name with its MB/s, IOPS and
+/// latencies, as JSON.
+fn near_figures(doc: &ResultDoc) -> String {
+    let tests: Vec<(String, [f64; 10])> = doc
+        .tests
+        .iter()
+        .map(|t| {
+            let l = &t.latency_us;
+            let f = [
+                t.mb_per_s, t.iops, l.min, l.mean, l.p50, l.p90, l.p99, l.p99_9, l.max, l.stddev,
+            ];
+            (t.name.clone(), f)
+        })
+        .collect();
+    serde_json::to_string(&tests).unwrap_or_default()
+}
+
+/// Whether figures `mine` are a buried result's `theirs` nudged (see [`NEAR`]).
+fn near_copy(mine: &str, theirs: &str) -> bool {
+    type Figures = Vec<(String, [f64; 10])>;
+    let (Ok(mine), Ok(theirs)) = (
+        serde_json::from_str::<Figures>(mine),
+        serde_json::from_str::<Figures>(theirs),
+    ) else {
+        return false;
+    };
+    let (mut compared, mut near) = (0usize, 0usize);
+    for (name, a) in &mine {
+        let Some((_, b)) = theirs.iter().find(|(n, _)| n == name) else {
+            continue;
+        };
+        for (x, y) in a.iter().zip(b) {
+            if *x > 0.0 && *y > 0.0 {
+                compared += 1;
+                near += usize::from((x - y).abs() <= NEAR * x.max(*y));
+            }
+        }
+    }
+    compared >= NEAR_AT_LEAST && near as f64 >= NEAR_SHARE * compared as f64
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -283,6 +337,20 @@ pub(crate) async fn bury(tx: &mut Transaction<'_, Any>, id: &str) -> Result<(), 
             .execute(&mut **tx)
             .await?;
     }
+    if let Some((doc, key)) = doc
+        .as_ref()
+        .and_then(|d| d.identity().device_key.map(|k| (d, k)))
+    {
+        sqlx::query(
+            "INSERT INTO buried_near (id, device_key, figures) VALUES ($1, $2, $3) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(id)
+        .bind(key)
+        .bind(near_figures(doc))
+        .execute(&mut **tx)
+        .await?;
+    }
     sqlx::query(
         "INSERT INTO tombstones (id, fingerprint, buried_at) VALUES ($1, $2, $3) \
          ON CONFLICT (id) DO NOTHING",
@@ -297,7 +365,12 @@ pub(crate) async fn bury(tx: &mut Transaction<'_, Any>, id: &str) -> Result<(), 
 
 /// Lifts result `id`'s tombstone, in `tx` (a moderator restored it).
 pub(crate) async fn lift(tx: &mut Transaction<'_, Any>, id: &str) -> Result<(), sqlx::Error> {
-    for table in ["tombstones", "buried_tests", "buried_figures"] {
+    for table in [
+        "tombstones",
+        "buried_tests",
+        "buried_figures",
+        "buried_near",
+    ] {
         sqlx::query(&format!("DELETE FROM {table} WHERE id = $1"))
             .bind(id)
             .execute(&mut **tx)
@@ -329,6 +402,22 @@ pub(crate) async fn buried(
         let query = prints.iter().fold(sqlx::query(&sql), |q, p| q.bind(p));
         if query.fetch_optional(&mut **tx).await?.is_some() {
             return Ok(true);
+        }
+    }
+    // Its figures, nearly all within half a percent of a buried result's of its device.
+    if let Some(key) = doc.identity().device_key {
+        let mine = near_figures(doc);
+        let rows = sqlx::query(
+            "SELECT figures FROM buried_near WHERE device_key = $1 ORDER BY id DESC LIMIT $2",
+        )
+        .bind(key)
+        .bind(NEAR_MOST)
+        .fetch_all(&mut **tx)
+        .await?;
+        for row in rows {
+            if near_copy(&mine, &row.try_get::<String, _>(0)?) {
+                return Ok(true);
+            }
         }
     }
     // Half of its latencies' shares one buried result's, and six at least (one query of at

@@ -202,3 +202,32 @@ fn a_copy_with_a_few_figures_moved_is_known_by_its_figures_and_no_run_is() {
     });
     assert!(!made_up);
 }
+
+/// The fifteenth attack pass: a deleted result sent again with every figure nudged by 0.2% at
+/// most, each on its own, escaped every print. Its figures are nearly all within half a
+/// percent of the buried one's; no honest run's are.
+#[test]
+fn a_copy_with_every_figure_nudged_is_near_and_no_run_is() {
+    let docs = runs(40);
+    let buried: Vec<String> = docs[..20].iter().map(near_figures).collect();
+    for (n, doc) in docs[20..].iter().enumerate() {
+        let mine = near_figures(doc);
+        assert!(
+            !buried.iter().any(|b| near_copy(&mine, b)),
+            "run {n} taken for a copy"
+        );
+    }
+    let mut seed = 7u64;
+    let mut nudge = |v: &mut f64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        *v *= 1.0 + 0.002 * ((seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0);
+    };
+    let mut copy = docs[4].clone();
+    for t in &mut copy.tests {
+        nudge(&mut t.mb_per_s);
+        nudge(&mut t.iops);
+        latencies(&mut t.latency_us).into_iter().for_each(&mut nudge);
+    }
+    assert!(near_copy(&near_figures(&copy), &buried[4]));
+    assert!(!near_copy(&near_figures(&copy), &buried[5]));
+}
