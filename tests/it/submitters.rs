@@ -400,7 +400,7 @@ fn one_household_does_not_rank(db: Option<&str>) {
     assert!(home.contains("<tr><td>–</td>"), "{home}");
     let page = get(&format!("{url}/devices/{kingston}")).body;
     assert!(
-        page.contains("not ranked on the leaderboard yet: measured from 1 of the 2"),
+        page.contains("not ranked on the leaderboard yet: measured alike from 1 of the 2"),
         "{page}"
     );
     // Someone elsewhere measures one too: it ranks by its figure.

@@ -261,8 +261,8 @@ fn facts(view: &views::DeviceView) -> String {
         ));
         if view.neighbourhoods < i64::from(view.corroboration) {
             facts.push(format!(
-                "not ranked on the leaderboard yet: {} of the {} independent networks it \
-                 takes measured it alike",
+                "not ranked on the leaderboard yet: measured alike from {} of the {} \
+                 independent networks it takes",
                 view.neighbourhoods, view.corroboration
             ));
         }

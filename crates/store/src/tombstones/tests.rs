@@ -226,7 +226,9 @@ fn a_copy_with_every_figure_nudged_is_near_and_no_run_is() {
     for t in &mut copy.tests {
         nudge(&mut t.mb_per_s);
         nudge(&mut t.iops);
-        latencies(&mut t.latency_us).into_iter().for_each(&mut nudge);
+        latencies(&mut t.latency_us)
+            .into_iter()
+            .for_each(&mut nudge);
     }
     assert!(near_copy(&near_figures(&copy), &buried[4]));
     assert!(!near_copy(&near_figures(&copy), &buried[5]));
