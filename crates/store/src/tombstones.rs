@@ -136,7 +136,18 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
             let text = format!("loops: {text}");
             prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
         }
-        let seconds: Vec<f64> = t.timeline.iter().map(|p| p.mb_per_s).collect();
+        // A timeline whose samples are a few blocks each (a slow device's 1 MiB blocks, four
+        // or five a tenth of a second) repeats from run to run: no print of it.
+        let step = match &t.timeline[..] {
+            [a, b, ..] if b.t > a.t => b.t - a.t,
+            _ => 1.0,
+        };
+        let blocks = |mb: f64| mb * 1e6 * step / t.block_size.max(1) as f64;
+        let fine = t.timeline.iter().all(|p| blocks(p.mb_per_s) >= FINE_BLOCKS);
+        let seconds: Vec<f64> = match fine {
+            true => t.timeline.iter().map(|p| p.mb_per_s).collect(),
+            false => Vec::new(),
+        };
         if let Some(text) = (seconds.len() >= 4)
             .then(|| shape(&seconds, 4, 0.005))
             .flatten()
@@ -183,6 +194,9 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
     }
     prints
 }
+
+/// The fewest blocks each of a timeline's samples must count for the timeline to be a print.
+const FINE_BLOCKS: f64 = 100.0;
 
 /// The prints of `figures` of test `name`: each leaving `out` of them out (one or two),
 /// hashed. Two out keeps the text the tombstones of older versions hold.

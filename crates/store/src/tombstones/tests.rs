@@ -233,3 +233,30 @@ fn a_copy_with_every_figure_nudged_is_near_and_no_run_is() {
     assert!(near_copy(&near_figures(&copy), &buried[4]));
     assert!(!near_copy(&near_figures(&copy), &buried[5]));
 }
+
+/// Two honest runs of a slow stick: their 1 MiB reads come four or five to a tenth of a second,
+/// and their timelines are the same samples run after run. No print of them is shared.
+#[test]
+fn a_timeline_of_a_few_blocks_a_sample_is_no_print() {
+    let mut docs = runs(2);
+    for doc in &mut docs {
+        let t = doc
+            .tests
+            .iter_mut()
+            .find(|t| t.block_size == 1 << 20)
+            .unwrap();
+        let mb = |blocks: f64| blocks * (1 << 20) as f64 / 0.1 / 1e6;
+        t.timeline = [4.0, 4.0, 5.0, 4.0, 4.0, 5.0]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| iomark_result::result::TimelineSample {
+                t: i as f64 / 10.0,
+                mb_per_s: mb(*b),
+                temp_c: None,
+                extra: Default::default(),
+            })
+            .collect();
+    }
+    let first: std::collections::HashSet<String> = test_prints(&docs[0]).into_iter().collect();
+    assert!(!test_prints(&docs[1]).iter().any(|p| first.contains(p)));
+}
