@@ -158,30 +158,7 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
             let text = format!("timeline: {text}");
             prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
         }
-        // What was counted and timed, as it was: its loops' I/Os, bytes and seconds as sent
-        // (to the nanosecond iomark times them), all its loops together, two or more; and the
-        // timeline's samples to six digits (the fourteenth attack pass moved every rate and
-        // latency by 0.3% and kept these). A loop alone is no print: one loop of a popular
-        // model's buried runs ends in the same microsecond with the same I/Os as an honest new
-        // one now and then (the fifteenth refused 5 of 300 so). Seconds rounded to the
-        // millisecond (no run of iomark's) and a flat timeline (a bus-bound stick's) make none.
-        let timed = |l: &iomark_result::result::Loop| l.ios > 0 && (l.seconds * 1e3).fract() != 0.0;
-        if t.loops.len() >= 2 && t.loops.iter().all(timed) {
-            let loops: Vec<String> = t
-                .loops
-                .iter()
-                .map(|l| format!("{} {} {:?}", l.ios, l.bytes, l.seconds))
-                .collect();
-            let text = format!("loops as sent: {}", loops.join(" "));
-            prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
-        }
-        if let Some(text) = (seconds.len() >= 4)
-            .then(|| shape(&seconds, 6, 0.005).map(|_| seconds.iter().map(|v| format!("{v:.5e}"))))
-            .flatten()
-        {
-            let text = format!("timeline as sent: {}", text.collect::<Vec<_>>().join(" "));
-            prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
-        }
+        prints.extend(as_sent(t, &seconds));
         // The same on a scale of logarithms: the same under any `b·x^a` (the eighth: every
         // latency made x^1.015/1.03, the rate x1.03).
         if l.min > 0.0 && l.max > l.min {
@@ -194,6 +171,36 @@ pub(crate) fn test_prints(doc: &ResultDoc) -> Vec<String> {
             let text = format!("log place: {}", place.join(" "));
             prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
         }
+    }
+    prints
+}
+
+/// What was counted and timed, as it was: a test's loops' I/Os, bytes and seconds as sent (to
+/// the nanosecond iomark times them), all its loops together, two or more; and its timeline's
+/// samples (`seconds`, none where they are coarse) to six digits (the fourteenth attack pass
+/// moved every rate and latency by 0.3% and kept these). A loop alone is no print: one loop of
+/// a popular model's buried runs ends in the same microsecond with the same I/Os as an honest
+/// new one now and then (the fifteenth refused 5 of 300 so). Seconds rounded to the
+/// millisecond (no run of iomark's) and a flat timeline (a bus-bound stick's) make none.
+fn as_sent(t: &iomark_result::result::TestResult, seconds: &[f64]) -> Vec<String> {
+    let mut prints = Vec::new();
+    let timed = |l: &iomark_result::result::Loop| l.ios > 0 && (l.seconds * 1e3).fract() != 0.0;
+    if t.loops.len() >= 2 && t.loops.iter().all(timed) {
+        let loops: Vec<String> = t
+            .loops
+            .iter()
+            .map(|l| format!("{} {} {:?}", l.ios, l.bytes, l.seconds))
+            .collect();
+        let text = format!("loops as sent: {}", loops.join(" "));
+        prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
+    }
+    let (low, high) = seconds
+        .iter()
+        .fold((f64::MAX, 0.0_f64), |(lo, hi), r| (lo.min(*r), hi.max(*r)));
+    if seconds.len() >= 4 && low > 0.0 && high / low - 1.0 > 0.005 {
+        let samples: Vec<String> = seconds.iter().map(|v| format!("{v:.5e}")).collect();
+        let text = format!("timeline as sent: {}", samples.join(" "));
+        prints.push(hex(&Sha256::digest(text.as_bytes())[..16]));
     }
     prints
 }
