@@ -246,6 +246,7 @@ fn no_address_machine_serial_or_builder_s_name_is_sent() {
         // Found by the fuzz target document: a kernel of signs is none, and stays none.
         ("[folder]]", ""),
         ("~erin/6.1", "6.1"),
+        ("6.18.44/fc-v595", "6.18.44-fc"),
     ] {
         assert_eq!(public_kernel(kernel), shown, "{kernel}");
         assert_eq!(public_kernel(shown), shown, "{shown}");
