@@ -428,12 +428,13 @@ fn hide_homes(text: &str, prefix: &str) -> String {
         let name_char = |c: char| c.is_alphanumeric() || matches!(c, '.' | '_' | '-');
         let mut name = after.find(|c: char| !name_char(c)).unwrap_or(after.len());
         // A name of a few words (`/Users/Alice Smith/Desktop`: the seventh attack pass
-        // published `~ Smith/Desktop`) runs to its folder's slash.
+        // published `~ Smith/Desktop`; `Jean-Luc de la Fontaine Smith`, the sixteenth) runs
+        // to its folder's slash.
         if let Some(slash) = after.find('/') {
             let words = &after[..slash];
             let spaces = words.matches(' ').count();
             if name > 0
-                && (1..=2).contains(&spaces)
+                && (1..=4).contains(&spaces)
                 && !words.ends_with(' ')
                 && words.chars().all(|c| name_char(c) || c == ' ')
             {

@@ -30,7 +30,19 @@ pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
     let local = LOCAL_NAMES
         .iter()
         .any(|end| name.len() > end.len() && name.ends_with(end));
-    at || spelt || local || host_name(name) || machine_address(lower)
+    at || spelt || local || host_name(name) || machine_address(lower) || windows_host(name)
+}
+
+/// A Windows machine's name as it is made by default: `DESKTOP-`, `LAPTOP-` or `WIN-` and
+/// seven to eleven letters and digits (`DESKTOP-7H3K2LQ`: the sixteenth attack pass).
+fn windows_host(name: &str) -> bool {
+    ["desktop-", "laptop-", "win-"].iter().any(|p| {
+        name.strip_prefix(p).is_some_and(|rest| {
+            (7..=11).contains(&rest.len())
+                && rest.chars().all(|c| c.is_ascii_alphanumeric())
+                && rest.contains(|c: char| c.is_ascii_digit())
+        })
+    })
 }
 
 /// Whether a word is a machine's full name (`zq-laptop.tail1a2b3.ts.net`: the eleventh attack
@@ -59,6 +71,45 @@ fn host_name(name: &str) -> bool {
 /// the twelfth); `SN770M`, a model, has no mark between, and `SN-850X` is too short a serial
 /// after a dash.
 pub(super) fn tagged_serial(lower: &str) -> bool {
+    udev_id(lower) || tagged_serial_only(lower)
+}
+
+/// A disk's id as udev names it, without its `/dev/disk/` folder: a bus, the model and the
+/// serial joined by `_` (`ata-Samsung_SSD_870_EVO_1TB_S6PU…`, `usb-SanDisk_Ultra_…-0:0`,
+/// `mmc-SN64G_0x1234abcd`), a WWN or an EUI (`wwn-0x5002…`, `nvme-eui.0025…`), or a folder of
+/// `/dev/disk/` and what is in it (`by-label/THEODORA_USB`): the sixteenth attack pass
+/// published each from a label.
+fn udev_id(lower: &str) -> bool {
+    let word = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let joined = [
+        "ata-",
+        "scsi-",
+        "usb-",
+        "mmc-",
+        "nvme-",
+        "ieee1394-",
+        "memstick-",
+    ]
+    .iter()
+    .any(|bus| {
+        word.strip_prefix(bus)
+            .is_some_and(|rest| rest.contains('_'))
+    });
+    let named = [
+        "wwn-0x",
+        "nvme-eui.",
+        "nvme-nvme.",
+        "by-id/",
+        "by-label/",
+        "by-partlabel/",
+    ]
+    .iter()
+    .any(|tag| word.strip_prefix(tag).is_some_and(|rest| rest.len() >= 4));
+    joined || named
+}
+
+/// [`tagged_serial`] less udev's ids.
+fn tagged_serial_only(lower: &str) -> bool {
     let marked = lower.find([':', '#', '=']).is_some_and(|at| {
         let value = &lower[at + 1..];
         let digits = value.contains(|c: char| c.is_ascii_digit());
@@ -111,6 +162,7 @@ pub(super) fn serial_tag_after(lower: &str, before: Option<&str>) -> bool {
             "sériov",
             "seriov",
             "σειριακ",
+            "sarjanum",
         ]
         .iter()
         .any(|tag| word.starts_with(tag))
@@ -129,6 +181,9 @@ pub(super) fn serial_tag(lower: &str) -> bool {
     word.starts_with("serial")
         || word.starts_with("serien")
         || ["série", "sn", "ser", "snr", "sno", "sernr", "serno", "psn"].contains(&word.as_str())
+        // udev's `ID_SERIAL=`, `ID_SERIAL_SHORT=`, `ID_WWN=` (the sixteenth attack pass).
+        || word.starts_with("idserial")
+        || word.starts_with("idwwn")
 }
 
 /// Whether a word after a serial's tag says a number follows (`serial number …`, `Serial No.
@@ -205,11 +260,28 @@ fn machine_address(lower: &str) -> bool {
         // (`::ffff:81.2.69.161`): a home's (the fifteenth attack pass published both); a
         // private one, or one whose first figure is under ten (`1.2.3.4`, `4.19.128.1`: a
         // version's), is no one's.
+        // Its figures padded with zeros too (`081.002.069.163`: the sixteenth).
+        let unpadded = |piece: &str| -> String {
+            let parts: Vec<&str> = piece
+                .split('.')
+                .map(|o| o.trim_start_matches('0'))
+                .collect();
+            let parts: Vec<&str> = parts
+                .iter()
+                .map(|o| if o.is_empty() { "0" } else { o })
+                .collect();
+            parts.join(".")
+        };
         let v4 = run.split(':').any(|piece| {
-            piece.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| {
-                !(ip.is_private() || ip.is_loopback() || ip.is_link_local() || ip.is_unspecified())
-                    && ip.octets()[0] >= 10
-            })
+            unpadded(piece)
+                .parse::<std::net::Ipv4Addr>()
+                .is_ok_and(|ip| {
+                    !(ip.is_private()
+                        || ip.is_loopback()
+                        || ip.is_link_local()
+                        || ip.is_unspecified())
+                        && ip.octets()[0] >= 10
+                })
         });
         // (A card's address without separators, twelve hex digits, is left: a result's id
         // holds such a run one time in a few hundred.)
@@ -227,7 +299,12 @@ pub(super) fn volume_id(lower: &str) -> bool {
         let digit = run.contains(|c: char| c.is_ascii_digit());
         // Also written without its dashes (32 hex digits), and an MBR disk's id with its
         // partition's number (`PARTUUID=4f2e91ab-02`): the fifteenth attack pass.
+        // A ZFS pool's GUID (a number of 17 figures or more: no size in bytes is so long):
+        // the sixteenth attack pass. (An NTFS volume's serial, 16 hex digits, is left: a
+        // result's id, read as every text is, holds such a run one time in a few thousand.)
+        let guid = run.len() >= 17 && run.chars().all(|c| c.is_ascii_digit());
         lengths == [8, 4, 4, 4, 12]
+            || guid
             || (lengths == [4, 4] && letter)
             || (lengths == [32] && letter && digit)
             || (lengths == [8, 2] && letter)
@@ -269,6 +346,22 @@ mod tests {
             ("::ffff:81.2.69.161", "[someone]"),
             // Tried after it: with a port.
             ("at 81.2.69.160:8080", "at [someone]"),
+            // The sixteenth.
+            (
+                "disk ata-Samsung_SSD_870_EVO_1TB_S6PUNX0T412345K",
+                "disk [serial]",
+            ),
+            ("disk wwn-0x5002538f42b1c3d4", "disk [serial]"),
+            ("nvme-eui.0025388b91b2c3d4e5", "[serial]"),
+            ("usb-SanDisk_Ultra_4C530001-0:0-part1", "[serial]"),
+            ("mmc-SN64G_0x1234abcd", "[serial]"),
+            ("by-label/THEODORA_USB", "[serial]"),
+            ("ID_SERIAL_SHORT=4C530001", "[serial]"),
+            ("pool 12345678901234567890", "pool [label]"),
+            ("DESKTOP-7H3K2LQ", "[someone]"),
+            ("from 081.002.069.163", "from [someone]"),
+            ("sarjanumero 4C530001", "sarjanumero [serial]"),
+            ("/Users/Jean-Luc de la Fontaine Smith/Desktop", "~/[folder]"),
         ] {
             assert_eq!(sent(text), shown, "{text}");
         }
@@ -285,6 +378,9 @@ mod tests {
             "nas 192.168.1.20 over 10.0.0.1",
             "firmware 1.2.3.4",
             "firmware 4.19.128.1",
+            "a USB-C stick over usb-c",
+            "free 51093889024 bytes",
+            "the desktop-class drive",
             "SHA 0123456789abcdef",
         ] {
             assert_eq!(sent(text), text);

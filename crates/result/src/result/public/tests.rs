@@ -199,10 +199,10 @@ fn no_name_a_person_gave_or_has_is_sent_whatever_folder_holds_it() {
         assert_eq!(super::hide_private_paths(text), shown, "{text}");
         assert_eq!(super::hide_private_paths(shown), shown, "{shown}");
     }
-    // A name of many words is no name: the words stay, the path is hidden.
+    // A name of many words (six and more) is no name: the words stay, the path is hidden.
     assert_eq!(
-        super::hide_private_paths("/home/alice and then some more/x"),
-        "~ and then some more/x"
+        super::hide_private_paths("/home/alice and then some more words/x"),
+        "~ and then some more words/x"
     );
 }
 
