@@ -300,10 +300,11 @@ fn one_letter_more(a: &str, b: &str) -> bool {
 /// Words that make another product of a line: `T7` and `T7 Shield`, `970 EVO` and `970 EVO
 /// Plus`, `Extreme` and `Extreme PRO`.
 #[rustfmt::skip]
-const VARIANT: [&str; 29] = [
+const VARIANT: [&str; 35] = [
     "plus", "pro", "max", "ultra", "mini", "micro", "fit", "shield", "heatsink", "go", "extreme",
     "evo", "qvo", "elite", "edge", "prime", "turbo", "lite", "slim", "touch", "duo", "dual",
     "portable", "armor", "blade", "rgb", "nano", "xs", "xl",
+    "se", "core", "xt", "g2", "g3", "g4", // `WD Elements SE`, `EXCERIA G2`: the sixteenth.
 ];
 
 /// Words that say the next is not there: `without`, `no`, and theirs in other languages

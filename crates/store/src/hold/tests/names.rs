@@ -35,6 +35,14 @@ fn twins_in_other_scripts_or_with_words_added_are_look_alikes() {
     assert!(!adds_to(&key, &sn850));
     assert!(!one_product(&key, &sn850));
     assert!(!same_device(&sn850, &key));
+    // The sixteenth: siblings whose names add a word of the line.
+    for (mine, theirs) in [
+        ("KIOXIA EXCERIA G2 1TB", "KIOXIA EXCERIA 1TB"),
+        ("Corsair MP600 CORE 1TB", "Corsair MP600 1TB"),
+        ("WD Elements SE 1TB", "WD Elements 1TB"),
+    ] {
+        assert!(!adds_to(&slug(mine), &slug(theirs)), "{mine}");
+    }
     // The fourteenth: the maker left out.
     for (mine, theirs) in [
         ("P3 Plus 2TB", "Crucial P3 Plus 2TB"),
