@@ -289,10 +289,12 @@ const NEAR_AT_LEAST: usize = 16;
 const NEAR_MOST: i64 = 1000;
 
 /// A result's figures as [`near_copy`] compares them: each test's name with its MB/s, IOPS and
-/// latencies, as JSON.
-fn near_figures(doc: &ResultDoc) -> String {
-    let tests: Vec<(String, [f64; 10])> = doc
-        .tests
+/// latencies (kept as JSON).
+type NearFigures = Vec<(String, [f64; 10])>;
+
+/// [`NearFigures`] of `doc`.
+fn near_of(doc: &ResultDoc) -> NearFigures {
+    doc.tests
         .iter()
         .map(|t| {
             let l = &t.latency_us;
@@ -301,21 +303,21 @@ fn near_figures(doc: &ResultDoc) -> String {
             ];
             (t.name.clone(), f)
         })
-        .collect();
-    serde_json::to_string(&tests).unwrap_or_default()
+        .collect()
 }
 
-/// Whether figures `mine` are a buried result's `theirs` nudged (see [`NEAR`]).
-fn near_copy(mine: &str, theirs: &str) -> bool {
-    type Figures = Vec<(String, [f64; 10])>;
-    let (Ok(mine), Ok(theirs)) = (
-        serde_json::from_str::<Figures>(mine),
-        serde_json::from_str::<Figures>(theirs),
-    ) else {
+/// [`NearFigures`] of `doc` as a store keeps them.
+fn near_figures(doc: &ResultDoc) -> String {
+    serde_json::to_string(&near_of(doc)).unwrap_or_default()
+}
+
+/// Whether figures `mine` are a buried result's `theirs` (as kept) nudged (see [`NEAR`]).
+fn near_copy(mine: &NearFigures, theirs: &str) -> bool {
+    let Ok(theirs) = serde_json::from_str::<NearFigures>(theirs) else {
         return false;
     };
     let (mut compared, mut near) = (0usize, 0usize);
-    for (name, a) in &mine {
+    for (name, a) in mine {
         let Some((_, b)) = theirs.iter().find(|(n, _)| n == name) else {
             continue;
         };
@@ -430,7 +432,7 @@ pub(crate) async fn buried(
     }
     // Its figures, nearly all within half a percent of a buried result's of its device.
     if let Some(key) = doc.identity().device_key {
-        let mine = near_figures(doc);
+        let mine = near_of(doc);
         let rows = sqlx::query(
             "SELECT figures FROM buried_near WHERE device_key = $1 ORDER BY id DESC LIMIT $2",
         )

@@ -215,24 +215,21 @@ fn spread_of_submitters(
 /// differing in their reads alone.
 pub const CORROBORATES: f64 = 1.5;
 
-/// How many places (neighbourhoods, `place`) corroborate the device's figures `stats`: their
-/// own medians within [`CORROBORATES`] times of the device's in half their figures or more.
+/// How many places (neighbourhoods, `place`) corroborate the device's figures, each given as
+/// its median and the places' own medians (`place_medians`): within [`CORROBORATES`] times
+/// of the device's in half their figures or more.
 /// A median of two places is their mean, so either moves it alone: the fourteenth attack pass
 /// sent a device measured once at 480 MB/s at 4.9 times that from another neighbourhood, and
 /// it ranked at 1,460. Two that disagree so rank on neither's word; of three, the median is
 /// one's between the others'. None where the device has no figures.
-fn corroborating(submitters: &[Vec<&Entry>], stats: &BTreeMap<String, Spread>) -> Option<usize> {
-    let mut within: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    for metric in &METRICS {
-        let Some(device) = stats.get(metric.column) else {
-            continue;
-        };
-        let of = |e: &Entry| e.figures.get(metric.column).copied();
-        for (place, median) in place_medians(submitters, of).unwrap_or_default() {
-            let (near, all) = within.entry(place).or_default();
+fn corroborating(figures: &[(f64, Vec<(String, f64)>)]) -> Option<usize> {
+    let mut within: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (device, medians) in figures {
+        let m = device.abs();
+        for (place, median) in medians {
+            let (near, all) = within.entry(place.as_str()).or_default();
             *all += 1;
-            let m = device.median.abs();
-            *near += usize::from(median >= m / CORROBORATES && median <= m * CORROBORATES);
+            *near += usize::from(*median >= m / CORROBORATES && *median <= m * CORROBORATES);
         }
     }
     // Two that disagree may both be far from their mean: still one place measured it.
@@ -324,10 +321,15 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
             let called = |of: fn(&Entry) -> String| settle(&votes(&submitters, of), 1).map(|v| v.0);
             let transport = settle(&votes(&submitters, |e| e.transport.clone()), 1).map(|v| v.0);
             let capacity_gb = settle(&votes(&submitters, |e| e.capacity_gb), 1).map(|v| v.0);
+            // Each figure's places' medians, read once: its spread, and which places
+            // corroborate it.
             let mut stats = BTreeMap::new();
+            let mut places = Vec::new();
             for metric in &METRICS {
                 let of = |e: &Entry| e.figures.get(metric.column).copied();
-                if let Some(spread) = spread_of_submitters(&figures, of) {
+                let medians = place_medians(&figures, of).unwrap_or_default();
+                if let Some(spread) = spread(medians.iter().map(|(_, m)| *m).collect()) {
+                    places.push((spread.median, medians));
                     stats.insert(metric.column.to_string(), spread);
                 }
             }
@@ -351,7 +353,7 @@ pub fn aggregate(entries: &[Entry]) -> Vec<DeviceRow> {
                 // Where it ranks from: one household's word never puts it above others, nor
                 // one of two neighbourhoods' that disagree.
                 neighbourhoods: independent(&votes(&submitters, |_| ()), |_| true)
-                    .min(corroborating(&figures, &stats).unwrap_or(usize::MAX))
+                    .min(corroborating(&places).unwrap_or(usize::MAX))
                     as i64,
                 stats,
             }

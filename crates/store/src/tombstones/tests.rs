@@ -211,7 +211,7 @@ fn a_copy_with_every_figure_nudged_is_near_and_no_run_is() {
     let docs = runs(40);
     let buried: Vec<String> = docs[..20].iter().map(near_figures).collect();
     for (n, doc) in docs[20..].iter().enumerate() {
-        let mine = near_figures(doc);
+        let mine = near_of(doc);
         assert!(
             !buried.iter().any(|b| near_copy(&mine, b)),
             "run {n} taken for a copy"
@@ -230,8 +230,8 @@ fn a_copy_with_every_figure_nudged_is_near_and_no_run_is() {
             .into_iter()
             .for_each(&mut nudge);
     }
-    assert!(near_copy(&near_figures(&copy), &buried[4]));
-    assert!(!near_copy(&near_figures(&copy), &buried[5]));
+    assert!(near_copy(&near_of(&copy), &buried[4]));
+    assert!(!near_copy(&near_of(&copy), &buried[5]));
 }
 
 /// Two honest runs of a slow stick: their 1 MiB reads come four or five to a tenth of a second,
