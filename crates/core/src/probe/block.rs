@@ -9,10 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
 use super::sysfs::{parse_u64, read, resolve, selected, trim};
-use iomark_result::result::{Device, Transport};
+use iomark_result::result::{serial_hash, Device, Transport};
 
 /// The device behind `major_minor` (`"8:2"`), or `None` where the filesystem has no block device
 /// (tmpfs, proc, network filesystems: their major is 0).
@@ -115,12 +113,6 @@ pub fn transport(node: &Path) -> Transport {
     }
 }
 
-/// Serial numbers never leave the machine: only this salted hash does.
-pub fn serial_hash(serial: &str) -> String {
-    let digest = Sha256::digest(format!("iomark.serial/1:{}", serial.trim()).as_bytes());
-    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
-}
-
 /// The disk named `name` on `transport` from its attributes' text, `attr` giving each by its
 /// path under the disk's node (`size`, `queue/rotational`, `device/model`; `None` where
 /// missing): what the probe makes of a real disk, of any bytes alike, before it asks the
@@ -211,14 +203,5 @@ mod tests {
         );
         assert_eq!(t("/sys/devices/virtual/block/loop0"), "loop");
         assert_eq!(t("/sys/devices/virtual/block/zram0"), "other");
-    }
-
-    #[test]
-    fn serial_hash_is_stable_and_hides_the_serial() {
-        let hash = serial_hash("S4EWNX0R123456");
-        assert_eq!(hash, serial_hash(" S4EWNX0R123456\n"));
-        assert_eq!(hash.len(), 24);
-        assert!(!hash.contains("S4EW"));
-        assert_ne!(hash, serial_hash("S4EWNX0R123457"));
     }
 }

@@ -17,6 +17,19 @@ pub fn unix_rfc3339(seconds: u64) -> String {
     humantime::format_rfc3339_seconds(at).to_string()
 }
 
+/// Serial numbers never leave the machine: only this salted hash does (twelve bytes of a
+/// SHA-256, in lowercase hex).
+pub fn serial_hash(serial: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("iomark.serial/1:{}", serial.trim()).as_bytes());
+    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `text` is what [`serial_hash`] makes: 24 lowercase hex figures.
+pub fn is_serial_hash(text: &str) -> bool {
+    text.len() == 24 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// The fewest characters of an id shown: ten of a ULID's 26 are its time to the millisecond
 /// and two random characters, so two runs rarely share them.
 pub const SHORT_ID: usize = 10;
@@ -54,6 +67,16 @@ pub fn short_ids_among(wanted: &[&str], all: &[&str], min: usize) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serial_hash_is_stable_and_hides_the_serial() {
+        let hash = serial_hash("S4EWNX0R123456");
+        assert_eq!(hash, serial_hash(" S4EWNX0R123456\n"));
+        assert_eq!(hash.len(), 24);
+        assert!(!hash.contains("S4EW"));
+        assert_ne!(hash, serial_hash("S4EWNX0R123457"));
+        assert!(is_serial_hash(&hash) && !is_serial_hash("S4EWNX0R123456"));
+    }
 
     /// The shortest prefixes as the definition says, one id against every other.
     fn by_definition(ids: &[&str], min: usize) -> Vec<String> {

@@ -34,12 +34,17 @@ pub mod warning;
 
 use serde::{Deserialize, Serialize};
 
-pub use id::{new_id, now_rfc3339, short_ids, short_ids_among, unix_rfc3339, SHORT_ID};
+pub use id::{
+    is_serial_hash, new_id, now_rfc3339, serial_hash, short_ids, short_ids_among, unix_rfc3339,
+    SHORT_ID,
+};
 pub use identity::Identity;
 pub use info::Info;
 pub use names::{fit_text, printable};
 pub use public::public_device_name;
-pub use public::{changed_texts, hide_private_paths, public_kernel, public_mount_options};
+pub use public::{
+    changed_texts, each_text, hide_private_paths, public_kernel, public_mount_options,
+};
 pub use reason::Reason;
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;

@@ -4,10 +4,12 @@ use std::path::Path;
 
 use super::ResultDoc;
 
+mod fields;
 mod kernel;
 mod options;
 mod repeats;
 mod someone;
+pub use fields::each_text;
 pub use kernel::{public_device_name, public_filesystem};
 pub use options::{public_kernel, public_mount_options};
 use someone::{
@@ -51,6 +53,7 @@ impl ResultDoc {
                 }
             }
         }
+        fields::hash_serial(&mut value);
         replace_everywhere(&mut value, &replaced);
         hide(&mut value, home);
         if let Some(options) = value.pointer_mut("/target/mount_options") {
@@ -127,36 +130,22 @@ pub fn changed_texts(before: &ResultDoc, after: &ResultDoc) -> Vec<(String, Stri
 /// Each `(was, is)` of `replaced` written `is` in every text of `value` (a text shorter than
 /// three letters is left: it names nobody, and is in many words).
 fn replace_everywhere(value: &mut serde_json::Value, replaced: &[(String, String)]) {
-    match value {
-        serde_json::Value::String(text) => {
-            for (was, is) in replaced.iter().filter(|(was, _)| was.len() >= 3) {
-                if text.contains(was.as_str()) {
-                    *text = text.replace(was.as_str(), is);
-                }
+    each_text(value, &mut |text| {
+        for (was, is) in replaced.iter().filter(|(was, _)| was.len() >= 3) {
+            if text.contains(was.as_str()) {
+                *text = text.replace(was.as_str(), is);
             }
         }
-        serde_json::Value::Array(items) => items
-            .iter_mut()
-            .for_each(|v| replace_everywhere(v, replaced)),
-        serde_json::Value::Object(map) => map
-            .values_mut()
-            .for_each(|v| replace_everywhere(v, replaced)),
-        _ => {}
-    }
+    })
 }
 
 fn hide(value: &mut serde_json::Value, home: &str) {
-    match value {
-        serde_json::Value::String(text) => {
-            if !home.is_empty() && text.contains(home) {
-                *text = replace_home(text, home);
-            }
-            *text = hide_private_paths(text);
+    each_text(value, &mut |text| {
+        if !home.is_empty() && text.contains(home) {
+            *text = replace_home(text, home);
         }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| hide(v, home)),
-        serde_json::Value::Object(map) => map.values_mut().for_each(|v| hide(v, home)),
-        _ => {}
-    }
+        *text = hide_private_paths(text);
+    })
 }
 
 /// `text` less the folders that name a person, wherever they are: a home folder

@@ -162,4 +162,28 @@ mod tests {
         assert_eq!(kept.target.filesystem.as_deref(), Some("fuse"));
         assert_eq!(serde_json::to_string(&admit(&text).unwrap()).unwrap(), text);
     }
+
+    /// A serial sent where its hash belongs was kept (and shown by the API and the dump); an
+    /// id of 17 figures in a row stays the id it is, while a label's ids of disks are hidden.
+    #[test]
+    fn a_serial_is_kept_only_as_a_hash_and_an_id_as_it_came() {
+        let mut value = serde_json::to_value(sample::ssd_doc()).unwrap();
+        value["id"] = "01JTEST0000000000000000013".into();
+        value["target"]["device"]["serial_hash"] = "S4EWNX0R123456".into();
+        value["label"] = "pool 12345678901234567 on ntfs 01D9A2B3C4E5F607".into();
+        let kept = sent(&value).unwrap();
+        let text = serde_json::to_string(&kept).unwrap();
+        assert!(
+            !text.contains("S4EWNX0R") && !text.contains("1234567890123"),
+            "{text}"
+        );
+        assert_eq!(kept.id, "01JTEST0000000000000000013");
+        let hash = kept.target.device.as_ref().unwrap().serial_hash.clone();
+        assert_eq!(
+            hash,
+            Some(iomark_result::result::serial_hash("S4EWNX0R123456"))
+        );
+        assert_eq!(kept.label.as_deref(), Some("pool [label] on ntfs [label]"));
+        assert_eq!(serde_json::to_string(&admit(&text).unwrap()).unwrap(), text);
+    }
 }

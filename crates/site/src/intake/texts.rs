@@ -7,19 +7,15 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-/// Every string in `value`, keys aside, made canonical.
+/// Every text in `value` made canonical (`iomark_result::result::each_text`: its identifiers
+/// and keys aside).
 pub fn canonical(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::String(text) => {
-            // Invisible formatting (bidirectional overrides, zero-width characters) has no
-            // place in a benchmark's text: inside a path it kept a user's name unseen.
-            let normal = iomark_result::result::identity::seen(&text.nfc().collect::<String>());
-            *text = iomark_result::result::hide_private_paths(&normal);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(canonical),
-        serde_json::Value::Object(map) => map.values_mut().for_each(canonical),
-        _ => {}
-    }
+    iomark_result::result::each_text(value, &mut |text| {
+        // Invisible formatting (bidirectional overrides, zero-width characters) has no
+        // place in a benchmark's text: inside a path it kept a user's name unseen.
+        let normal = iomark_result::result::identity::seen(&text.nfc().collect::<String>());
+        *text = iomark_result::result::hide_private_paths(&normal);
+    })
 }
 
 #[cfg(test)]

@@ -291,22 +291,31 @@ fn machine_address(lower: &str) -> bool {
 
 /// Whether a word holds a filesystem's own id: a UUID (`6a2c1b9e-0f3d-4e5a-9b7c-1d2e3f4a5b6c`,
 /// also after `by-uuid/`) or a FAT or exFAT volume's (`1A2B-3C4D`, a hex letter in it: a year's
-/// `2019-2020` is none). The fourteenth attack pass published both from a label.
+/// `2019-2020` is none). The fourteenth attack pass published both from a label. And, a word
+/// of its own, an NTFS volume's serial (16 hex figures), a network card's address written
+/// without separators (12; both with a letter and a figure) and a ZFS pool's GUID (17 to 20
+/// figures): the sixteenth. (Only texts are read so, never a document's id: `each_text`.)
 pub(super) fn volume_id(lower: &str) -> bool {
-    runs(lower, |c| c.is_ascii_hexdigit() || c == '-').any(|run| {
-        let lengths: Vec<usize> = run.split('-').map(str::len).collect();
+    let own_word = runs(lower, |c| c.is_ascii_alphanumeric()).any(|run| {
+        let run = run.strip_prefix("0x").unwrap_or(run);
         let letter = run.contains(|c: char| c.is_ascii_alphabetic());
         let digit = run.contains(|c: char| c.is_ascii_digit());
-        // Also written without its dashes (32 hex digits), and an MBR disk's id with its
-        // partition's number (`PARTUUID=4f2e91ab-02`): the fifteenth attack pass.
-        // (An NTFS volume's serial, 16 hex digits, and a ZFS pool's GUID, 17 figures or more,
-        // are left: every text of a document is read so, its id too, and an id holds such a
-        // run now and then: `01JTEST0000000000000000013`.)
-        lengths == [8, 4, 4, 4, 12]
-            || (lengths == [4, 4] && letter)
-            || (lengths == [32] && letter && digit)
-            || (lengths == [8, 2] && letter)
-    })
+        let hex = run.chars().all(|c| c.is_ascii_hexdigit());
+        (hex && letter && digit && matches!(run.len(), 12 | 16))
+            || (!letter && (17..=20).contains(&run.len()))
+    });
+    own_word
+        || runs(lower, |c| c.is_ascii_hexdigit() || c == '-').any(|run| {
+            let lengths: Vec<usize> = run.split('-').map(str::len).collect();
+            let letter = run.contains(|c: char| c.is_ascii_alphabetic());
+            let digit = run.contains(|c: char| c.is_ascii_digit());
+            // Also written without its dashes (32 hex digits), and an MBR disk's id with its
+            // partition's number (`PARTUUID=4f2e91ab-02`): the fifteenth attack pass.
+            lengths == [8, 4, 4, 4, 12]
+                || (lengths == [4, 4] && letter)
+                || (lengths == [32] && letter && digit)
+                || (lengths == [8, 2] && letter)
+        })
 }
 
 /// The longest runs of `lower`'s characters that `keep` keeps.
@@ -353,6 +362,13 @@ mod tests {
             ("nvme-eui.0025388b91b2c3d4e5", "[serial]"),
             ("usb-SanDisk_Ultra_4C530001-0:0-part1", "[serial]"),
             ("mmc-SN64G_0x1234abcd", "[serial]"),
+            // Left by the sixteenth, read once only texts were.
+            ("ntfs 01D9A2B3C4E5F607 here", "ntfs [label] here"),
+            ("pool guid 12345678901234567890", "pool guid [label]"),
+            ("mac a8bbccddeef1,", "mac [label]"),
+            ("eui 0x5002538f42b1c3d4", "eui [label]"),
+            // 16 hex figures are hidden, whatever they were (a hash kept here once).
+            ("SHA 0123456789abcdef", "SHA [label]"),
             ("by-label/THEODORA_USB", "[serial]"),
             ("ID_SERIAL_SHORT=4C530001", "[serial]"),
             ("DESKTOP-7H3K2LQ", "[someone]"),
@@ -378,7 +394,8 @@ mod tests {
             "a USB-C stick over usb-c",
             "free 51093889024 bytes",
             "the desktop-class drive",
-            "SHA 0123456789abcdef",
+            "written 1099511627776 bytes in 0x1f00 blocks",
+            "WDS500G2B0A ST4000DM004 MZVL21T0HCLR CT1000MX500SSD1",
             "01JTEST0000000000000000013",
         ] {
             assert_eq!(sent(text), text);
