@@ -20,7 +20,7 @@ use iomark_result::result::{Identity, Reason, ResultDoc};
 
 /// The rules that derive `entries` from documents and `devices` from entries. A store written
 /// under other rules is derived anew when opened ([`Derive::rederive`]); change this with them.
-pub const RULES: &str = "17";
+pub const RULES: &str = "18";
 
 /// What a site keeps beside a result's facts: the hash of its deletion token, its submitter
 /// (`sender.rs`), and why it waits for a moderator (`hold.rs`, a `Reason` as kept), where it

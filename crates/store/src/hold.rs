@@ -340,20 +340,22 @@ async fn look_alike_of(
     for row in keys {
         let other: Option<String> = row.try_get(0)?;
         if let Some(other) = other.filter(|o| o != key) {
-            // Each device's product read once: it was read ten times a device, and 2,000
-            // devices' products were compared in 44 ms instead of 12 (release, one run).
-            let theirs = || Product::of(&other);
-            if skeleton(&other) == seen || a_letter_off(key, &other) || a_typo_off(key, &other) || {
-                let theirs = theirs();
-                one_product(&mine, &theirs)
-                    || adds_to(&mine, &theirs)
-                    || leaves_out_maker(&mine, &theirs)
-            } {
+            if looks_alike(key, (&seen, &mine), &other) {
                 return Ok(Some(other));
             }
         }
     }
     Ok(None)
+}
+
+/// Whether a new `key` (its skeleton and product read once: `mine`) reads as device `other`'s.
+fn looks_alike(key: &str, (seen, mine): (&str, &Product), other: &str) -> bool {
+    // Each device's product read once: it was read ten times a device, and 2,000 devices'
+    // products were compared in 44 ms instead of 12 (release, one run).
+    skeleton(other) == seen || a_letter_off(key, other) || a_typo_off(key, other) || {
+        let theirs = Product::of(other);
+        one_product(mine, &theirs) || adds_to(mine, &theirs) || leaves_out_maker(mine, &theirs)
+    }
 }
 
 /// Whether `key` is `other`'s name, both of a maker, with words added that make no other

@@ -242,8 +242,16 @@ fn without_capacity(name: &str, capacity_gb: Option<u64>) -> String {
             .parse::<f64>()
             .is_ok_and(|n| n > 0.0 && ((n * scale) / gb as f64 - 1.0).abs() < 0.05)
     };
+    // A unit alone after a number (`500 GB`): `MX 5 0 0 2TB` is no `… 0` of `2TB` (the
+    // sixteenth attack pass keyed it `mx-5-0`, a zero short, a device of its own).
+    let unit = |text: &str| {
+        let lower = text.trim_end_matches(|c: char| c.is_ascii_punctuation());
+        ["g", "gb", "t", "tb"].contains(&lower.to_ascii_lowercase().as_str())
+    };
     let keep = match words.as_slice() {
-        [rest @ .., number, unit] if !rest.is_empty() && states(&format!("{number}{unit}")) => {
+        [rest @ .., number, u]
+            if !rest.is_empty() && unit(u) && states(&format!("{number}{u}")) =>
+        {
             rest.len()
         }
         [rest @ .., last] if !rest.is_empty() && states(last) => rest.len(),
@@ -268,9 +276,31 @@ fn without_capacity(name: &str, capacity_gb: Option<u64>) -> String {
                     return format!("{} {head}", rest.join(" "));
                 }
             }
+            // Or to a model number (`Crucial MX5002TB`: the sixteenth), where the capacity's
+            // figures are no zero a model number pads with (`SU08G`, an SD card's name, is
+            // none; nor is `SN64G`: a model needs three characters before it).
+            if let Some(head) = glued_to_number(last, states).filter(|_| !rest.is_empty()) {
+                return format!("{} {head}", rest.join(" "));
+            }
         }
     }
     words[..keep].join(" ")
+}
+
+/// `word` less the capacity glued to its model number (`MX5002TB` is `MX500`), where `states`
+/// says its end is the capacity: the shortest such end, beginning with a figure other than
+/// zero, after three characters or more that end in figures not all zeros.
+fn glued_to_number(word: &str, states: impl Fn(&str) -> bool) -> Option<&str> {
+    let ends = word
+        .char_indices()
+        .filter(|&(at, c)| at >= 3 && matches!(c, '1'..='9'));
+    let at = ends.map(|(at, _)| at).rev().find(|&at| {
+        let head = &word[..at];
+        let figures = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let padded = head[head.len() - figures..].bytes().all(|b| b == b'0');
+        figures > 0 && !padded && head.contains(char::is_alphabetic) && states(&word[at..])
+    })?;
+    Some(&word[..at])
 }
 
 /// What kind of device it is, for a leaderboard's filter.

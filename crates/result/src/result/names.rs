@@ -328,9 +328,10 @@ pub fn slug(text: &str) -> String {
             '{' => Some('}'),
             _ => None,
         };
+        // After a figure too (`MX5()()`: the sixteenth).
         if closing.is_some()
             && chars.peek() == closing.as_ref()
-            && out.ends_with(char::is_alphabetic)
+            && out.ends_with(char::is_alphanumeric)
         {
             chars.next();
             out.push('o');

@@ -66,7 +66,20 @@ impl Product {
         // Each word as written, and as a reader sees it.
         let mut words: Vec<(&str, String)> = Vec::new();
         let joined = figures(joined(key));
+        // A word of another script than the model's Latin words, and no maker this site
+        // knows in it, is a maker's name transcribed (`クルーシャル MX500`: the sixteenth attack
+        // pass ranked it beside `Crucial MX500`), or a word no reader of the rest reads: no
+        // part of the product, nor a maker to tell it apart by.
+        let latin = joined
+            .iter()
+            .any(|w| w.contains(|c: char| c.is_ascii_alphabetic()));
         for word in joined.iter().map(String::as_str) {
+            if latin
+                && !word.contains(|c: char| c.is_ascii_alphanumeric())
+                && !is_maker(&skeleton(word))
+            {
+                continue;
+            }
             // A capacity glued to the end of a word (`990pro2tb`): the model and the capacity.
             let glued = word
                 .char_indices()

@@ -50,6 +50,29 @@ fn the_capacity_is_said_once() {
         "Samsung SSD 870 EVO"
     );
     assert_eq!(without_capacity("Ultra SN64G", gb(64)), "Ultra SN64G");
+    // The sixteenth attack pass: digits spaced apart, a capacity glued to a model number.
+    assert_eq!(
+        without_capacity("Crucial MX 5 0 0 2TB", gb(2000)),
+        "Crucial MX 5 0 0"
+    );
+    assert_eq!(
+        without_capacity("Crucial MX5002TB", gb(2000)),
+        "Crucial MX500"
+    );
+    assert_eq!(
+        without_capacity("KINGSTON SA400S37240G", gb(240)),
+        "KINGSTON SA400S37"
+    );
+    assert_eq!(without_capacity("Ultra SU08G", gb(8)), "Ultra SU08G");
+    assert_eq!(without_capacity("Card SN128G", gb(128)), "Card SN128G");
+    assert_eq!(
+        without_capacity("CT1000MX500SSD1", gb(1000)),
+        "CT1000MX500SSD1"
+    );
+    assert_eq!(
+        without_capacity("WDC WDS500G2B0A", gb(500)),
+        "WDC WDS500G2B0A"
+    );
     assert_eq!(
         without_capacity("SSD 860 EVO 500G", None),
         "SSD 860 EVO 500G"

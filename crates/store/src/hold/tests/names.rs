@@ -72,3 +72,45 @@ fn twins_in_other_scripts_or_with_words_added_are_look_alikes() {
         assert!(!adds_to(&key, &real), "{name}: {key}");
     }
 }
+
+/// The sixteenth attack pass ranked four twins of a ranked `Crucial MX500 2TB` beside it: its
+/// digits spaced apart, its maker in katakana, `()` for the zeros after a figure, and its
+/// capacity glued to its model number (that one is the device itself now).
+#[test]
+fn spaced_figures_a_transcribed_maker_and_a_glued_capacity_read_as_the_device() {
+    let key = |model: &str| {
+        let mut doc = iomark_result::result::sample::ssd_doc();
+        let device = doc.target.device.as_mut().unwrap();
+        (device.vendor, device.model) = (None, Some(model.to_string()));
+        device.size_bytes = Some(2_000_398_934_016);
+        doc.identity().device_key.unwrap()
+    };
+    let real = key("Crucial MX500 2TB");
+    assert_eq!(real, "crucial-mx500-2000gb");
+    assert_eq!(key("Crucial MX5002TB"), real);
+    for name in [
+        "Crucial MX 5 0 0 2TB",
+        "クルーシャル MX500 2TB",
+        "Crucial MX5()() 2TB",
+    ] {
+        let twin = key(name);
+        let mine = Product::of(&twin);
+        assert!(
+            super::looks_alike(&twin, (&skeleton(&twin), &mine), &real),
+            "{name}: {twin}"
+        );
+    }
+    // Other products still are others.
+    for name in [
+        "Crucial MX300 2TB",
+        "Crucial BX500 2TB",
+        "Crucial P3 2TB",
+    ] {
+        let other = key(name);
+        let mine = Product::of(&other);
+        assert!(
+            !super::looks_alike(&other, (&skeleton(&other), &mine), &real),
+            "{name}"
+        );
+    }
+}
