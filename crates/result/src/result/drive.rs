@@ -403,6 +403,12 @@ pub(super) fn disk_number(model: &str) -> bool {
             .iter()
             .any(|stem| coded(&format!("toshiba {stem}"), |c| c.is_ascii_alphanumeric()))
         || coded("samsung hd", digit)
+        // Ultrastar's disks (`WDC WUH721816ALE6L4`; its SSDs are `WUS4…`), Maxtor's (`MAXTOR
+        // STM3500418AS`): the sixteenth attack pass.
+        || ["wdc wuh72", "wdc wus72", "hgst huh72", "hgst hus72"]
+            .iter()
+            .any(|stem| model.starts_with(stem))
+        || coded("maxtor ", |c| c.is_ascii_alphanumeric())
         || model.starts_with("samsung hn-")
 }
 
@@ -439,6 +445,9 @@ pub(super) fn capacity_text(gb: u64) -> String {
         format!("{gb} GB")
     }
 }
+
+mod lines;
+pub(super) use lines::{disk_line, sata_only};
 
 #[cfg(test)]
 mod tests;

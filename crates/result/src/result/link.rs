@@ -63,9 +63,10 @@ impl ResultDoc {
         // ranked a `WDC WD40EFRX` sent as not rotating at an SSD's random reads): the drive's
         // own over ATA or SCSI, or the one behind a USB bridge (a stick's product string is
         // its maker's fancy).
+        // Or by a line sold only spinning (`Seagate IronWolf 8TB`: the sixteenth).
         let on_its_bus = matches!(
             device.transport,
-            Some(super::Transport::Sata | super::Transport::Scsi)
+            Some(super::Transport::Sata | super::Transport::Scsi | super::Transport::Nvme)
         );
         let numbered = [
             on_its_bus.then_some(&device.model),
@@ -74,7 +75,8 @@ impl ResultDoc {
         .into_iter()
         .flatten()
         .flatten()
-        .any(|m| super::drive::disk_number(&m.to_lowercase()));
+        .map(|m| m.to_lowercase())
+        .any(|m| super::drive::disk_number(&m) || super::drive::disk_line(&m));
         let spinning = device.kind().ends_with("HDD")
             || device.rotation_rpm.is_some_and(|r| r > 0)
             || numbered;
@@ -178,7 +180,13 @@ impl ResultDoc {
         if let Some(sd) = &device.sd {
             links.extend(sd_bus(sd));
         }
-        if device.transport == Some(super::Transport::Sata) {
+        // A drive sold only with SATA is on SATA inside whatever it is sent as (an enclosure's
+        // USB, or a document's NVMe: the sixteenth attack pass).
+        let sata_inside = [&device.model, &device.drive_model]
+            .into_iter()
+            .flatten()
+            .any(|m| super::drive::sata_only(&m.to_lowercase()));
+        if device.transport == Some(super::Transport::Sata) || sata_inside {
             // SATA III: 6 Gbit/s with 8b/10b coding.
             links.push((600.0, Link::Sata));
         }

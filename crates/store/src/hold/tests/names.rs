@@ -101,11 +101,7 @@ fn spaced_figures_a_transcribed_maker_and_a_glued_capacity_read_as_the_device() 
         );
     }
     // Other products still are others.
-    for name in [
-        "Crucial MX300 2TB",
-        "Crucial BX500 2TB",
-        "Crucial P3 2TB",
-    ] {
+    for name in ["Crucial MX300 2TB", "Crucial BX500 2TB", "Crucial P3 2TB"] {
         let other = key(name);
         let mine = Product::of(&other);
         assert!(
