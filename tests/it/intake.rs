@@ -402,6 +402,47 @@ fn deletion_is_final(db: &str, home: &std::path::Path) {
             }
         }),
     ];
+    // The sixteenth attack pass: every figure nudged by 0.3% at most, each on its own, and the
+    // copy sent as another device (its own device's buried results were all it was held to).
+    let nudged = |d: &mut Value| {
+        let mut n = 0u32;
+        let mut by = move || {
+            n += 1;
+            1.0 + 0.003 * (f64::from(n) * 12.9898).sin()
+        };
+        for t in d["tests"].as_array_mut().unwrap() {
+            let f = by();
+            for key in ["mb_per_s", "iops"] {
+                t[key] = json!(t[key].as_f64().unwrap() * f);
+            }
+            for l in t["loops"].as_array_mut().unwrap() {
+                let f = by();
+                for key in ["mb_per_s", "iops"] {
+                    l[key] = json!(l[key].as_f64().unwrap() * f);
+                }
+                l["seconds"] = json!(l["seconds"].as_f64().unwrap() / f);
+            }
+            for p in t["timeline"].as_array_mut().unwrap() {
+                p["mb_per_s"] = json!(p["mb_per_s"].as_f64().unwrap() * by());
+            }
+            for (_, v) in t["latency_us"].as_object_mut().unwrap() {
+                if let Some(x) = v.as_f64() {
+                    *v = json!(x * by());
+                }
+            }
+        }
+        d["target"]["device"]["model"] = json!("Another Name 64GB");
+        d["target"]["device"]["usb"]["product"] = json!("Another Name 64GB");
+    };
+    let mut copy = doc.clone();
+    copy["id"] = json!(ulid(9730));
+    nudged(&mut copy);
+    let again = post(&results, &copy);
+    assert_eq!(
+        again.status, 410,
+        "nudged, as another device: {}",
+        again.body
+    );
     for (k, (what, change)) in moved.iter().enumerate() {
         let mut copy = doc.clone();
         copy["id"] = json!(ulid(9720 + k as u32));

@@ -210,6 +210,7 @@ impl<'a> Derive<'a> {
                     self.rederive_entry(tx, &id, old_key.as_deref()).await?;
                 }
                 super::submitted::keep_as_submitted(tx).await?;
+                super::tombstones::fill_bands(tx).await?;
                 // A key some result still has is a device, not an alias (new rules split it).
                 sqlx::query(
                     "DELETE FROM aliases WHERE key IN \

@@ -273,6 +273,11 @@ fn migrator() -> Migrator {
             "buried near",
             include_str!("migrations/0025_buried_near.sql"),
         ),
+        (
+            26,
+            "near band",
+            include_str!("migrations/0026_near_band.sql"),
+        ),
     ];
     Migrator {
         migrations: Cow::Owned(

@@ -275,62 +275,6 @@ pub(crate) fn figure_prints(doc: &ResultDoc) -> Vec<String> {
     prints
 }
 
-/// How near a figure of a submission must be to a buried result's of its device, a share of
-/// the larger, to count as the same: two runs' latencies move by percents, a copy nudged so
-/// that no print holds moved them by 0.2% (the fifteenth attack pass).
-const NEAR: f64 = 0.005;
-/// The share of the figures two results of a device both have that must be that near for a
-/// copy: two runs of a steady device share a rate now and then, their latencies' tails never.
-const NEAR_SHARE: f64 = 0.9;
-/// The fewest figures compared that can make a copy.
-const NEAR_AT_LEAST: usize = 16;
-/// The most buried results of a device a submission is held against (the newest): bounded
-/// work whatever a device's owners deleted.
-const NEAR_MOST: i64 = 1000;
-
-/// A result's figures as [`near_copy`] compares them: each test's name with its MB/s, IOPS and
-/// latencies (kept as JSON).
-type NearFigures = Vec<(String, [f64; 10])>;
-
-/// [`NearFigures`] of `doc`.
-fn near_of(doc: &ResultDoc) -> NearFigures {
-    doc.tests
-        .iter()
-        .map(|t| {
-            let l = &t.latency_us;
-            let f = [
-                t.mb_per_s, t.iops, l.min, l.mean, l.p50, l.p90, l.p99, l.p99_9, l.max, l.stddev,
-            ];
-            (t.name.clone(), f)
-        })
-        .collect()
-}
-
-/// [`NearFigures`] of `doc` as a store keeps them.
-fn near_figures(doc: &ResultDoc) -> String {
-    serde_json::to_string(&near_of(doc)).unwrap_or_default()
-}
-
-/// Whether figures `mine` are a buried result's `theirs` (as kept) nudged (see [`NEAR`]).
-fn near_copy(mine: &NearFigures, theirs: &str) -> bool {
-    let Ok(theirs) = serde_json::from_str::<NearFigures>(theirs) else {
-        return false;
-    };
-    let (mut compared, mut near) = (0usize, 0usize);
-    for (name, a) in mine {
-        let Some((_, b)) = theirs.iter().find(|(n, _)| n == name) else {
-            continue;
-        };
-        for (x, y) in a.iter().zip(b) {
-            if *x > 0.0 && *y > 0.0 {
-                compared += 1;
-                near += usize::from((x - y).abs() <= NEAR * x.max(*y));
-            }
-        }
-    }
-    compared >= NEAR_AT_LEAST && near as f64 >= NEAR_SHARE * compared as f64
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -363,19 +307,8 @@ pub(crate) async fn bury(tx: &mut Transaction<'_, Any>, id: &str) -> Result<(), 
             .execute(&mut **tx)
             .await?;
     }
-    if let Some((doc, key)) = doc
-        .as_ref()
-        .and_then(|d| d.identity().device_key.map(|k| (d, k)))
-    {
-        sqlx::query(
-            "INSERT INTO buried_near (id, device_key, figures) VALUES ($1, $2, $3) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(id)
-        .bind(key)
-        .bind(near_figures(doc))
-        .execute(&mut **tx)
-        .await?;
+    if let Some(doc) = &doc {
+        near::bury(tx, id, doc).await?;
     }
     sqlx::query(
         "INSERT INTO tombstones (id, fingerprint, buried_at) VALUES ($1, $2, $3) \
@@ -430,21 +363,9 @@ pub(crate) async fn buried(
             return Ok(true);
         }
     }
-    // Its figures, nearly all within half a percent of a buried result's of its device.
-    if let Some(key) = doc.identity().device_key {
-        let mine = near_of(doc);
-        let rows = sqlx::query(
-            "SELECT figures FROM buried_near WHERE device_key = $1 ORDER BY id DESC LIMIT $2",
-        )
-        .bind(key)
-        .bind(NEAR_MOST)
-        .fetch_all(&mut **tx)
-        .await?;
-        for row in rows {
-            if near_copy(&mine, &row.try_get::<String, _>(0)?) {
-                return Ok(true);
-            }
-        }
+    // Its figures, nearly all within half a percent of a buried result's.
+    if near::copy(tx, doc).await? {
+        return Ok(true);
     }
     // Half of its latencies' shares one buried result's, and six at least (one query of at
     // most `MOST_FIGURES` prints).
@@ -475,6 +396,11 @@ fn a_copy_by_figures(doc: &ResultDoc, buried: &[Vec<String>]) -> bool {
         prints.len() >= SHARES_AT_LEAST && same >= shares_needed(prints.len())
     })
 }
+
+mod near;
+pub(crate) use near::fill_bands;
+#[cfg(test)]
+use near::{near_copy, near_figures, near_of};
 
 #[cfg(test)]
 mod tests;
