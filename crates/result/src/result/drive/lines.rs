@@ -190,5 +190,21 @@ mod tests {
                 "{model}: {flag:?}"
             );
         }
+        // A 5,400 rpm disk streams no 345 MB/s; 190 it may.
+        for (mb, flagged) in [(345.0, true), (190.0, false)] {
+            let mut doc = of("ST4000DM004-2CV104", Transport::Sata);
+            doc.target.device.as_mut().unwrap().rotation_rpm = Some(5400);
+            for test in doc.tests.iter_mut() {
+                test.mb_per_s = test.mb_per_s.min(mb);
+                if test.kind == "rand" {
+                    (test.iops, test.mb_per_s) = (100.0, 0.4);
+                }
+            }
+            let flag = doc.beyond_physics();
+            let beyond =
+                matches!(&flag, Some(Reason::BeyondLink { ceiling, .. }) if *ceiling == 255.0);
+            assert_eq!(beyond, flagged, "{mb}: {flag:?}");
+            assert_eq!(flag.is_some(), flagged, "{mb}: {flag:?}");
+        }
     }
 }
