@@ -1102,3 +1102,65 @@ fn a_device_beyond_what_its_kind_can_be_does_not_rank() {
     let board = get(&format!("{}/api/v1/leaderboard", site.url)).json();
     assert_eq!(board["devices"], json!([]), "{board}");
 }
+
+/// The sixteenth attack pass ranked twins of a ranked device beside it: its figures spaced
+/// apart, its maker in katakana, `()` for the zeros after a figure; and its capacity glued to
+/// its model number made a device of its own. The twins wait; the glued name is the device.
+#[test]
+fn twins_spelt_apart_or_transcribed_wait_and_a_glued_capacity_is_the_device() {
+    let (site, _dir) = fresh();
+    let results = format!("{}/api/v1/results", site.url);
+    let stick = |n: u32, maker: &str, model: &str, scale: f64| {
+        device_doc(n, maker, model, scale, "Raspberry Pi 4 Model B")
+    };
+    assert_eq!(
+        post(&results, &stick(9970, "Crucial", "MX500 128GB", 0.1)).status,
+        201
+    );
+    for (n, maker, model) in [
+        (9971, "Crucial", "MX 5 0 0 128GB"),
+        (9972, "クルーシャル", "MX500 128GB"),
+        (9973, "Crucial", "MX5()() 128GB"),
+    ] {
+        let sent = post(&results, &stick(n, maker, model, 0.2));
+        assert_eq!(sent.status, 201, "{model}: {}", sent.body);
+        let flag = sent.json()["flag"].as_str().unwrap_or_default().to_string();
+        assert!(flag.contains("another device"), "{maker} {model}: {flag}");
+    }
+    let glued = post(&results, &stick(9974, "Crucial", "MX500128GB", 0.11));
+    assert_eq!(glued.status, 201, "{}", glued.body);
+    assert!(glued.json()["flag"].is_null(), "{}", glued.body);
+    let board = get(&format!("{}/api/v1/leaderboard?q=mx500", site.url)).json();
+    let devices = board["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 1, "{board}");
+    assert_eq!(devices[0]["results"], 2, "{board}");
+}
+
+/// The sixteenth attack pass ranked a SATA-only SSD by its model number sent as NVMe at three
+/// times SATA's rate, and a disk named by its line sent as not rotating at an SSD's random
+/// reads. Both are taken and flagged; an NVMe drive at the same rate is not.
+#[test]
+fn a_sata_only_ssd_and_a_disk_s_line_rank_within_their_physics() {
+    let (site, _dir) = fresh();
+    let results = format!("{}/api/v1/results", site.url);
+    let drive = |n: u32, maker: &str, model: &str, scale: f64, transport: &str| {
+        let mut doc = device_doc(n, maker, model, scale, "Raspberry Pi 4 Model B");
+        doc["target"]["device"]["transport"] = json!(transport);
+        doc["target"]["device"]["usb"] = Value::Null;
+        doc["target"]["device"]["size_bytes"] = json!(1_000_204_886_016u64);
+        doc
+    };
+    let sata = post(&results, &drive(9980, "Samsung", "MZ-77E1T0", 0.9, "nvme"));
+    assert_eq!(sata.status, 201, "{}", sata.body);
+    let flag = sata.json()["flag"].as_str().unwrap_or_default().to_string();
+    assert!(flag.contains("SATA"), "{}", sata.body);
+    let disk = post(&results, &drive(9981, "Seagate", "IronWolf", 0.2, "sata"));
+    assert_eq!(disk.status, 201, "{}", disk.body);
+    assert!(disk.json()["flag"].is_string(), "{}", disk.body);
+    let nvme = post(
+        &results,
+        &drive(9982, "Samsung", "SSD 980 PRO", 0.9, "nvme"),
+    );
+    assert_eq!(nvme.status, 201, "{}", nvme.body);
+    assert!(nvme.json()["flag"].is_null(), "{}", nvme.body);
+}
