@@ -399,7 +399,7 @@ pub(super) fn disk_number(model: &str) -> bool {
         || coded("st", digit)
         || (model.starts_with("hgst h") && !model.starts_with("hgst husm"))
         || model.starts_with("hitachi h")
-        || ["dt0", "mq0", "mg0", "md0", "mn0", "hdw", "mk"]
+        || ["dt0", "mq0", "mg0", "md0", "mn0", "hdw", "mk", "al1"]
             .iter()
             .any(|stem| coded(&format!("toshiba {stem}"), |c| c.is_ascii_alphanumeric()))
         || coded("samsung hd", digit)
@@ -410,6 +410,32 @@ pub(super) fn disk_number(model: &str) -> bool {
             .any(|stem| model.starts_with(stem))
         || coded("maxtor ", |c| c.is_ascii_alphanumeric())
         || model.starts_with("samsung hn-")
+        || disk_word(model)
+}
+
+/// Whether the model's number, after any maker's word, is a disk's whoever is said to make
+/// it (the seventeenth attack pass ranked `SEAGATE ST600MM0009`, a 10,000 rpm disk, at an SSD's
+/// figures): Seagate's `ST` and `STM` then figures, WD's `WD` then figures (its SSDs are
+/// `WDS…`), HGST's and Hitachi's `HU`, `HD` or `HT`, a letter, then figures (`HUC101818…`,
+/// `HDS723020…`, `HTS541010…`; their SSDs are `HUSM…`, `HUSS…`), Toshiba's `HDW` and a letter.
+fn disk_word(model: &str) -> bool {
+    const MAKERS: [&str; 10] = [
+        "seagate", "wdc", "wd", "western", "digital", "hgst", "hitachi", "toshiba", "maxtor", "ata",
+    ];
+    let Some(word) = model
+        .split(|c: char| c.is_whitespace() || c == '_')
+        .find(|w| !w.is_empty() && !MAKERS.contains(w))
+    else {
+        return false;
+    };
+    let c: Vec<char> = word.chars().take(4).collect();
+    let digit = |i: usize| c.get(i).is_some_and(|c| c.is_ascii_digit());
+    let letter = |i: usize| c.get(i).is_some_and(|c| c.is_ascii_lowercase());
+    let starts = |p: &str| word.starts_with(p);
+    (starts("st") && (digit(2) || (c.get(2) == Some(&'m') && digit(3))))
+        || (starts("wd") && digit(2))
+        || ((starts("hu") || starts("hd") || starts("ht")) && letter(2) && digit(3))
+        || (starts("hdw") && letter(3))
 }
 
 /// A device's size as its label says it: the usable bytes of a "64 GB" card are 59-64·10^9,

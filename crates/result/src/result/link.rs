@@ -68,9 +68,11 @@ impl ResultDoc {
         // own over ATA or SCSI, or the one behind a USB bridge (a stick's product string is
         // its maker's fancy).
         // Or by a line sold only spinning (`Seagate IronWolf 8TB`: the sixteenth).
-        let on_its_bus = matches!(
+        // Any bus but USB's (whose model is a product's string) and an SD card's: a word
+        // iomark never writes (`sas`, the seventeenth) is no way out.
+        let on_its_bus = !matches!(
             device.transport,
-            Some(super::Transport::Sata | super::Transport::Scsi | super::Transport::Nvme)
+            Some(super::Transport::Usb | super::Transport::Mmc)
         );
         let numbered = [
             on_its_bus.then_some(&device.model),

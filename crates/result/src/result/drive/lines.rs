@@ -179,6 +179,12 @@ mod tests {
             ("Toshiba N300 8TB", Transport::Nvme),
             ("WDC WUH721816ALE6L4", Transport::Sata),
             ("MAXTOR STM3500418AS", Transport::Sata),
+            // The seventeenth: enterprise disks' numbers, and a bus iomark never writes.
+            ("SEAGATE ST600MM0009", Transport::Scsi),
+            ("HGST HUC101818CS4204", Transport::Scsi),
+            ("TOSHIBA AL15SEB18EQ", Transport::Scsi),
+            ("WDC WD1000CHTZ-04JCPV1", Transport::of("sas")),
+            ("WDC WD40EFRX-68N32N0", Transport::of("sas")),
         ] {
             let mut doc = of(model, transport);
             for test in doc.tests.iter_mut().filter(|t| t.mb_per_s > 500.0) {
@@ -205,6 +211,35 @@ mod tests {
                 matches!(&flag, Some(Reason::BeyondLink { ceiling, .. }) if *ceiling == 255.0);
             assert_eq!(beyond, flagged, "{mb}: {flag:?}");
             assert_eq!(flag.is_some(), flagged, "{mb}: {flag:?}");
+        }
+    }
+
+    #[test]
+    fn a_disk_s_number_after_any_maker_s_word_and_no_ssd_s() {
+        use crate::result::drive::disk_number;
+        for model in [
+            "seagate st600mm0009",
+            "ata st4000dm004",
+            "hgst huc101818cs4204",
+            "hitachi hts541010a9e680",
+            "toshiba hdwd110",
+            "wd wd40efrx",
+            "maxtor stm3500418as",
+        ] {
+            assert!(disk_number(model), "{model}");
+        }
+        for model in [
+            "wdc wds100t2b0a",
+            "hgst husmm1640ass204",
+            "samsung ssd 980 pro",
+            "seagate zp2000gm3a013",
+            "kingston sa400s37240g",
+            "intel ssdpekkw512g8",
+            "qemu harddisk",
+            "st",
+            "wd blue sn570",
+        ] {
+            assert!(!disk_number(model), "{model}");
         }
     }
 }
