@@ -30,7 +30,42 @@ pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
     let local = LOCAL_NAMES
         .iter()
         .any(|end| name.len() > end.len() && name.ends_with(end));
-    at || spelt || local || host_name(name) || machine_address(lower) || windows_host(name)
+    at || spelt
+        || local
+        || host_name(name)
+        || machine_address(lower)
+        || windows_host(name)
+        || owners_host(name)
+}
+
+/// A machine's name as macOS and Linux installers make it, from its owner's name and the
+/// machine's (`Alices-MacBook-Pro`: the seventeenth attack pass; `alice-ThinkPad-T480`,
+/// `bob-laptop`, `carol-VirtualBox`): a word of letters, then, after a dash, a machine's word.
+/// Not one whose first word names no one (`desktop-class`, `mini-pc`, `usb-c`).
+fn owners_host(name: &str) -> bool {
+    #[rustfmt::skip]
+    const MACHINES: [&str; 24] = [
+        "macbook", "imac", "mbp", "mba", "laptop", "desktop", "pc", "notebook", "virtualbox",
+        "vm", "thinkpad", "latitude", "inspiron", "xps", "precision", "vostro", "pavilion",
+        "elitebook", "probook", "zenbook", "vivobook", "ideapad", "legion", "surface",
+    ];
+    const NO_ONE: [&str; 12] = [
+        "mini", "gaming", "home", "office", "work", "my", "the", "old", "new", "usb", "non",
+        "desktop",
+    ];
+    let parts: Vec<&str> = name.split('-').collect();
+    let machine = parts.get(1).is_some_and(|m| {
+        MACHINES.contains(m)
+            || (*m == "mac"
+                && parts
+                    .get(2)
+                    .is_some_and(|w| ["mini", "studio", "pro"].contains(w)))
+    });
+    let owner = parts[0];
+    machine
+        && owner.len() >= 2
+        && owner.chars().all(|c| c.is_alphabetic())
+        && !NO_ONE.contains(&owner)
 }
 
 /// A Windows machine's name as it is made by default: `DESKTOP-`, `LAPTOP-` or `WIN-` and
@@ -121,7 +156,19 @@ fn tagged_serial_only(lower: &str) -> bool {
         let digits = value.contains(|c: char| c.is_ascii_digit());
         serial_tag(&lower[..at]) && ((value.len() >= 6 && digits) || value.len() >= 8)
     });
-    marked || dashed
+    // A WD disk's serial, which says whose it is by itself (`WD-WCC4N7KL1234`: the
+    // seventeenth attack pass): `WD-` and eight letters and figures or more, both in it.
+    let wd = lower
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .strip_prefix("wd-")
+        .map(|v| v.trim_end_matches(|c: char| !c.is_alphanumeric()))
+        .is_some_and(|v| {
+            v.len() >= 8
+                && v.chars().all(|c| c.is_ascii_alphanumeric())
+                && v.contains(|c: char| c.is_ascii_digit())
+                && v.contains(|c: char| c.is_ascii_alphabetic())
+        });
+    marked || dashed || wd
 }
 
 /// A disk's own label or id as the system writes it (`LABEL=ALICE_USB`, `PARTLABEL=…`,
@@ -304,7 +351,19 @@ pub(super) fn volume_id(lower: &str) -> bool {
         (hex && letter && digit && matches!(run.len(), 12 | 16))
             || (!letter && (17..=20).contains(&run.len()))
     });
+    // An LVM volume's UUID (`Xq3Z1t-aBcD-…-uVwXyZ`, letters and figures in 6-4-4-4-4-4-6) and an
+    // md array's (four runs of 8 hex figures with colons): the seventeenth.
+    let lvm = runs(lower, |c| c.is_ascii_alphanumeric() || c == '-').any(|run| {
+        let lengths: Vec<usize> = run.split('-').map(str::len).collect();
+        lengths == [6, 4, 4, 4, 4, 4, 6]
+    });
+    let md = runs(lower, |c| c.is_ascii_hexdigit() || c == ':').any(|run| {
+        let lengths: Vec<usize> = run.split(':').map(str::len).collect();
+        lengths == [8, 8, 8, 8]
+    });
     own_word
+        || lvm
+        || md
         || runs(lower, |c| c.is_ascii_hexdigit() || c == '-').any(|run| {
             let lengths: Vec<usize> = run.split('-').map(str::len).collect();
             let letter = run.contains(|c: char| c.is_ascii_alphabetic());
@@ -369,6 +428,13 @@ mod tests {
             ("eui 0x5002538f42b1c3d4", "eui [label]"),
             // 16 hex figures are hidden, whatever they were (a hash kept here once).
             ("SHA 0123456789abcdef", "SHA [label]"),
+            // The seventeenth.
+            ("drive WD-WCC4N7KL1234 here", "drive [serial] here"),
+            ("pv Xq3Z1t-aBcD-eFgH-iJkL-mNoP-qRsT-uVwXyZ", "pv [label]"),
+            ("md a1b2c3d4:e5f6a7b8:c9d0e1f2:a3b4c5d6", "md [label]"),
+            ("on Alices-MacBook-Pro", "on [someone]"),
+            ("on alice-ThinkPad-T480.", "on [someone]"),
+            ("bob-laptop", "[someone]"),
             ("by-label/THEODORA_USB", "[serial]"),
             ("ID_SERIAL_SHORT=4C530001", "[serial]"),
             ("DESKTOP-7H3K2LQ", "[someone]"),
@@ -396,6 +462,8 @@ mod tests {
             "the desktop-class drive",
             "written 1099511627776 bytes in 0x1f00 blocks",
             "WDS500G2B0A ST4000DM004 MZVL21T0HCLR CT1000MX500SSD1",
+            "a mini-pc, a gaming-laptop, a usb-c hub, a desktop-class drive",
+            "WD-40EFRX WD-Black",
             "01JTEST0000000000000000013",
         ] {
             assert_eq!(sent(text), text);
