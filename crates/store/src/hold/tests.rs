@@ -420,6 +420,9 @@ fn a_hidden_device_is_known_by_a_typo_or_its_part_number() {
         "samsung-mz-76q1t0bw-1000gb",
         "mz-76q1t0-1000gb",
         "samsung-mz76q1t0-1tb",
+        // The seventeenth: OEM part numbers with their suffix.
+        "samsung-mzvl21t0hclr-00b00-1000gb",
+        "samsung-mzvlb1t0halr-00000-1000gb",
     ] {
         assert!(by_part_number(qvo, key), "{key}");
     }
