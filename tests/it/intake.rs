@@ -1134,6 +1134,16 @@ fn twins_spelt_apart_or_transcribed_wait_and_a_glued_capacity_is_the_device() {
     let devices = board["devices"].as_array().unwrap();
     assert_eq!(devices.len(), 1, "{board}");
     assert_eq!(devices[0]["results"], 2, "{board}");
+    // The seventeenth: a drive's part number is the product it is sold as, not its twin.
+    for (n, model) in [(9975, "P3 Plus 128GB"), (9976, "CT128P3PSSD8")] {
+        let sent = post(&results, &stick(n, "Crucial", model, 0.1));
+        assert_eq!(sent.status, 201, "{}", sent.body);
+        assert!(sent.json()["flag"].is_null(), "{model}: {}", sent.body);
+    }
+    let board = get(&format!("{}/api/v1/leaderboard?q=p3", site.url)).json();
+    let devices = board["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 1, "{board}");
+    assert_eq!(devices[0]["name"], "Crucial P3 Plus 128 GB", "{board}");
 }
 
 /// The sixteenth attack pass ranked a SATA-only SSD by its model number sent as NVMe at three

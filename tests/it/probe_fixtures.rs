@@ -213,8 +213,9 @@ fn every_device_is_named_as_a_buyer_searches_for_it() {
         ),
         (
             "usb-via-ssd",
-            Some("crucial-ct500mx500ssd1-500gb"),
-            "Crucial CT500MX500SSD1 500 GB",
+            // Its part number, named as it is sold.
+            Some("crucial-mx500-500gb"),
+            "Crucial MX500 500 GB",
             "USB SSD",
         ),
     ];

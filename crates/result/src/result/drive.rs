@@ -181,7 +181,9 @@ pub fn named(device: &Device) -> Named {
             (None, Some(known)) => format!("{known} {model}"),
             (None, None) => model,
         };
-        without_capacity(&name, capacity_gb)
+        let name = without_capacity(&name, capacity_gb);
+        // A part number as the drive is sold (`CT2000P3PSSD8` is a `Crucial P3 Plus`).
+        parts::marketed(&name).unwrap_or(name)
     };
     let model = if let Some(sd) = device.sd.as_ref() {
         let maker = clean(sd.manufacturer.as_ref()).or_else(|| clean(device.vendor.as_ref()));
@@ -473,6 +475,7 @@ pub(super) fn capacity_text(gb: u64) -> String {
 }
 
 mod lines;
+mod parts;
 pub(super) use lines::{disk_line, sata_only};
 
 #[cfg(test)]
