@@ -325,15 +325,21 @@ async fn uniform(response: Response, api: bool) -> Response {
     response
 }
 
-/// The last address in the X-Forwarded-For headers, if it is one.
+/// The last address in the X-Forwarded-For headers, if it is one: bare, bracketed or with
+/// its port (`203.0.113.7:51234`, `[2001:db8::1]:443`, as some proxies write it: read as none,
+/// every client behind such a proxy was the proxy, one submitter: the seventeenth attack pass).
 fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
-    headers
+    let last = headers
         .get_all("x-forwarded-for")
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .last()
-        .and_then(|last| last.trim().parse().ok())
+        .last()?
+        .trim();
+    last.parse()
+        .ok()
+        .or_else(|| last.parse::<std::net::SocketAddr>().ok().map(|a| a.ip()))
+        .or_else(|| last.strip_prefix('[')?.strip_suffix(']')?.parse().ok())
 }
 
 fn secured(response: Response) -> Response {
@@ -363,6 +369,24 @@ pub fn secured_with(mut response: Response, csp: &'static str, referrer: &'stati
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_forwarded_address_is_read_with_its_port_or_brackets() {
+        for (sent, ip) in [
+            ("203.0.113.7", "203.0.113.7"),
+            ("10.0.0.1, 203.0.113.7:51234", "203.0.113.7"),
+            ("[2001:db8::1]:443", "2001:db8::1"),
+            ("[2001:db8::2]", "2001:db8::2"),
+            ("2001:db8::3", "2001:db8::3"),
+        ] {
+            let mut headers = axum::http::HeaderMap::new();
+            headers.insert("x-forwarded-for", sent.parse().unwrap());
+            assert_eq!(forwarded_for(&headers), ip.parse().ok(), "{sent}");
+        }
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert("x-forwarded-for", "unknown".parse().unwrap());
+        assert_eq!(forwarded_for(&headers), None);
+    }
 
     /// Issue 59's second attack pass: a client that straddled a minute's end made twice the
     /// limit in 30 s. Over a sliding minute, the 15 s after a full minute's end give 7 more,
