@@ -11,8 +11,10 @@ use iomark_result::result::identity::{skeleton, Identity};
 use iomark_result::result::metric::{Metric, METRICS};
 use iomark_result::result::{Reason, ResultDoc};
 
+mod parts;
 mod product;
 mod typos;
+use parts::by_part_number;
 use product::Product;
 use typos::{a_letter_off, a_swap_off, a_typo_off};
 
@@ -180,7 +182,35 @@ pub(crate) async fn hidden_on_arrival(
 /// product of the line ([`VARIANT`]: `… 990 PRO Plus`, `… with Heatsink`) or a model of its
 /// own (`WD Blue SA510` is no fake `WD Blue`).
 fn same_device(hidden: &str, key: &str) -> bool {
-    holds(&Product::of(hidden), &Product::of(key))
+    let (h, mut k) = (Product::of(hidden), Product::of(key));
+    // A word cut short (`Plat.` for `Platinum`: the sixteenth attack pass) is the hidden name's
+    // word it begins: four letters or more of one of six or more.
+    let mut cut = false;
+    for (word, seen) in k.written.iter_mut().zip(k.words.iter_mut()) {
+        let whole = h.written.iter().find(|w| {
+            w.len() >= 6
+                && w.len() > word.len()
+                && word.len() >= 4
+                && w.starts_with(word.as_str())
+                && w.chars().all(|c| c.is_ascii_alphabetic())
+        });
+        if let Some(whole) = whole {
+            let at = h
+                .written
+                .iter()
+                .position(|w| w == whole)
+                .unwrap_or_default();
+            (*word, *seen) = (whole.clone(), h.words[at].clone());
+            cut = true;
+        }
+    }
+    if cut {
+        k.core = k.words.concat();
+        let mut sorted = k.words.clone();
+        sorted.sort();
+        k.sorted = sorted.concat();
+    }
+    holds(&h, &k)
 }
 
 /// [`same_device`] of two products read already.
@@ -233,69 +263,6 @@ fn holds(h: &Product, k: &Product) -> bool {
     });
     let words = holds || h.sorted == k.sorted;
     h.core.len() >= 3 && words && makers && capacities
-}
-
-/// Whether `key` names `hidden`'s maker and capacity by a part number alone (`Samsung
-/// MZ-76Q1T0BW`, `MZ-76Q1T0` for a hidden `Samsung SSD 860 QVO 1TB`: the twelfth attack pass):
-/// one word of a part number's shape (letters and digits taking turns three times or more:
-/// `76q1t0bw`, `ct2000mx500ssd1`; not `990`, `evo`, `bx500`, `sn850x`), after at most a
-/// maker's part-number prefix, and no other word; its maker said or read from that prefix. A
-/// part number is no list's, so any of the maker's of that capacity so named waits while one
-/// is hidden (the thirteenth attack pass: a rule that took any two words for one hid every
-/// Samsung of the size).
-fn by_part_number(hidden: &str, key: &str) -> bool {
-    // Makers' part-number prefixes, as a key writes them.
-    const CODED: [(&str, &str); 7] = [
-        ("mz", "samsung"),
-        ("mu", "samsung"),
-        ("ct", "crucial"),
-        ("wds", "wd"),
-        ("sdss", "sandisk"),
-        ("sa400", "kingston"),
-        ("skc", "kingston"),
-    ];
-    let (h, k) = (Product::of(hidden), Product::of(key));
-    // A drive's bus put where its maker goes (`ATA`) names nothing.
-    let mut words: Vec<&str> = k
-        .written
-        .iter()
-        .map(String::as_str)
-        .filter(|w| !["ata", "scsi", "usb"].contains(w))
-        .collect();
-    // A part number's suffix after its dash, a figure first (`MZVL21T0HCLR-00B00`, an OEM's:
-    // the seventeenth attack pass ranked it while a Samsung of its size was hidden).
-    let turns = |code: &str| {
-        code.chars()
-            .zip(code.chars().skip(1))
-            .filter(|(a, b)| a.is_ascii_digit() != b.is_ascii_digit())
-            .count()
-    };
-    while words.len() > 1
-        && turns(words[0]) >= 3
-        && words
-            .last()
-            .is_some_and(|w| w.len() <= 6 && w.starts_with(|c: char| c.is_ascii_digit()))
-    {
-        words.pop();
-    }
-    let code = match words[..] {
-        [code] => code.to_string(),
-        [prefix, code] if CODED.iter().any(|(p, _)| *p == prefix) => format!("{prefix}{code}"),
-        _ => return false,
-    };
-    let turns = turns(&code);
-    let coded = CODED
-        .iter()
-        .filter(|(prefix, _)| code.starts_with(prefix))
-        .map(|(_, maker)| maker.to_string());
-    let makers: std::collections::BTreeSet<String> =
-        k.makers.iter().cloned().chain(coded).collect();
-    turns >= 3
-        && model_code(&code)
-        && h.written.concat() != code
-        && !h.makers.is_disjoint(&makers)
-        && !h.gb.is_empty()
-        && !h.gb.is_disjoint(&k.gb)
 }
 
 /// Whether `a` is `b` with one letter more (`990proo` for `990pro`: the ninth attack pass),

@@ -36,6 +36,7 @@ const MAKERS: &[(&str, &str)] = &[
     ("teamgroup", "TeamGroup"),
     ("apple", "Apple"),
     ("lite-on", "Lite-On"),
+    ("solidigm", "Solidigm"),
     ("liteon", "Lite-On"),
 ];
 

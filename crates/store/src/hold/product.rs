@@ -52,6 +52,9 @@ impl Product {
             named.map(|m| match m {
                 "Micron" => "crucial".to_string(),
                 "Toshiba" => "kioxia".to_string(),
+                // Solidigm is SK hynix's (the sixteenth attack pass brought a hidden SK hynix
+                // back as `Solidigm P41 Platinum`).
+                "Solidigm" => "sk hynix".to_string(),
                 m => m.to_ascii_lowercase(),
             })
         };

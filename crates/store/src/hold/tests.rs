@@ -416,6 +416,18 @@ fn a_hidden_device_is_known_by_a_typo_or_its_part_number() {
     ] {
         assert!(same_device(qvo, key), "{key}");
     }
+    // The sixteenth: a sister brand, a word cut short.
+    let p41 = "sk-hynix-platinum-p41-4000gb";
+    for key in ["solidigm-p41-platinum-4000gb", "sk-hynix-plat-p41-4000gb"] {
+        assert!(same_device(p41, key), "{key}");
+    }
+    for key in [
+        "solidigm-p41-plus-4000gb",
+        "sk-hynix-gold-p31-4000gb",
+        "sk-hynix-plat-p44-4000gb",
+    ] {
+        assert!(!same_device(p41, key), "{key}");
+    }
     for key in [
         "samsung-mz-76q1t0bw-1000gb",
         "mz-76q1t0-1000gb",
