@@ -22,6 +22,7 @@ mod rows;
 pub mod sample;
 pub mod score;
 mod shape;
+mod summary;
 mod thin;
 pub mod time;
 mod timeline;
@@ -34,10 +35,7 @@ pub mod warning;
 
 use serde::{Deserialize, Serialize};
 
-pub use id::{
-    is_serial_hash, new_id, now_rfc3339, serial_hash, short_ids, short_ids_among, unix_rfc3339,
-    SHORT_ID,
-};
+pub use id::*;
 pub use identity::Identity;
 pub use info::Info;
 pub use names::{fit_text, printable};
@@ -49,6 +47,7 @@ pub use reason::Reason;
 pub use rows::{rows, test_names, TestRow};
 pub use score::Score;
 pub use shape::shape;
+pub use summary::Summary;
 pub use thin::SITE_KEEPS;
 pub use timeline::{per_second, sample_lengths};
 pub use transport::Transport;
@@ -483,23 +482,4 @@ pub struct StandardFigures {
     pub seq_write_mb_per_s: Option<f64>,
     pub rnd_read_iops: Option<f64>,
     pub rnd_write_iops: Option<f64>,
-}
-
-/// One line of `iomark history`: a saved run's headline, as the store's indexed columns hold it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Summary {
-    pub id: String,
-    pub started_at: String,
-    pub label: Option<String>,
-    pub profile: String,
-    pub device: Option<String>,
-    pub transport: Option<Transport>,
-    pub filesystem: Option<String>,
-    pub seq_read_mb_per_s: Option<f64>,
-    pub seq_write_mb_per_s: Option<f64>,
-    pub rnd_read_iops: Option<f64>,
-    pub rnd_write_iops: Option<f64>,
-    pub score_total: Option<i64>,
-    /// The profile's headline in a few words (`iomark_profiles::headline`), where it has one.
-    pub headline: Option<String>,
 }

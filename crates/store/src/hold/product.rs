@@ -30,14 +30,6 @@ impl Product {
             "oem", "bulk", "retail", "series", "nand", "vnand", "iii", "inch", "digital", "by",
             "edition", "version",
         ];
-        let gb_of = |w: &str| -> Option<u64> {
-            let (n, per) = match (w.strip_suffix("gb"), w.strip_suffix("tb")) {
-                (Some(n), _) => (n, 1),
-                (_, Some(n)) => (n, 1000),
-                _ => return None,
-            };
-            n.parse::<u64>().ok().map(|n| n * per)
-        };
         // Makers as a reader sees them (`Sarnsung`, `S4MSUNG`: the sixth attack pass), each
         // with the maker it names (`western` and `wd` are one; `삼성` is Samsung).
         // Made once: a new device's key is read against every device's (`look_alike_of`).
@@ -83,20 +75,7 @@ impl Product {
             {
                 continue;
             }
-            // A capacity glued to the end of a word (`990pro2tb`): the model and the capacity.
-            let glued = word
-                .char_indices()
-                .filter(|&(i, c)| {
-                    i > 0
-                        && c.is_ascii_digit()
-                        && !word[..i].ends_with(|d: char| d.is_ascii_digit())
-                })
-                .find_map(|(i, _)| Some((&word[..i], gb_of(&word[i..])?)));
-            let (word, gb) = match (gb_of(word), glued) {
-                (Some(gb), _) => ("", Some(gb)),
-                (None, Some((model, gb))) => (model, Some(gb)),
-                (None, None) => (word, None),
-            };
+            let (word, gb) = capacity_of(word);
             product.gb.extend(gb);
             if NO_PRODUCT.contains(&word) {
                 // `2.5 inch`, `V-NAND`: the words before it are its own.
@@ -150,6 +129,32 @@ impl Product {
         seen.sort();
         product.sorted = seen.concat();
         product
+    }
+}
+
+/// A capacity in gigabytes as a key writes it (`500gb`, `2tb`).
+fn gb_of(w: &str) -> Option<u64> {
+    let (n, per) = match (w.strip_suffix("gb"), w.strip_suffix("tb")) {
+        (Some(n), _) => (n, 1),
+        (_, Some(n)) => (n, 1000),
+        _ => return None,
+    };
+    n.parse::<u64>().ok().map(|n| n * per)
+}
+
+/// A word less the capacity it is or that is glued to its end (`990pro2tb`: the model and the
+/// capacity), and that capacity.
+fn capacity_of(word: &str) -> (&str, Option<u64>) {
+    let glued = word
+        .char_indices()
+        .filter(|&(i, c)| {
+            i > 0 && c.is_ascii_digit() && !word[..i].ends_with(|d: char| d.is_ascii_digit())
+        })
+        .find_map(|(i, _)| Some((&word[..i], gb_of(&word[i..])?)));
+    match (gb_of(word), glued) {
+        (Some(gb), _) => ("", Some(gb)),
+        (None, Some((model, gb))) => (model, Some(gb)),
+        (None, None) => (word, None),
     }
 }
 
