@@ -1121,6 +1121,8 @@ fn twins_spelt_apart_or_transcribed_wait_and_a_glued_capacity_is_the_device() {
         (9971, "Crucial", "MX 5 0 0 128GB"),
         (9972, "クルーシャル", "MX500 128GB"),
         (9973, "Crucial", "MX5()() 128GB"),
+        // And another maker's line's word added (`Extreme` is SanDisk's).
+        (9977, "Crucial", "MX500 Extreme 128GB"),
     ] {
         let sent = post(&results, &stick(n, maker, model, 0.2));
         assert_eq!(sent.status, 201, "{model}: {}", sent.body);

@@ -11,6 +11,7 @@ use iomark_result::result::identity::{skeleton, Identity};
 use iomark_result::result::metric::{Metric, METRICS};
 use iomark_result::result::{Reason, ResultDoc};
 
+mod lines;
 mod parts;
 mod product;
 mod typos;
@@ -242,7 +243,9 @@ fn holds(h: &Product, k: &Product) -> bool {
             // A word the hidden name has already is none (`… EVO … EVO`).
             let other = |(p, w): (usize, &String)| {
                 !h.written.contains(w)
-                    && ((VARIANT.contains(&w.as_str()) && !negated[p])
+                    && ((VARIANT.contains(&w.as_str())
+                        && !negated[p]
+                        && lines::of_the_line(&h.makers, w))
                         || (model_code(w) && !numbered))
             };
             // Or, as written, with one letter more (a reader's view reads digits as letters).

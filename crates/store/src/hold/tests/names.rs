@@ -110,3 +110,31 @@ fn spaced_figures_a_transcribed_maker_and_a_glued_capacity_read_as_the_device() 
         );
     }
 }
+
+/// The sixteenth and seventeenth attack passes ranked `Crucial MX500 Extreme`, `… Turbo` and
+/// `… EVO` beside the real MX500: words of other makers' lines, or of none. A maker's own
+/// line's word still makes another product.
+#[test]
+fn another_maker_s_line_word_makes_no_product_of_this_one() {
+    let slug = iomark_result::result::identity::slug;
+    let real = slug("Crucial MX500 1TB");
+    for name in [
+        "Crucial MX500 Extreme 1TB",
+        "Crucial MX500 Turbo 1TB",
+        "Crucial MX500 EVO 1TB",
+    ] {
+        assert!(adds_to(&slug(name), &real), "{name}");
+    }
+    for (mine, theirs) in [
+        ("Crucial P3 Plus 1TB", "Crucial P3 1TB"),
+        ("Samsung SSD 970 EVO Plus 1TB", "Samsung SSD 970 EVO 1TB"),
+        ("SanDisk Extreme PRO 1TB", "SanDisk Extreme 1TB"),
+        ("Samsung T7 Shield 1TB", "Samsung T7 1TB"),
+        ("WD My Passport Ultra 1TB", "WD My Passport 1TB"),
+        ("KIOXIA EXCERIA PLUS G3 1TB", "KIOXIA EXCERIA PLUS 1TB"),
+        ("Corsair MP600 CORE XT 1TB", "Corsair MP600 CORE 1TB"),
+        ("Teamgroup MP33 Pro 1TB", "Teamgroup MP33 1TB"),
+    ] {
+        assert!(!adds_to(&slug(mine), &slug(theirs)), "{mine}");
+    }
+}
