@@ -402,6 +402,8 @@ fn plain_letter(c: char) -> char {
     match c {
         '|' => return 'l',
         '!' => return 'i',
+        // The ideographic zero, a round letter-number (`990 PR〇`: the eighteenth).
+        '\u{3007}' => return 'o',
         _ => {}
     }
     const SMALL: [(char, char); 46] = [

@@ -13,7 +13,8 @@ pub use fields::each_text;
 pub use kernel::{public_device_name, public_filesystem};
 pub use options::{public_kernel, public_mount_options};
 use someone::{
-    names_someone, number_word, serial_tag_after, spelt_at, tagged_label, tagged_serial, volume_id,
+    names_someone, number_word, owner_at, serial_tag_after, spelt_at, tagged_label, tagged_serial,
+    volume_id,
 };
 
 impl ResultDoc {
@@ -357,7 +358,10 @@ fn hide_other_paths(text: &str) -> String {
             })
         });
         let lower = folded.to_lowercase();
-        let someone = names_someone(&folded, &lower) || (i > 0 && spelt(i - 1)) || spelt(i + 1);
+        let someone = names_someone(&folded, &lower)
+            || (i > 0 && spelt(i - 1))
+            || spelt(i + 1)
+            || owner_at(&lowered, i);
         // After its tag, a serial of letters alone too (`PSN ZQzqfkbg`: the eleventh attack
         // pass), not a word that goes on saying one follows.
         let alphanumerics = word.chars().filter(|c| c.is_alphanumeric()).count();

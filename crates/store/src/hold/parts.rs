@@ -43,7 +43,7 @@ pub(super) fn by_part_number(hidden: &str, key: &str) -> bool {
         && turns(words[0]) >= 3
         && words
             .last()
-            .is_some_and(|w| w.len() <= 6 && w.starts_with(|c: char| c.is_ascii_digit()))
+            .is_some_and(|w| w.len() <= 6 && !super::VARIANT.contains(w))
     {
         words.pop();
     }
@@ -59,10 +59,16 @@ pub(super) fn by_part_number(hidden: &str, key: &str) -> bool {
         .map(|(_, maker)| maker.to_string());
     let makers: std::collections::BTreeSet<String> =
         k.makers.iter().cloned().chain(coded).collect();
+    // Or of no maker said, holding the hidden device's model number (`LNM790X002T-RNNNG` for a
+    // hidden `Lexar NM790 2TB`: the eighteenth attack pass).
+    let holds_number = h
+        .written
+        .iter()
+        .any(|w| model_code(w) && code.contains(w.as_str()));
     turns >= 3
         && model_code(&code)
         && h.written.concat() != code
-        && !h.makers.is_disjoint(&makers)
+        && (!h.makers.is_disjoint(&makers) || (holds_number && makers.is_empty()))
         && !h.gb.is_empty()
         && !h.gb.is_disjoint(&k.gb)
 }

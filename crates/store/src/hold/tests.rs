@@ -438,6 +438,16 @@ fn a_hidden_device_is_known_by_a_typo_or_its_part_number() {
     ] {
         assert!(by_part_number(qvo, key), "{key}");
     }
+    // The eighteenth: a part number that holds the hidden model's, its maker unsaid.
+    let nm790 = "lexar-nm790-2000gb";
+    assert!(by_part_number(nm790, "lnm790x002t-rnnng-2000gb"));
+    for key in [
+        "lnm790x001t-rnnng-1000gb",
+        "lnm710x002t-rnnng-2000gb",
+        "wd-lnm790x002t-2000gb",
+    ] {
+        assert!(!by_part_number(nm790, key), "{key}");
+    }
     // Another product of the line, another capacity, another maker's part number, a name
     // with words of its own.
     for key in [

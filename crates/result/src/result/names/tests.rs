@@ -163,3 +163,13 @@ fn a_plus_sign_is_the_word_plus_and_a_q_reads_as_an_o() {
     assert_eq!(slug("C++ + 1"), "c-plus-1");
     assert_eq!(skeleton("990-prq"), skeleton("990-pro"));
 }
+
+/// The eighteenth attack pass ranked `Samsung SSD 990 PR〇 2TB` (an ideographic zero for the
+/// O) beside the real one: it keys as the real one.
+#[test]
+fn an_ideographic_zero_is_an_o() {
+    assert_eq!(
+        slug("Samsung SSD 990 PR\u{3007} 2TB"),
+        slug("Samsung SSD 990 PRO 2TB")
+    );
+}

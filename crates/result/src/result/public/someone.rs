@@ -61,7 +61,11 @@ fn owners_host(name: &str) -> bool {
                     .get(2)
                     .is_some_and(|w| ["mini", "studio", "pro"].contains(w)))
     });
-    let owner = parts[0];
+    // `Alice’s-MacBook-Pro` as `Alices-…` (the eighteenth).
+    let owner = parts[0]
+        .strip_suffix("'s")
+        .or_else(|| parts[0].strip_suffix("’s"))
+        .unwrap_or(parts[0]);
     machine
         && owner.len() >= 2
         && owner.chars().all(|c| c.is_alphabetic())
@@ -168,7 +172,18 @@ fn tagged_serial_only(lower: &str) -> bool {
                 && v.contains(|c: char| c.is_ascii_digit())
                 && v.contains(|c: char| c.is_ascii_alphabetic())
         });
-    marked || dashed || wd
+    // And a Samsung drive's, which has a shape of its own (`S4EWNX0R123456A`: fourteen or
+    // fifteen letters and figures, an `S` first, an `N` fifth and a zero seventh; the
+    // eighteenth).
+    let c: Vec<char> = lower
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .chars()
+        .collect();
+    let samsung = (14..=15).contains(&c.len())
+        && (c[0], c[4], c[6]) == ('s', 'n', '0')
+        && c.iter().all(|c| c.is_ascii_alphanumeric())
+        && c.iter().filter(|c| c.is_ascii_digit()).count() >= 4;
+    marked || dashed || wd || samsung
 }
 
 /// A disk's own label or id as the system writes it (`LABEL=ALICE_USB`, `PARTLABEL=…`,
@@ -257,6 +272,23 @@ pub(super) fn number_word(lower: &str) -> bool {
         "αριθμος",
     ]
     .contains(&word.as_str())
+}
+
+/// Whether word `i` of `words` (lower case) is an owner's name before their machine's
+/// (`Alice’s MacBook Pro`, macOS's default computer name: the eighteenth attack pass).
+pub(super) fn owner_at(words: &[String], i: usize) -> bool {
+    const MACHINES: [&str; 9] = [
+        "macbook", "imac", "mac", "pc", "laptop", "computer", "desktop", "iphone", "ipad",
+    ];
+    let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+    let word = words
+        .get(i)
+        .map(|w| w.trim_end_matches([',', '.', ';', ':']));
+    let possessive = word.is_some_and(|w| w.len() > 3 && (w.ends_with("'s") || w.ends_with("’s")));
+    let machine = words
+        .get(i + 1)
+        .is_some_and(|w| MACHINES.contains(&bare(w).as_str()));
+    possessive && machine
 }
 
 /// Whether word `i` of `words` (lower case) spells an address's `@` or `.` out between a name
@@ -435,6 +467,14 @@ mod tests {
             ("on Alices-MacBook-Pro", "on [someone]"),
             ("on alice-ThinkPad-T480.", "on [someone]"),
             ("bob-laptop", "[someone]"),
+            // The eighteenth.
+            (
+                "Alice’s MacBook Pro, USB-C port",
+                "[someone] MacBook Pro, USB-C port",
+            ),
+            ("Alice's MacBook Pro", "[someone] MacBook Pro"),
+            ("Alice’s-MacBook-Pro", "[someone]"),
+            ("my 970 EVO S4EWNX0R123456A", "my 970 EVO [serial]"),
             ("by-label/THEODORA_USB", "[serial]"),
             ("ID_SERIAL_SHORT=4C530001", "[serial]"),
             ("DESKTOP-7H3K2LQ", "[someone]"),
@@ -463,6 +503,7 @@ mod tests {
             "written 1099511627776 bytes in 0x1f00 blocks",
             "WDS500G2B0A ST4000DM004 MZVL21T0HCLR CT1000MX500SSD1",
             "a mini-pc, a gaming-laptop, a usb-c hub, a desktop-class drive",
+            "the drive's cache, its pc's port, SNV2S1000G, SSDSC2KW512G8",
             "WD-40EFRX WD-Black",
             "01JTEST0000000000000000013",
         ] {
