@@ -330,7 +330,23 @@ pub(super) fn kind(device: &Device) -> &'static str {
         None => None,
     };
     let rotational = spins.or(device.rotational).unwrap_or(false);
-    match device.transport {
+    // A bus iomark never writes (`sd`, `pcie`: the eighteenth attack pass ranked a microSD
+    // card sent over `sd` at 1.6 GB/s as of no kind) is read from the disk's kernel name, its
+    // card registers and its name.
+    let card = ["microsd", "sdxc", "sdhc", "sduc", "sd card"]
+        .iter()
+        .any(|w| named(w));
+    let kernel = device.name.as_deref().unwrap_or_default();
+    let transport = match device.transport {
+        Some(Transport::Other) | None
+            if device.sd.is_some() || kernel.starts_with("mmcblk") || card =>
+        {
+            Some(Transport::Mmc)
+        }
+        Some(Transport::Other) | None if kernel.starts_with("nvme") => Some(Transport::Nvme),
+        known => known,
+    };
+    match transport {
         Some(Transport::Mmc) => match device.sd.as_ref().and_then(|s| s.kind.as_deref()) {
             Some(k) if k.eq_ignore_ascii_case("mmc") => "eMMC",
             Some(_) | None if device.sd.is_some() => {
@@ -342,6 +358,8 @@ pub(super) fn kind(device: &Device) -> &'static str {
                     "SD"
                 }
             }
+            _ if named("microsd") => "microSD",
+            _ if card => "SD",
             _ => "eMMC",
         },
         Some(Transport::Usb) => {
@@ -416,31 +434,6 @@ pub(super) fn disk_number(model: &str) -> bool {
         || disk_word(model)
 }
 
-/// Whether the model's number, after any maker's word, is a disk's whoever is said to make
-/// it (the seventeenth attack pass ranked `SEAGATE ST600MM0009`, a 10,000 rpm disk, at an SSD's
-/// figures): Seagate's `ST` and `STM` then figures, WD's `WD` then figures (its SSDs are
-/// `WDS…`), HGST's and Hitachi's `HU`, `HD` or `HT`, a letter, then figures (`HUC101818…`,
-/// `HDS723020…`, `HTS541010…`; their SSDs are `HUSM…`, `HUSS…`), Toshiba's `HDW` and a letter.
-fn disk_word(model: &str) -> bool {
-    const MAKERS: [&str; 10] = [
-        "seagate", "wdc", "wd", "western", "digital", "hgst", "hitachi", "toshiba", "maxtor", "ata",
-    ];
-    let Some(word) = model
-        .split(|c: char| c.is_whitespace() || c == '_')
-        .find(|w| !w.is_empty() && !MAKERS.contains(w))
-    else {
-        return false;
-    };
-    let c: Vec<char> = word.chars().take(4).collect();
-    let digit = |i: usize| c.get(i).is_some_and(|c| c.is_ascii_digit());
-    let letter = |i: usize| c.get(i).is_some_and(|c| c.is_ascii_lowercase());
-    let starts = |p: &str| word.starts_with(p);
-    (starts("st") && (digit(2) || (c.get(2) == Some(&'m') && digit(3))))
-        || (starts("wd") && digit(2))
-        || ((starts("hu") || starts("hd") || starts("ht")) && letter(2) && digit(3))
-        || (starts("hdw") && letter(3))
-}
-
 /// A device's size as its label says it: the usable bytes of a "64 GB" card are 59-64·10^9,
 /// of a "1 TB" drive 0.93-1.0·10^12. The label size nearest to it that it can be.
 pub(super) fn marketing_gb(bytes: u64) -> Option<u64> {
@@ -477,6 +470,7 @@ pub(super) fn capacity_text(gb: u64) -> String {
 
 mod lines;
 mod parts;
+use lines::disk_word;
 pub(super) use lines::{disk_line, sata_only};
 
 #[cfg(test)]

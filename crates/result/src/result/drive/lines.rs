@@ -80,6 +80,31 @@ pub(in crate::result) fn disk_line(model: &str) -> bool {
     only || (line && !ssd)
 }
 
+/// Whether the model's number, after any maker's word, is a disk's whoever is said to make
+/// it (the seventeenth attack pass ranked `SEAGATE ST600MM0009`, a 10,000 rpm disk, at an SSD's
+/// figures): Seagate's `ST` and `STM` then figures, WD's `WD` then figures (its SSDs are
+/// `WDS…`), HGST's and Hitachi's `HU`, `HD` or `HT`, a letter, then figures (`HUC101818…`,
+/// `HDS723020…`, `HTS541010…`; their SSDs are `HUSM…`, `HUSS…`), Toshiba's `HDW` and a letter.
+pub(super) fn disk_word(model: &str) -> bool {
+    const MAKERS: [&str; 10] = [
+        "seagate", "wdc", "wd", "western", "digital", "hgst", "hitachi", "toshiba", "maxtor", "ata",
+    ];
+    let Some(word) = model
+        .split(|c: char| c.is_whitespace() || c == '_')
+        .find(|w| !w.is_empty() && !MAKERS.contains(w))
+    else {
+        return false;
+    };
+    let c: Vec<char> = word.chars().take(4).collect();
+    let digit = |i: usize| c.get(i).is_some_and(|c| c.is_ascii_digit());
+    let letter = |i: usize| c.get(i).is_some_and(|c| c.is_ascii_lowercase());
+    let starts = |p: &str| word.starts_with(p);
+    (starts("st") && (digit(2) || (c.get(2) == Some(&'m') && digit(3))))
+        || (starts("wd") && digit(2))
+        || ((starts("hu") || starts("hd") || starts("ht")) && letter(2) && digit(3))
+        || (starts("hdw") && letter(3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +221,12 @@ mod tests {
                 "{model}: {flag:?}"
             );
         }
+        // The eighteenth: a card sent over a bus iomark never writes is a card.
+        let mut card = of("SanDisk Extreme microSDXC A2", Transport::of("sd"));
+        card.target.device.as_mut().unwrap().name = Some("mmcblk0".into());
+        assert_eq!(card.target.device.as_ref().unwrap().kind(), "microSD");
+        let flag = card.beyond_physics();
+        assert!(matches!(flag, Some(Reason::BeyondLink { .. })), "{flag:?}");
         // A 5,400 rpm disk streams no 345 MB/s; 190 it may.
         for (mb, flagged) in [(345.0, true), (190.0, false)] {
             let mut doc = of("ST4000DM004-2CV104", Transport::Sata);
