@@ -213,3 +213,25 @@ fn a_card_writes_no_faster_than_its_link_carries() {
         assert!(e.contains("GB written, check"), "{e}");
     }
 }
+
+/// The nineteenth attack pass ranked a Q32 test whose mean agreed with its IOPS but whose p50
+/// to p99.9 were 1-4% of it and its max 40 times: no I/Os make that mean.
+#[test]
+fn a_mean_its_percentiles_cannot_make_is_named() {
+    let mut doc = sample::doc();
+    let l = &mut doc.tests[4].latency_us;
+    let mean = l.mean;
+    (l.min, l.p50, l.p90, l.p99, l.p99_9, l.max) = (
+        mean * 0.005,
+        mean * 0.01,
+        mean * 0.02,
+        mean * 0.03,
+        mean * 0.04,
+        mean * 40.0,
+    );
+    l.stddev = mean;
+    let e = its_own(&doc.tests[4]).unwrap_err();
+    assert!(e.contains("its percentiles cannot make"), "{e}");
+    // Its percentiles about it, as a run's are, are what it may be.
+    check(&sample::doc()).unwrap();
+}
