@@ -397,7 +397,7 @@ fn hdd_like(device: &Device) -> bool {
         .flatten()
         .chain(device.usb.as_ref().and_then(|u| u.product.as_ref()))
         .map(|s| s.to_lowercase())
-        .any(|m| HDD_WORDS.iter().any(|w| m.contains(w)) || disk_number(&m));
+        .any(|m| HDD_WORDS.iter().any(|w| m.contains(w)) || disk_number(&m) || disk_line(&m));
     usb_maker || model
 }
 

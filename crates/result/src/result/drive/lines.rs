@@ -59,9 +59,23 @@ pub(in crate::result) fn disk_line(model: &str) -> bool {
     };
     // Lines with no SSD at all (Seagate's SSDs are Nytro; Toshiba's disks are its N, X, P
     // and S300), and lines with SSDs of their own (the next test).
-    let only = ["exos", "skyhawk", "n300", "x300", "p300", "s300"]
-        .iter()
-        .any(|w| has(w));
+    // And WD's and HGST's desktop and NAS disks, an Ultrastar's `HC` (its SSDs are `SN`, `SS`),
+    // a Seagate hub's (the nineteenth attack pass ranked each as flash).
+    let only = [
+        "exos",
+        "skyhawk",
+        "n300",
+        "x300",
+        "p300",
+        "s300",
+        "deskstar",
+        "travelstar",
+    ]
+    .iter()
+    .any(|w| has(w))
+        || after("my", &["book"])
+        || after("touch", &["hub"])
+        || (has("ultrastar") && words.iter().any(|w| w.starts_with("hc")));
     let line = ["ironwolf", "barracuda"].iter().any(|w| has(w))
         || after("red", &["plus", "pro"])
         || (has("wd") || has("western")) && has("purple");
@@ -160,6 +174,10 @@ mod tests {
             "Seagate BarraCuda 2TB",
             "WD Purple 4TB",
             "Seagate SkyHawk 4TB",
+            "WD My Book 8TB",
+            "Seagate One Touch Hub 8TB",
+            "HGST Deskstar NAS 4TB",
+            "WD Ultrastar DC HC550 16TB",
         ] {
             assert!(disk_line(&model.to_lowercase()), "{model}");
         }
@@ -173,6 +191,8 @@ mod tests {
             "WD Red 4TB",
             "Seagate FireCuda 530 2TB",
             "Samsung SSD 870 EVO 1TB",
+            "WD Ultrastar DC SN640 1.92TB",
+            "Seagate One Touch SSD 1TB",
         ] {
             assert!(!disk_line(&model.to_lowercase()), "{model}");
         }
