@@ -205,6 +205,19 @@ fn same_device(hidden: &str, key: &str) -> bool {
             cut = true;
         }
     }
+    // Its name less a word of its line (`Samsung SSD 860 500GB` for a hidden `… 860 QVO …`: the
+    // nineteenth attack pass), of one maker and capacity.
+    let less_one = h.written.len() == k.written.len() + 1
+        && (0..h.written.len()).any(|at| {
+            VARIANT.contains(&h.written[at].as_str())
+                && h.written[..at] == k.written[..at]
+                && h.written[at + 1..] == k.written[at..]
+        })
+        && !h.makers.is_disjoint(&k.makers)
+        && !h.gb.is_disjoint(&k.gb);
+    if less_one {
+        return true;
+    }
     if cut {
         k.core = k.words.concat();
         let mut sorted = k.words.clone();
@@ -414,7 +427,18 @@ fn contradicts(
     }
     let said = id.capacity_gb.map(|c| c as i64);
     let other_capacity = said.is_some() && capacity.is_some() && said != capacity;
-    (id.kind != kind || other_capacity).then(|| Reason::Contradicts {
+    // A drive in an enclosure and in a slot is one device (`USB SSD` and `SATA SSD`, `NVMe`;
+    // `USB HDD` and `SATA HDD`): the nineteenth attack pass's honest owner waited so.
+    fn medium(kind: &str) -> &str {
+        match kind {
+            "USB SSD" | "SATA SSD" | "NVMe" => "SSD",
+            "USB HDD" | "SATA HDD" => "HDD",
+            "microSD" | "SD" => "card",
+            other => other,
+        }
+    }
+    let other_kind = medium(id.kind) != medium(kind);
+    (other_kind || other_capacity).then(|| Reason::Contradicts {
         kind: id.kind.to_string(),
         capacity_gb: said,
         submitters,

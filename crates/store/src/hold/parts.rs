@@ -39,6 +39,12 @@ pub(super) fn by_part_number(hidden: &str, key: &str) -> bool {
             .filter(|(a, b)| a.is_ascii_digit() != b.is_ascii_digit())
             .count()
     };
+    // A maker's prefix and its code are one word (`MZ-76Q2T0B/AM`: the nineteenth).
+    let merged;
+    if words.len() >= 2 && CODED.iter().any(|(p, _)| *p == words[0]) {
+        merged = format!("{}{}", words[0], words[1]);
+        words.splice(0..2, [merged.as_str()]);
+    }
     while words.len() > 1
         && turns(words[0]) >= 3
         && words

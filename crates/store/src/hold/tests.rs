@@ -416,6 +416,10 @@ fn a_hidden_device_is_known_by_a_typo_or_its_part_number() {
     ] {
         assert!(same_device(qvo, key), "{key}");
     }
+    // The nineteenth: its line's word left out; another line's is another product.
+    assert!(same_device(qvo, "samsung-ssd-860-1000gb"));
+    assert!(!same_device(qvo, "samsung-ssd-860-evo-1000gb"));
+    assert!(!same_device(qvo, "samsung-ssd-860-500gb"));
     // The sixteenth: a sister brand, a word cut short.
     let p41 = "sk-hynix-platinum-p41-4000gb";
     for key in ["solidigm-p41-platinum-4000gb", "sk-hynix-plat-p41-4000gb"] {
@@ -435,6 +439,8 @@ fn a_hidden_device_is_known_by_a_typo_or_its_part_number() {
         // The seventeenth: OEM part numbers with their suffix.
         "samsung-mzvl21t0hclr-00b00-1000gb",
         "samsung-mzvlb1t0halr-00000-1000gb",
+        // The nineteenth: a region's suffix.
+        "mz-76q1t0b-am-1000gb",
     ] {
         assert!(by_part_number(qvo, key), "{key}");
     }
