@@ -44,16 +44,38 @@ pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
 /// Not one whose first word names no one (`desktop-class`, `mini-pc`, `usb-c`).
 fn owners_host(name: &str) -> bool {
     #[rustfmt::skip]
-    const MACHINES: [&str; 24] = [
+    const MACHINES: [&str; 28] = [
         "macbook", "imac", "mbp", "mba", "laptop", "desktop", "pc", "notebook", "virtualbox",
         "vm", "thinkpad", "latitude", "inspiron", "xps", "precision", "vostro", "pavilion",
-        "elitebook", "probook", "zenbook", "vivobook", "ideapad", "legion", "surface",
+        "elitebook", "probook", "zenbook", "vivobook", "ideapad", "legion", "surface", "iphone",
+        "ipad", "galaxy", "raspberry",
     ];
+    // Or as other languages make it: `MacBook-Pro-de-Zorrokid`, `iPad-von-…`, `…-no-MacBook`,
+    // `Zorrokid的MacBook` (the nineteenth attack pass).
+    let parts: Vec<&str> = name.split('-').collect();
+    let of = [
+        "de", "von", "di", "van", "do", "da", "du", "för", "af", "no",
+    ];
+    let named = |w: &str| w.len() >= 2 && w.chars().all(char::is_alphabetic);
+    let around = parts.windows(3).any(|w| {
+        of.contains(&w[1])
+            && ((MACHINES.iter().any(|m| w[0].starts_with(m)) && named(w[2]))
+                || (named(w[0]) && MACHINES.iter().any(|m| w[2].starts_with(m))))
+    }) || (parts.iter().any(|p| MACHINES.contains(p))
+        && parts.windows(2).any(|w| of.contains(&w[0]) && named(w[1]))
+        && parts
+            .last()
+            .is_some_and(|p| named(p) && !MACHINES.contains(p)));
+    let chinese = name.split_once('的').is_some_and(|(owner, machine)| {
+        !owner.is_empty() && MACHINES.iter().any(|m| machine.starts_with(m))
+    });
+    if around || chinese {
+        return true;
+    }
     const NO_ONE: [&str; 12] = [
         "mini", "gaming", "home", "office", "work", "my", "the", "old", "new", "usb", "non",
         "desktop",
     ];
-    let parts: Vec<&str> = name.split('-').collect();
     let machine = parts.get(1).is_some_and(|m| {
         MACHINES.contains(m)
             || (*m == "mac"
@@ -277,8 +299,19 @@ pub(super) fn number_word(lower: &str) -> bool {
 /// Whether word `i` of `words` (lower case) is an owner's name before their machine's
 /// (`Alice’s MacBook Pro`, macOS's default computer name: the eighteenth attack pass).
 pub(super) fn owner_at(words: &[String], i: usize) -> bool {
-    const MACHINES: [&str; 9] = [
-        "macbook", "imac", "mac", "pc", "laptop", "computer", "desktop", "iphone", "ipad",
+    const MACHINES: [&str; 12] = [
+        "macbook",
+        "imac",
+        "mac",
+        "pc",
+        "laptop",
+        "computer",
+        "desktop",
+        "iphone",
+        "ipad",
+        "raspberry",
+        "galaxy",
+        "pixel",
     ];
     let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
     let word = words
@@ -288,7 +321,20 @@ pub(super) fn owner_at(words: &[String], i: usize) -> bool {
     let machine = words
         .get(i + 1)
         .is_some_and(|w| MACHINES.contains(&bare(w).as_str()));
-    possessive && machine
+    // `iPhone de Zorrokid`, `MacBook Pro von Zorrokid`, `Zorrokid no MacBook` (the
+    // nineteenth).
+    let of = ["de", "von", "di", "van", "do", "da", "du", "för", "af"];
+    let is_machine = |j: usize| {
+        words
+            .get(j)
+            .is_some_and(|w| MACHINES.contains(&bare(w).as_str()))
+    };
+    let owner = word.is_some_and(|w| w.len() >= 2 && w.chars().all(char::is_alphabetic));
+    let after = i >= 2
+        && of.contains(&bare(&words[i - 1]).as_str())
+        && (is_machine(i - 2) || (i >= 3 && is_machine(i - 3)));
+    let before = words.get(i + 1).is_some_and(|w| bare(w) == "no") && is_machine(i + 2);
+    (possessive && machine) || (owner && (after || before))
 }
 
 /// Whether word `i` of `words` (lower case) spells an address's `@` or `.` out between a name
