@@ -234,6 +234,27 @@ fn a_copy_with_every_figure_nudged_is_near_and_no_run_is() {
     assert!(!near_copy(&near_of(&copy), &buried[5]));
 }
 
+/// The nineteenth attack pass kept a deleted result's rates within a thousandth and redrew its
+/// latencies by 2%: its rates are the buried one's, and no honest run's are.
+#[test]
+fn a_copy_with_its_rates_kept_and_its_latencies_redrawn_is_near() {
+    let docs = runs(40);
+    let buried: Vec<String> = docs[..20].iter().map(near_figures).collect();
+    let mut copy = docs[6].clone();
+    for (n, t) in copy.tests.iter_mut().enumerate() {
+        t.mb_per_s *= 1.0 + 0.0008 * if n % 2 == 0 { 1.0 } else { -1.0 };
+        t.iops *= 1.0 - 0.0005;
+        for (k, v) in latencies(&mut t.latency_us).into_iter().enumerate() {
+            *v *= 1.0 + 0.02 * if k % 2 == 0 { 1.0 } else { -1.0 };
+        }
+    }
+    assert!(near_copy(&near_of(&copy), &buried[6]));
+    assert!(!near_copy(&near_of(&copy), &buried[7]));
+    for doc in &docs[20..] {
+        assert!(!buried.iter().any(|b| near_copy(&near_of(doc), b)));
+    }
+}
+
 /// Two honest runs of a slow stick: their 1 MiB reads come four or five to a tenth of a second,
 /// and their timelines are the same samples run after run. No print of them is shared.
 #[test]
