@@ -19,7 +19,8 @@ pub const QUEUED_TURNS: f64 = 4.0;
 /// Mach.2), reads 554 MB/s; one actuator about 300.
 pub const PLATTERS_MB_S: f64 = 600.0;
 /// The most one actuator's heads stream at 7,200 rpm, in MB/s: the fastest single-actuator
-/// disks of 2026 (Exos X24, 30 TB HAMR) give about 290 on their outer tracks, with a margin;
+/// disks of 2026 give about 290 on their outer tracks by their datasheets (Seagate's Exos X24:
+/// 285), with a margin;
 /// a disk turning slower streams that share of it (bits pass the head at the platter's speed).
 pub const ONE_ACTUATOR_MB_S: f64 = 340.0;
 

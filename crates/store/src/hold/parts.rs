@@ -31,8 +31,6 @@ pub(super) fn by_part_number(hidden: &str, key: &str) -> bool {
         .map(String::as_str)
         .filter(|w| !["ata", "scsi", "usb"].contains(w))
         .collect();
-    // A part number's suffix after its dash, a figure first (`MZVL21T0HCLR-00B00`, an OEM's:
-    // the seventeenth attack pass ranked it while a Samsung of its size was hidden).
     let turns = |code: &str| {
         code.chars()
             .zip(code.chars().skip(1))
@@ -45,6 +43,9 @@ pub(super) fn by_part_number(hidden: &str, key: &str) -> bool {
         merged = format!("{}{}", words[0], words[1]);
         words.splice(0..2, [merged.as_str()]);
     }
+    // A part number's suffix after its dash (`MZVL21T0HCLR-00B00`, an OEM's: the seventeenth
+    // attack pass ranked it while a Samsung of its size was hidden; `-RNNNG`, the eighteenth),
+    // six characters at most and no word of a line.
     while words.len() > 1
         && turns(words[0]) >= 3
         && words
@@ -53,11 +54,11 @@ pub(super) fn by_part_number(hidden: &str, key: &str) -> bool {
     {
         words.pop();
     }
-    let code = match words[..] {
-        [code] => code.to_string(),
-        [prefix, code] if CODED.iter().any(|(p, _)| *p == prefix) => format!("{prefix}{code}"),
-        _ => return false,
+    // (A prefix and its code were joined above.)
+    let [code] = words[..] else {
+        return false;
     };
+    let code = code.to_string();
     let turns = turns(&code);
     let coded = CODED
         .iter()

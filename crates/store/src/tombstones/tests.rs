@@ -250,6 +250,14 @@ fn a_copy_with_its_rates_kept_and_its_latencies_redrawn_is_near() {
     }
     assert!(near_copy(&near_of(&copy), &buried[6]));
     assert!(!near_copy(&near_of(&copy), &buried[7]));
+    // With a test dropped, or a made-up one besides, too.
+    copy.tests.pop();
+    assert!(near_copy(&near_of(&copy), &buried[6]));
+    let mut made_up = copy.tests[0].clone();
+    made_up.name = "SEQ1M_Q2T1_read".into();
+    made_up.mb_per_s *= 3.0;
+    copy.tests.push(made_up);
+    assert!(near_copy(&near_of(&copy), &buried[6]));
     for doc in &docs[20..] {
         assert!(!buried.iter().any(|b| near_copy(&near_of(doc), b)));
     }

@@ -38,31 +38,37 @@ pub(super) fn names_someone(folded: &str, lower: &str) -> bool {
         || owners_host(name)
 }
 
+/// The words of a machine's name its owner's name goes with (`Alices-MacBook-Pro`, `iPhone de
+/// …`, `alice-ThinkPad-T480`): one list for names in one word and in several.
+#[rustfmt::skip]
+const MACHINES: [&str; 31] = [
+    "macbook", "imac", "mac", "mbp", "mba", "laptop", "desktop", "pc", "notebook", "computer",
+    "virtualbox", "vm", "thinkpad", "latitude", "inspiron", "xps", "precision", "vostro",
+    "pavilion", "elitebook", "probook", "zenbook", "vivobook", "ideapad", "legion", "surface",
+    "iphone", "ipad", "galaxy", "raspberry", "pixel",
+];
+
+/// Words that join a machine's word and its owner's name in other languages' default names
+/// (`MacBook-Pro-de-…`, `iPad-von-…`, `…-no-MacBook`).
+const OF: [&str; 10] = [
+    "de", "von", "di", "van", "do", "da", "du", "för", "af", "no",
+];
+
 /// A machine's name as macOS and Linux installers make it, from its owner's name and the
 /// machine's (`Alices-MacBook-Pro`: the seventeenth attack pass; `alice-ThinkPad-T480`,
 /// `bob-laptop`, `carol-VirtualBox`): a word of letters, then, after a dash, a machine's word.
 /// Not one whose first word names no one (`desktop-class`, `mini-pc`, `usb-c`).
 fn owners_host(name: &str) -> bool {
-    #[rustfmt::skip]
-    const MACHINES: [&str; 28] = [
-        "macbook", "imac", "mbp", "mba", "laptop", "desktop", "pc", "notebook", "virtualbox",
-        "vm", "thinkpad", "latitude", "inspiron", "xps", "precision", "vostro", "pavilion",
-        "elitebook", "probook", "zenbook", "vivobook", "ideapad", "legion", "surface", "iphone",
-        "ipad", "galaxy", "raspberry",
-    ];
     // Or as other languages make it: `MacBook-Pro-de-Zorrokid`, `iPad-von-…`, `…-no-MacBook`,
     // `Zorrokid的MacBook` (the nineteenth attack pass).
     let parts: Vec<&str> = name.split('-').collect();
-    let of = [
-        "de", "von", "di", "van", "do", "da", "du", "för", "af", "no",
-    ];
     let named = |w: &str| w.len() >= 2 && w.chars().all(char::is_alphabetic);
     let around = parts.windows(3).any(|w| {
-        of.contains(&w[1])
+        OF.contains(&w[1])
             && ((MACHINES.iter().any(|m| w[0].starts_with(m)) && named(w[2]))
                 || (named(w[0]) && MACHINES.iter().any(|m| w[2].starts_with(m))))
     }) || (parts.iter().any(|p| MACHINES.contains(p))
-        && parts.windows(2).any(|w| of.contains(&w[0]) && named(w[1]))
+        && parts.windows(2).any(|w| OF.contains(&w[0]) && named(w[1]))
         && parts
             .last()
             .is_some_and(|p| named(p) && !MACHINES.contains(p)));
@@ -76,13 +82,7 @@ fn owners_host(name: &str) -> bool {
         "mini", "gaming", "home", "office", "work", "my", "the", "old", "new", "usb", "non",
         "desktop",
     ];
-    let machine = parts.get(1).is_some_and(|m| {
-        MACHINES.contains(m)
-            || (*m == "mac"
-                && parts
-                    .get(2)
-                    .is_some_and(|w| ["mini", "studio", "pro"].contains(w)))
-    });
+    let machine = parts.get(1).is_some_and(|m| MACHINES.contains(m));
     // `Alice’s-MacBook-Pro` as `Alices-…` (the eighteenth).
     let owner = parts[0]
         .strip_suffix("'s")
@@ -299,20 +299,6 @@ pub(super) fn number_word(lower: &str) -> bool {
 /// Whether word `i` of `words` (lower case) is an owner's name before their machine's
 /// (`Alice’s MacBook Pro`, macOS's default computer name: the eighteenth attack pass).
 pub(super) fn owner_at(words: &[String], i: usize) -> bool {
-    const MACHINES: [&str; 12] = [
-        "macbook",
-        "imac",
-        "mac",
-        "pc",
-        "laptop",
-        "computer",
-        "desktop",
-        "iphone",
-        "ipad",
-        "raspberry",
-        "galaxy",
-        "pixel",
-    ];
     let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
     let word = words
         .get(i)
@@ -323,7 +309,6 @@ pub(super) fn owner_at(words: &[String], i: usize) -> bool {
         .is_some_and(|w| MACHINES.contains(&bare(w).as_str()));
     // `iPhone de Zorrokid`, `MacBook Pro von Zorrokid`, `Zorrokid no MacBook` (the
     // nineteenth).
-    let of = ["de", "von", "di", "van", "do", "da", "du", "för", "af"];
     let is_machine = |j: usize| {
         words
             .get(j)
@@ -331,7 +316,7 @@ pub(super) fn owner_at(words: &[String], i: usize) -> bool {
     };
     let owner = word.is_some_and(|w| w.len() >= 2 && w.chars().all(char::is_alphabetic));
     let after = i >= 2
-        && of.contains(&bare(&words[i - 1]).as_str())
+        && OF.contains(&bare(&words[i - 1]).as_str())
         && (is_machine(i - 2) || (i >= 3 && is_machine(i - 3)));
     let before = words.get(i + 1).is_some_and(|w| bare(w) == "no") && is_machine(i + 2);
     (possessive && machine) || (owner && (after || before))
@@ -408,8 +393,7 @@ fn machine_address(lower: &str) -> bool {
                         && ip.octets()[0] >= 10
                 })
         });
-        // (A card's address without separators, twelve hex digits, is left: a result's id
-        // holds such a run one time in a few hundred.)
+        // (A card's address without separators, twelve hex digits, is `volume_id`'s.)
         card || v6 || v4
     })
 }
